@@ -1,0 +1,14 @@
+/** One configuration for every package and service: `pnpm test` runs them all. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  globalSetup: '<rootDir>/packages/testkit/global-setup.js',
+  globalTeardown: '<rootDir>/packages/testkit/global-teardown.js',
+  testTimeout: 30000,
+  maxWorkers: process.env.JEST_MAX_WORKERS || 2,
+  modulePathIgnorePatterns: ['<rootDir>/.data', '/dist/'],
+};

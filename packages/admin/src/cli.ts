@@ -1,0 +1,104 @@
+/**
+ * The admin command line (RESOLUTIONS section 9):
+ *   pnpm --silent admin create-project --tenant <name> --project <name> [--json]
+ *   pnpm --silent admin list-projects [--json]
+ *   pnpm --silent admin rotate-keys --project-id <id> [--json]
+ *   pnpm --silent admin revoke-key --api-key <public key> [--json]
+ *   pnpm --silent admin set-setting --project-id <id> --key <name> --value <json> [--json]
+ *   pnpm --silent admin migrate
+ * Uses PLATFORM_DATABASE_URL, or the embedded server under .data/ when it is unset.
+ */
+import path from 'node:path';
+import { createDb, migrateLatest, startEmbeddedPostgres, withDatabase, ensureDatabase } from '@platform/db';
+import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import { devMasterKey } from './dev-secrets';
+import { platformMigrations } from './platform-migrations';
+import { createProject, listProjects, revokeKey, rotateKeys, setSetting } from './projects';
+
+type Flags = Record<string, string | true>;
+
+function parseArgs(argv: string[]): { command?: string; flags: Flags } {
+  const [command, ...rest] = argv;
+  const flags: Flags = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`Unexpected argument: ${arg}`);
+    const next = rest[i + 1];
+    if (next === undefined || next.startsWith('--')) flags[arg.slice(2)] = true;
+    else {
+      flags[arg.slice(2)] = next;
+      i++;
+    }
+  }
+  return { command, flags };
+}
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || !value) throw new ConfigError(`--${name} is required`);
+  return value;
+}
+
+function print(result: object, json: boolean): void {
+  if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+async function main(): Promise<void> {
+  const { command, flags } = parseArgs(process.argv.slice(2));
+  const config = loadPlatformConfig();
+  const embedded = config.platformDatabaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(path.join(config.dataDir, 'postgres'), config.embeddedPostgresPort);
+  let url = config.platformDatabaseUrl;
+  if (!url) {
+    await ensureDatabase(embedded!.url, 'platform');
+    url = withDatabase(embedded!.url, 'platform');
+  }
+  const db = createDb({ url, poolMax: 2 });
+  try {
+    await migrateLatest(db, platformMigrations);
+    const secrets = new SecretBox(config.masterKey ?? devMasterKey(config.dataDir));
+    const json = flags.json === true;
+    switch (command) {
+      case 'migrate':
+        print({ migrated: true }, json);
+        break;
+      case 'create-project':
+        print(await createProject(db, secrets, { tenant: required(flags, 'tenant'), project: required(flags, 'project') }), json);
+        break;
+      case 'list-projects':
+        print({ projects: await listProjects(db) }, json);
+        break;
+      case 'rotate-keys':
+        print({ ...(await rotateKeys(db, required(flags, 'project-id'))) }, json);
+        break;
+      case 'revoke-key':
+        print(await revokeKey(db, required(flags, 'api-key')), json);
+        break;
+      case 'set-setting': {
+        let value: unknown;
+        try {
+          value = JSON.parse(required(flags, 'value'));
+        } catch {
+          throw new ConfigError('--value must be JSON (quote strings: --value \'"https://app.example"\')');
+        }
+        print(await setSetting(db, required(flags, 'project-id'), required(flags, 'key'), value), json);
+        break;
+      }
+      default:
+        throw new ConfigError(
+          `Unknown command "${command ?? ''}". Commands: create-project, list-projects, rotate-keys, revoke-key, set-setting, migrate`,
+        );
+    }
+  } finally {
+    await db.destroy();
+    await embedded?.stop();
+  }
+}
+
+main().catch((error) => {
+  const known = error instanceof ConfigError || error instanceof AppError;
+  process.stderr.write(`${known ? error.message : String(error?.stack ?? error)}\n`);
+  process.exit(known && error instanceof ConfigError ? 2 : 1);
+});

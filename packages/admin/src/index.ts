@@ -1,0 +1,3 @@
+export { platformMigrations } from './platform-migrations';
+export { createProject, listProjects, rotateKeys, revokeKey, setSetting, type CreatedProject, type KeyPair } from './projects';
+export { devJwtKeys, devMasterKey } from './dev-secrets';

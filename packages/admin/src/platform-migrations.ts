@@ -1,0 +1,40 @@
+import type { Migration } from '@platform/db';
+
+/** The platform database: tenants, their projects and the projects' keys. */
+export const platformMigrations: Migration[] = [
+  {
+    name: '0001_tenants_projects_keys',
+    async up(db) {
+      await db.schema.createTable('tenants', (t) => {
+        t.uuid('id').primary();
+        t.text('name').notNullable().unique();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('projects', (t) => {
+        t.uuid('id').primary();
+        t.uuid('tenant_id').notNullable().references('tenants.id').onDelete('CASCADE');
+        t.text('name').notNullable();
+        t.jsonb('settings').notNullable().defaultTo('{}');
+        // Signs the project's outbound webhooks; encrypted under MASTER_KEY.
+        t.text('webhook_secret_enc').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.unique(['tenant_id', 'name']);
+      });
+      await db.schema.createTable('api_keys', (t) => {
+        t.uuid('id').primary();
+        t.uuid('project_id').notNullable().references('projects.id').onDelete('CASCADE');
+        t.text('public_key').notNullable().unique();
+        // SHA-256 of the secret key: the keys are long random values, so a slow hash adds nothing.
+        t.text('secret_hash').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('revoked_at', { useTz: true });
+        t.index(['project_id']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('api_keys');
+      await db.schema.dropTable('projects');
+      await db.schema.dropTable('tenants');
+    },
+  },
+];

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { AppError, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
+
+export interface CreatedProject {
+  tenantId: string;
+  projectId: string;
+  apiKey: string;
+  secretKey: string;
+  webhookSecret: string;
+}
+
+export interface KeyPair {
+  apiKey: string;
+  secretKey: string;
+}
+
+async function issueKey(trx: Knex, projectId: string): Promise<KeyPair> {
+  const pair = { apiKey: randomToken('pk_', 24), secretKey: randomToken('sk_', 32) };
+  await trx('api_keys').insert({
+    id: randomUUID(),
+    project_id: projectId,
+    public_key: pair.apiKey,
+    secret_hash: sha256Hex(pair.secretKey),
+  });
+  return pair;
+}
+
+/** Creates the tenant when new, then a project in it with its first key pair (shown once). */
+export async function createProject(
+  db: Knex,
+  secrets: SecretBox,
+  input: { tenant: string; project: string; settings?: ProjectSettings },
+): Promise<CreatedProject> {
+  return db.transaction(async (trx) => {
+    await trx('tenants').insert({ id: randomUUID(), name: input.tenant }).onConflict('name').ignore();
+    const tenant = await trx('tenants').where({ name: input.tenant }).first('id');
+    const existing = await trx('projects').where({ tenant_id: tenant.id, name: input.project }).first('id');
+    if (existing) throw new AppError('CONFLICT', `Project "${input.project}" already exists in tenant "${input.tenant}"`);
+    const projectId = randomUUID();
+    const webhookSecret = randomToken('whsec_', 32);
+    await trx('projects').insert({
+      id: projectId,
+      tenant_id: tenant.id,
+      name: input.project,
+      settings: JSON.stringify(input.settings ?? {}),
+      webhook_secret_enc: secrets.encrypt(webhookSecret),
+    });
+    const keys = await issueKey(trx, projectId);
+    return { tenantId: tenant.id, projectId, ...keys, webhookSecret };
+  });
+}
+
+export async function listProjects(db: Knex) {
+  const rows = await db('projects as p')
+    .join('tenants as t', 't.id', 'p.tenant_id')
+    .orderBy([{ column: 't.name' }, { column: 'p.name' }])
+    .select('t.id as tenant_id', 't.name as tenant_name', 'p.id as project_id', 'p.name as project_name', 'p.settings');
+  return rows.map((r) => ({
+    tenantId: r.tenant_id,
+    tenantName: r.tenant_name,
+    projectId: r.project_id,
+    projectName: r.project_name,
+    settings: r.settings,
+  }));
+}
+
+async function requireProject(db: Knex, projectId: string) {
+  const project = /^[0-9a-f-]{36}$/i.test(projectId) ? await db('projects').where({ id: projectId }).first('id', 'settings') : null;
+  if (!project) throw new AppError('NOT_FOUND', `Project ${projectId} not found`);
+  return project;
+}
+
+/** A new key pair; the old pairs keep working until revoked. */
+export async function rotateKeys(db: Knex, projectId: string): Promise<KeyPair> {
+  await requireProject(db, projectId);
+  return issueKey(db, projectId);
+}
+
+/** Services stop accepting the key within their cache TTL (at most 60 s). */
+export async function revokeKey(db: Knex, apiKey: string): Promise<{ revoked: true }> {
+  const changed = await db('api_keys').where({ public_key: apiKey }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  if (!changed) throw new AppError('NOT_FOUND', 'No active key with that public key');
+  return { revoked: true };
+}
+
+const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
+  requireEmailVerification: (v) => typeof v === 'boolean',
+  appUrl: (v) => typeof v === 'string' && /^https?:\/\/[^\s]+$/.test(v),
+  allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string'),
+};
+
+export async function setSetting(db: Knex, projectId: string, key: string, value: unknown): Promise<{ settings: ProjectSettings }> {
+  const check = SETTING_CHECKS[key];
+  if (!check) throw new AppError('VALIDATION_ERROR', `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`);
+  if (!check(value)) throw new AppError('VALIDATION_ERROR', `Invalid value for ${key}`);
+  const project = await requireProject(db, projectId);
+  const settings = { ...(project.settings ?? {}), [key]: value };
+  await db('projects').where({ id: projectId }).update({ settings: JSON.stringify(settings) });
+  return { settings };
+}

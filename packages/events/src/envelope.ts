@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+
+/** What travels between services: a versioned JSON payload with its tenant, under a stable id. */
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  /** e.g. `auth.user.registered`; also the routing key. */
+  type: string;
+  version: number;
+  occurredAt: string;
+  tenantId: string;
+  projectId: string;
+  data: T;
+}
+
+export interface NewEvent<T = unknown> {
+  type: string;
+  version?: number;
+  tenantId: string;
+  projectId: string;
+  data: T;
+}
+
+export function envelopeOf<T>(event: NewEvent<T>): EventEnvelope<T> {
+  return {
+    id: randomUUID(),
+    type: event.type,
+    version: event.version ?? 1,
+    occurredAt: new Date().toISOString(),
+    tenantId: event.tenantId,
+    projectId: event.projectId,
+    data: event.data,
+  };
+}
+
+/** Topic matching as RabbitMQ does it: `*` is one word, `#` is zero or more. */
+export function topicMatches(pattern: string, routingKey: string): boolean {
+  const p = pattern.split('.');
+  const k = routingKey.split('.');
+  const match = (i: number, j: number): boolean => {
+    if (i === p.length) return j === k.length;
+    if (p[i] === '#') return match(i + 1, j) || (j < k.length && match(i, j + 1));
+    if (j === k.length) return false;
+    return (p[i] === '*' || p[i] === k[j]) && match(i + 1, j + 1);
+  };
+  return match(0, 0);
+}

@@ -1,0 +1,21 @@
+export { envelopeOf, topicMatches, type EventEnvelope, type NewEvent } from './envelope';
+export {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRY_DELAYS_MS,
+  type EventBus,
+  type EventHandler,
+  type Subscription,
+} from './bus';
+export { InProcessBus } from './in-process-bus';
+export { AmqpBus, EXCHANGE, type AmqpBusOptions } from './amqp-bus';
+export { writeEvent } from './outbox';
+export { OutboxRelay, type RelayOptions } from './outbox-relay';
+export { idempotent } from './idempotent-consumer';
+export { eventMigrations } from './migrations';
+export {
+  AUTH_EVENTS,
+  type AuthEmailData,
+  type UserRegisteredData,
+  type VerificationRequestedData,
+  type PasswordResetRequestedData,
+} from './contracts';

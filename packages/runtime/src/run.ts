@@ -1,0 +1,39 @@
+import { assertProductionSecrets, ConfigError, createLogger, loadPlatformConfig } from '@platform/tenancy';
+import { createDb } from '@platform/db';
+import { openInfrastructure } from './infrastructure';
+import type { ServiceDefinition } from './service-definition';
+import { onShutdownSignal } from './shutdown';
+import { migrateService, startService } from './start-service';
+
+function fail(error: unknown): never {
+  const message = error instanceof ConfigError ? error.message : `start-up failed: ${String((error as Error)?.stack ?? error)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+/** `main.ts` of every service: one service in its own process, as it is deployed. */
+export function runStandalone(definition: ServiceDefinition): void {
+  (async () => {
+    const config = loadPlatformConfig();
+    assertProductionSecrets(config, { jwtPrivateKey: definition.name === 'auth' });
+    const logger = createLogger(definition.name, config.logLevel);
+    const infra = await openInfrastructure(config, logger);
+    const running = await startService(definition, infra, logger, config.port ?? definition.defaultPort);
+    onShutdownSignal(logger, async () => {
+      await running.stop();
+      await infra.close();
+    });
+  })().catch(fail);
+}
+
+/** `migrate.ts` of every service: apply migrations and exit (a deployment job). */
+export function runMigrations(definition: ServiceDefinition): void {
+  (async () => {
+    const config = loadPlatformConfig();
+    const logger = createLogger(definition.name, config.logLevel);
+    if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required to run migrations');
+    const db = createDb({ url: config.databaseUrl, poolMax: 1 });
+    await migrateService(db, definition, logger);
+    await db.destroy();
+  })().catch(fail);
+}

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import { createDb, migrateLatest, type Migration } from '@platform/db';
+import { eventMigrations, OutboxRelay } from '@platform/events';
+import { PlatformDirectory, type Logger } from '@platform/tenancy';
+import type { Knex } from 'knex';
+import type { Infrastructure } from './infrastructure';
+import type { ServiceDefinition, ServiceDeps, StopFunction } from './service-definition';
+
+/** The migrations a service's database gets: the event tables, then the service's own. */
+export function allMigrations(definition: ServiceDefinition): Migration[] {
+  return [...eventMigrations, ...definition.migrations];
+}
+
+/** Migrates, waiting while another replica holds the migration lock. */
+export async function migrateService(db: Knex, definition: ServiceDefinition, logger: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await migrateLatest(db, allMigrations(definition));
+      if (applied.length) logger.info('migrations applied', { migrations: applied });
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'MigrationLocked' || attempt >= 30) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+export interface RunningService {
+  name: string;
+  port: number;
+  server: Server;
+  deps: ServiceDeps;
+  stop: StopFunction;
+}
+
+export async function startService(
+  definition: ServiceDefinition,
+  infra: Infrastructure,
+  logger: Logger,
+  port = definition.defaultPort,
+): Promise<RunningService> {
+  const db = createDb({ url: await infra.databaseUrl(definition.name), applicationName: definition.name });
+  await migrateService(db, definition, logger);
+  const directory = new PlatformDirectory(infra.platformDb, infra.secrets, { ttlMs: infra.config.keyCacheTtlMs });
+  const relay = new OutboxRelay(db, infra.bus, logger);
+  const deps: ServiceDeps = {
+    service: definition.name,
+    config: infra.config,
+    logger,
+    db,
+    platformDb: infra.platformDb,
+    directory,
+    bus: infra.bus,
+    relay,
+    secrets: infra.secrets,
+    redis: infra.redis,
+    jwt: infra.jwt,
+  };
+  const app = definition.createApp(deps);
+  const stopBackground = definition.startBackground ? await definition.startBackground(deps) : async () => undefined;
+  relay.start();
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  server.keepAliveTimeout = 65_000;
+  logger.info('listening', { port });
+
+  const stop: StopFunction = async () => {
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const drainTimeout = setTimeout(() => server.closeAllConnections(), Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000));
+    await drained;
+    clearTimeout(drainTimeout);
+    await stopBackground();
+    await relay.stop();
+    await db.destroy();
+  };
+  return { name: definition.name, port, server, deps, stop };
+}

@@ -1,0 +1,73 @@
+import type { RequestHandler } from 'express';
+import jwt from 'jsonwebtoken';
+import { errors } from './errors';
+
+/** What an access token says (issued by the Authentication service). */
+export interface AccessTokenClaims {
+  userId: string;
+  tenantId: string;
+  projectId: string;
+  email: string;
+  tokenVersion: number;
+}
+
+interface RawClaims {
+  sub?: string;
+  tid?: string;
+  pid?: string;
+  email?: string;
+  ver?: number;
+  typ?: string;
+}
+
+export const ACCESS_TOKEN_ALGORITHM = 'RS256';
+export const ACCESS_TOKEN_ISSUER = 'platform-auth';
+
+/** Verifies an access token with Authentication's public key; null when it is not valid. */
+export function verifyAccessToken(token: string, publicKey: string): AccessTokenClaims | null {
+  try {
+    const claims = jwt.verify(token, publicKey, {
+      algorithms: [ACCESS_TOKEN_ALGORITHM],
+      issuer: ACCESS_TOKEN_ISSUER,
+    }) as RawClaims;
+    if (claims.typ !== 'access' || !claims.sub || !claims.tid || !claims.pid) return null;
+    return {
+      userId: claims.sub,
+      tenantId: claims.tid,
+      projectId: claims.pid,
+      email: claims.email ?? '',
+      tokenVersion: claims.ver ?? 0,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Requires `Authorization: Bearer <access token>`. When the key middleware ran first, the
+ * token must belong to the same tenant and project as the keys.
+ */
+export function requireBearer(publicKey: string): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.get('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const claims = match ? verifyAccessToken(match[1], publicKey) : null;
+    if (!claims) throw errors.invalidSession('Missing, invalid or expired access token');
+    if (req.tenant && (req.tenant.tenantId !== claims.tenantId || req.tenant.projectId !== claims.projectId)) {
+      throw errors.unauthorized('Access token does not belong to this project');
+    }
+    req.auth = claims;
+    next();
+  };
+}
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+/** Signs an access token (Authentication holds the private key; tests sign their own). */
+export function signAccessToken(claims: AccessTokenClaims, privateKey: string, ttlSeconds = ACCESS_TOKEN_TTL_SECONDS): string {
+  return jwt.sign(
+    { tid: claims.tenantId, pid: claims.projectId, email: claims.email, ver: claims.tokenVersion, typ: 'access' },
+    privateKey,
+    { algorithm: ACCESS_TOKEN_ALGORITHM, expiresIn: ttlSeconds, subject: claims.userId, issuer: ACCESS_TOKEN_ISSUER },
+  );
+}

@@ -1,0 +1,117 @@
+import Joi from 'joi';
+
+/** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
+export interface PlatformConfig {
+  nodeEnv: string;
+  production: boolean;
+  port?: number;
+  databaseUrl?: string;
+  platformDatabaseUrl?: string;
+  amqpUrl?: string;
+  redisUrl?: string;
+  masterKey?: Buffer;
+  jwtPrivateKey?: string;
+  jwtPublicKey?: string;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  logLevel: string;
+  keyCacheTtlMs: number;
+  bodyLimit: string;
+  vendors: {
+    openaiBaseUrl?: string;
+    anthropicBaseUrl?: string;
+    stripeApiBase?: string;
+    sendgridApiBase?: string;
+    mailgunApiBase?: string;
+  };
+  webhookAllowedHosts: string[];
+  newsFeeds: { url: string; category: string }[];
+}
+
+const envSchema = Joi.object({
+  NODE_ENV: Joi.string().default('development'),
+  PORT: Joi.number().port(),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  PLATFORM_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  AMQP_URL: Joi.string().uri({ scheme: ['amqp', 'amqps'] }),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  MASTER_KEY: Joi.string().base64(),
+  JWT_PRIVATE_KEY: Joi.string(),
+  JWT_PUBLIC_KEY: Joi.string(),
+  DATA_DIR: Joi.string().default('.data'),
+  EMBEDDED_PG_PORT: Joi.number().port().default(54329),
+  LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
+  KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
+  BODY_LIMIT: Joi.string().default('1mb'),
+  OPENAI_BASE_URL: Joi.string().uri(),
+  ANTHROPIC_BASE_URL: Joi.string().uri(),
+  STRIPE_API_BASE: Joi.string().uri(),
+  SENDGRID_API_BASE: Joi.string().uri(),
+  MAILGUN_API_BASE: Joi.string().uri(),
+  WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
+  NEWS_FEEDS: Joi.string().default('[]'),
+}).unknown(true);
+
+const newsFeedsSchema = Joi.array()
+  .items(Joi.object({ url: Joi.string().uri({ scheme: ['http', 'https'] }).required(), category: Joi.string().required() }))
+  .default([]);
+
+/** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
+export class ConfigError extends Error {}
+
+const pem = (value?: string) => value?.replace(/\\n/g, '\n');
+
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  let newsFeeds: PlatformConfig['newsFeeds'];
+  try {
+    newsFeeds = Joi.attempt(JSON.parse(value.NEWS_FEEDS), newsFeedsSchema);
+  } catch (cause) {
+    throw new ConfigError(`NEWS_FEEDS must be a JSON list of {url, category}: ${(cause as Error).message}`);
+  }
+  const masterKey = value.MASTER_KEY ? Buffer.from(value.MASTER_KEY, 'base64') : undefined;
+  if (masterKey && masterKey.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes, base64-encoded');
+  return {
+    nodeEnv: value.NODE_ENV,
+    production: value.NODE_ENV === 'production',
+    port: value.PORT,
+    databaseUrl: value.DATABASE_URL,
+    platformDatabaseUrl: value.PLATFORM_DATABASE_URL,
+    amqpUrl: value.AMQP_URL,
+    redisUrl: value.REDIS_URL,
+    masterKey,
+    jwtPrivateKey: pem(value.JWT_PRIVATE_KEY),
+    jwtPublicKey: pem(value.JWT_PUBLIC_KEY),
+    dataDir: value.DATA_DIR,
+    embeddedPostgresPort: value.EMBEDDED_PG_PORT,
+    logLevel: value.LOG_LEVEL,
+    keyCacheTtlMs: value.KEY_CACHE_TTL_MS,
+    bodyLimit: value.BODY_LIMIT,
+    vendors: {
+      openaiBaseUrl: value.OPENAI_BASE_URL,
+      anthropicBaseUrl: value.ANTHROPIC_BASE_URL,
+      stripeApiBase: value.STRIPE_API_BASE,
+      sendgridApiBase: value.SENDGRID_API_BASE,
+      mailgunApiBase: value.MAILGUN_API_BASE,
+    },
+    webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',').map((h: string) => h.trim()).filter(Boolean),
+    newsFeeds,
+  };
+}
+
+/** In production every secret must come from the environment; nothing falls back to a default. */
+export function assertProductionSecrets(config: PlatformConfig, needs: { jwtPrivateKey?: boolean } = {}): void {
+  if (!config.production) return;
+  const missing = [
+    ['DATABASE_URL', config.databaseUrl],
+    ['PLATFORM_DATABASE_URL', config.platformDatabaseUrl],
+    ['AMQP_URL', config.amqpUrl],
+    ['MASTER_KEY', config.masterKey],
+    ['JWT_PUBLIC_KEY', config.jwtPublicKey],
+    ...(needs.jwtPrivateKey ? [['JWT_PRIVATE_KEY', config.jwtPrivateKey]] : []),
+  ]
+    .filter(([, v]) => !v)
+    .map(([name]) => name);
+  if (missing.length) throw new ConfigError(`Refusing to start in production without: ${missing.join(', ')}`);
+}

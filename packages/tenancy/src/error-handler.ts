@@ -1,0 +1,61 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, errors } from './errors';
+import type { Logger } from './logger';
+
+interface HttpParserError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+}
+
+/** Turns anything thrown into the common envelope; the only place that shapes an error body. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const parserError = err as HttpParserError;
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return errors.validation('Request body is not valid JSON');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+    case 'request.aborted':
+      return errors.validation('Request body could not be read');
+  }
+  const status = parserError?.status ?? parserError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return errors.validation('Malformed request');
+  }
+  return errors.internal(err);
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const appError = toAppError(err);
+    if (appError.catastrophic) {
+      logger.error('request failed', {
+        requestId: req.requestId,
+        method: req.method,
+        path: req.path,
+        code: appError.code,
+        cause: appError.cause ?? err,
+      });
+    }
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+    const message = appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
+    res.status(appError.status).json({
+      success: false,
+      error: {
+        code: appError.code,
+        message,
+        ...(appError.details ? { details: appError.details } : {}),
+        ...(appError.code === 'INTERNAL_ERROR' ? { requestId: req.requestId } : {}),
+      },
+    });
+  };
+}
+
+export const notFoundHandler: RequestHandler = (req) => {
+  throw new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`);
+};

@@ -1,0 +1,81 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import helmet from 'helmet';
+import { errorHandler, notFoundHandler } from './error-handler';
+import type { Logger } from './logger';
+import { createHttpMetrics } from './metrics';
+import { requestId } from './request-context';
+
+export type DependencyStatus = 'up' | 'down' | 'none';
+
+export interface Readiness {
+  database: DependencyStatus;
+  broker: DependencyStatus;
+}
+
+export interface HttpAppOptions {
+  service: string;
+  logger: Logger;
+  /** The service's OpenAPI 3.1 document, served at /v1/openapi.json. */
+  openapi: object;
+  /** The service's /v1 routes. */
+  routes: Router;
+  readiness: () => Promise<Readiness>;
+  /** Largest accepted JSON body (RESOLUTIONS 1: 1 MiB unless configured). */
+  bodyLimit?: string | number;
+}
+
+const accessLog =
+  (logger: Logger): RequestHandler =>
+  (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.http('request', {
+        requestId: req.requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+      });
+    });
+    next();
+  };
+
+/** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const app = express();
+  const metrics = createHttpMetrics(options.service);
+  app.disable('x-powered-by');
+  app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? 1 : false);
+  app.set('etag', false);
+
+  app.use(requestId());
+  app.use(metrics.middleware);
+  if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
+  app.use(helmet());
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '1mb',
+      verify: (req, _res, buf) => {
+        (req as unknown as { rawBody: Buffer }).rawBody = buf;
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const state = await options.readiness();
+    const ready = state.database === 'up';
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', ...state });
+  });
+  app.get('/metrics', metrics.handler);
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(options.openapi);
+  });
+
+  app.use('/v1', options.routes);
+  app.use(notFoundHandler);
+  app.use(errorHandler(options.logger));
+  return app;
+}

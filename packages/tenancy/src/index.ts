@@ -1,0 +1,38 @@
+import './express-augment';
+
+export { AppError, ERROR_STATUS, errors, type ErrorCode, type ErrorDetail } from './errors';
+export { errorHandler, notFoundHandler, toAppError } from './error-handler';
+export { createLogger, redact, type Logger } from './logger';
+export { currentRequestId, requestId } from './request-context';
+export { tenantOf, type ProjectSettings, type TenantContext } from './tenant-context';
+export { PlatformDirectory, isUuid, type ApiKeyRecord, type ProjectRecord, type DirectoryOptions } from './platform-directory';
+export { requireKeys } from './keys';
+export {
+  requireBearer,
+  verifyAccessToken,
+  signAccessToken,
+  ACCESS_TOKEN_TTL_SECONDS,
+  ACCESS_TOKEN_ALGORITHM,
+  ACCESS_TOKEN_ISSUER,
+  type AccessTokenClaims,
+} from './bearer';
+export { Joi, parse, detailsOf, pageSchema, MAX_PAGE_SIZE, type Page } from './validation';
+export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
+export { createHttpMetrics, type HttpMetrics } from './metrics';
+export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
+export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export { SecretBox, keyIdOf, sha256Hex, constantTimeEqual, randomToken } from './crypto';
+export { TtlCache } from './ttl-cache';
+export {
+  buildOpenApiDocument,
+  errorResponses,
+  errorEnvelopeSchema,
+  jsonBody,
+  jsonResponse,
+  KEYS,
+  BEARER,
+  KEYS_AND_BEARER,
+  type JsonSchema,
+  type OpenApiInput,
+} from './openapi';
+export { toIso } from './time';

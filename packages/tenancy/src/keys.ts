@@ -1,0 +1,27 @@
+import type { RequestHandler } from 'express';
+import { constantTimeEqual, sha256Hex } from './crypto';
+import { errors } from './errors';
+import type { PlatformDirectory } from './platform-directory';
+
+const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id'] as const;
+
+/**
+ * The four key headers must all be present and name one active project. Every mismatch
+ * gets the same 401 so a caller cannot learn which header was wrong.
+ */
+export function requireKeys(directory: PlatformDirectory): RequestHandler {
+  return async (req, _res, next) => {
+    // Express lowercases header names, so X-API-KEY and x-api-key both arrive here.
+    const [apiKey, secretKey, tenantId, projectId] = KEY_HEADERS.map((name) => req.headers[name]);
+    if (![apiKey, secretKey, tenantId, projectId].every((v) => typeof v === 'string' && v.length > 0 && v.length < 512)) {
+      throw errors.unauthorized();
+    }
+    const record = await directory.findKey(apiKey as string);
+    const secretMatches = constantTimeEqual(sha256Hex(secretKey as string), record?.secretHash ?? '0'.repeat(64));
+    if (!record || !secretMatches || record.tenantId !== tenantId || record.projectId !== projectId) {
+      throw errors.unauthorized();
+    }
+    req.tenant = { tenantId: record.tenantId, projectId: record.projectId, settings: record.settings };
+    next();
+  };
+}

@@ -1,0 +1,47 @@
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface HttpMetrics {
+  registry: Registry;
+  middleware: RequestHandler;
+  handler: RequestHandler;
+}
+
+/** Request count and latency per route and status, in a registry of the service's own. */
+export function createHttpMetrics(service: string, { defaultMetrics = true } = {}): HttpMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      // The route pattern, not the raw path, so ids do not explode the label set.
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    });
+    next();
+  };
+
+  const handler: RequestHandler = async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  };
+
+  return { registry, middleware, handler };
+}

@@ -1,0 +1,102 @@
+/** Pieces every service's OpenAPI 3.1 document shares: the key headers, the bearer, the error envelope. */
+
+export type JsonSchema = Record<string, unknown>;
+
+export const errorEnvelopeSchema: JsonSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  properties: {
+    success: { const: false },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        requestId: { type: 'string' },
+        details: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            properties: { path: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+const securitySchemes = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+  secretKey: { type: 'apiKey', in: 'header', name: 'x-secret-key' },
+  tenantId: { type: 'apiKey', in: 'header', name: 'x-tenant-id' },
+  projectId: { type: 'apiKey', in: 'header', name: 'x-project-id' },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+};
+
+/** Security requirement for the four key headers together. */
+export const KEYS = [{ apiKey: [], secretKey: [], tenantId: [], projectId: [] }];
+/** Security requirement for the bearer alone. */
+export const BEARER = [{ bearer: [] }];
+/** Security requirement for keys and bearer together. */
+export const KEYS_AND_BEARER = [{ apiKey: [], secretKey: [], tenantId: [], projectId: [], bearer: [] }];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid credentials',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  423: 'Locked',
+  425: 'Too early',
+  429: 'Rate limited',
+  500: 'Server or vendor error',
+  502: 'Vendor unreachable',
+  503: 'Unavailable',
+};
+
+/** Error responses in the common envelope, for the given status codes. */
+export function errorResponses(...statuses: number[]): Record<string, unknown> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: STATUS_TEXT[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    ]),
+  );
+}
+
+/** A JSON response with the given schema. */
+export function jsonResponse(description: string, schema: JsonSchema): Record<string, unknown> {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** A JSON request body with the given schema. */
+export function jsonBody(schema: JsonSchema, required = true): Record<string, unknown> {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+export interface OpenApiInput {
+  title: string;
+  description: string;
+  paths: Record<string, unknown>;
+  schemas?: Record<string, JsonSchema>;
+}
+
+export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: { title: input.title, version: '1.0.0', description: input.description },
+    servers: [{ url: '/v1' }],
+    paths: input.paths,
+    components: {
+      securitySchemes,
+      schemas: { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) },
+    },
+  };
+}

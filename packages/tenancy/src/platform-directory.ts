@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { SecretBox } from './crypto';
+import type { ProjectSettings } from './tenant-context';
+import { TtlCache } from './ttl-cache';
+
+export interface ApiKeyRecord {
+  publicKey: string;
+  secretHash: string;
+  tenantId: string;
+  projectId: string;
+  settings: ProjectSettings;
+}
+
+export interface ProjectRecord {
+  tenantId: string;
+  projectId: string;
+  settings: ProjectSettings;
+}
+
+export interface DirectoryOptions {
+  /** How long a found key is trusted without asking the database; at most 60 s (RESOLUTIONS 2). */
+  ttlMs?: number;
+  /** How long "no such key" is remembered, so a flood of bad keys cannot hammer the database. */
+  negativeTtlMs?: number;
+}
+
+/**
+ * Read access to the platform database (tenants, projects, keys), with the in-memory
+ * cache that lets a valid request pass without a database round trip.
+ */
+export class PlatformDirectory {
+  private readonly keys: TtlCache<ApiKeyRecord | null>;
+  private readonly projects: TtlCache<ProjectRecord | null>;
+  private readonly inflight = new Map<string, Promise<ApiKeyRecord | null>>();
+  readonly ttlMs: number;
+  private readonly negativeTtlMs: number;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly secrets?: SecretBox,
+    options: DirectoryOptions = {},
+  ) {
+    this.ttlMs = Math.min(options.ttlMs ?? 30_000, 60_000);
+    this.negativeTtlMs = options.negativeTtlMs ?? 5_000;
+    this.keys = new TtlCache();
+    this.projects = new TtlCache(1_000);
+  }
+
+  async findKey(publicKey: string): Promise<ApiKeyRecord | null> {
+    const cached = this.keys.get(publicKey);
+    if (cached !== undefined) return cached;
+    const pending = this.inflight.get(publicKey);
+    if (pending) return pending;
+    const lookup = this.loadKey(publicKey).finally(() => this.inflight.delete(publicKey));
+    this.inflight.set(publicKey, lookup);
+    return lookup;
+  }
+
+  private async loadKey(publicKey: string): Promise<ApiKeyRecord | null> {
+    const row = await this.db('api_keys as k')
+      .join('projects as p', 'p.id', 'k.project_id')
+      .where('k.public_key', publicKey)
+      .whereNull('k.revoked_at')
+      .first('k.public_key', 'k.secret_hash', 'p.id as project_id', 'p.tenant_id', 'p.settings');
+    const record: ApiKeyRecord | null = row
+      ? {
+          publicKey: row.public_key,
+          secretHash: row.secret_hash,
+          tenantId: row.tenant_id,
+          projectId: row.project_id,
+          settings: row.settings ?? {},
+        }
+      : null;
+    this.keys.set(publicKey, record, record ? this.ttlMs : this.negativeTtlMs);
+    return record;
+  }
+
+  /** A project by id (for work that arrives without keys: webhooks, events). */
+  async findProject(tenantId: string, projectId: string): Promise<ProjectRecord | null> {
+    const cacheKey = `${tenantId}/${projectId}`;
+    const cached = this.projects.get(cacheKey);
+    if (cached !== undefined) return cached;
+    if (!isUuid(tenantId) || !isUuid(projectId)) return null;
+    const row = await this.db('projects')
+      .where({ id: projectId, tenant_id: tenantId })
+      .first('id', 'tenant_id', 'settings');
+    const record = row ? { tenantId: row.tenant_id, projectId: row.id, settings: row.settings ?? {} } : null;
+    this.projects.set(cacheKey, record, record ? this.ttlMs : this.negativeTtlMs);
+    return record;
+  }
+
+  /** The secret that signs this project's outbound webhooks. */
+  async webhookSecret(projectId: string): Promise<string | null> {
+    if (!this.secrets) throw new Error('PlatformDirectory needs a SecretBox to read webhook secrets');
+    if (!isUuid(projectId)) return null;
+    const row = await this.db('projects').where({ id: projectId }).first('webhook_secret_enc');
+    return row?.webhook_secret_enc ? this.secrets.decrypt(row.webhook_secret_enc) : null;
+  }
+
+  /** Forget everything cached (tests, and an admin change made in the same process). */
+  clearCache(): void {
+    this.keys.clear();
+    this.projects.clear();
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

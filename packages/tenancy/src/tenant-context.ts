@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import { errors } from './errors';
+
+export interface ProjectSettings {
+  requireEmailVerification?: boolean;
+  appUrl?: string;
+  allowedOrigins?: string[];
+  [key: string]: unknown;
+}
+
+/** Who is calling: set by the key middleware, the first argument of every repository function. */
+export interface TenantContext {
+  tenantId: string;
+  projectId: string;
+  settings: ProjectSettings;
+}
+
+/** The tenant of a request that passed the key middleware. */
+export function tenantOf(req: Request): TenantContext {
+  if (!req.tenant) throw errors.unauthorized();
+  return req.tenant;
+}

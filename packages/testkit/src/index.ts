@@ -1,0 +1,12 @@
+export { createTestDatabase, testServerUrl } from './test-database';
+export {
+  createTestService,
+  createTestProject,
+  testJwtKeys,
+  type TestService,
+  type TestProject,
+  type TestServiceOptions,
+} from './test-service';
+export { assertMatchesOpenApi } from './openapi-check';
+export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type StubHandler } from './http-stub';
+export { waitFor } from './wait-for';

@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { authService } from './index';
+
+runStandalone(authService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { authService } from './index';
+
+runMigrations(authService);

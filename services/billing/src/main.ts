@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { billingService } from './index';
+
+runStandalone(billingService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { billingService } from './index';
+
+runMigrations(billingService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { cmsService } from './index';
+
+runStandalone(cmsService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { cmsService } from './index';
+
+runMigrations(cmsService);

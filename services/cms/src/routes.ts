@@ -1,0 +1,8 @@
+import { Router } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+
+/** The whole route table of the CMS service. */
+export function createRoutes(_deps: ServiceDeps): Router {
+  const router = Router();
+  return router;
+}

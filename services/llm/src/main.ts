@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { llmService } from './index';
+
+runStandalone(llmService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { llmService } from './index';
+
+runMigrations(llmService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { mailerService } from './index';
+
+runStandalone(mailerService);

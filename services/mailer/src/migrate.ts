@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { mailerService } from './index';
+
+runMigrations(mailerService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { notificationsService } from './index';
+
+runStandalone(notificationsService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { notificationsService } from './index';
+
+runMigrations(notificationsService);
