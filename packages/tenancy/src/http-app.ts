@@ -74,7 +74,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(options.openapi);
   });
 
-  app.use('/v1', options.routes);
+  app.use(
+    '/v1',
+    (_req, res, next) => {
+      res.locals.routeBase = '/v1';
+      next();
+    },
+    options.routes,
+  );
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;

@@ -30,7 +30,9 @@ export function createHttpMetrics(service: string, { defaultMetrics = true } = {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       // The route pattern, not the raw path, so ids do not explode the label set.
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      // Express has reset req.baseUrl by now, so the mount point is kept in res.locals.
+      const base = (res.locals.routeBase as string | undefined) ?? '';
+      const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);

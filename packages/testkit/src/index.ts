@@ -10,3 +10,4 @@ export {
 export { assertMatchesOpenApi } from './openapi-check';
 export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type StubHandler } from './http-stub';
 export { waitFor } from './wait-for';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';

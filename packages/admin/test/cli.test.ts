@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createDb } from '@platform/db';
+import { createTestDatabase } from '@platform/testkit';
+import { PlatformDirectory, SecretBox, sha256Hex } from '@platform/tenancy';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../../..');
+const masterKey = randomBytes(32);
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+
+/** Runs the admin command exactly as the README shows it. */
+async function admin(...args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run('pnpm', ['--silent', 'admin', ...args, '--json'], {
+    cwd: root,
+    env: { ...process.env, PLATFORM_DATABASE_URL: database.url, MASTER_KEY: masterKey.toString('base64') },
+  });
+  const lines = stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase('admin');
+});
+
+afterAll(async () => {
+  await database.drop();
+});
+
+describe('admin command line', () => {
+  it('when a project is created, rotated, revoked and configured, then each step prints one JSON line and takes effect', async () => {
+    const created = await admin('create-project', '--tenant', 'acme', '--project', 'shop');
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'projectId', 'secretKey', 'tenantId', 'webhookSecret']);
+    expect(created.apiKey).toMatch(/^pk_/);
+    expect(created.secretKey).toMatch(/^sk_/);
+
+    const second = await admin('create-project', '--tenant', 'acme', '--project', 'blog');
+    expect(second.tenantId).toBe(created.tenantId);
+
+    const db = createDb({ url: database.url, poolMax: 1 });
+    try {
+      const stored = await db('api_keys').where({ public_key: created.apiKey }).first('secret_hash');
+      expect(stored.secret_hash).toBe(sha256Hex(created.secretKey as string));
+      expect(JSON.stringify(await db('api_keys').select())).not.toContain(created.secretKey as string);
+
+      const project = await db('projects').where({ id: created.projectId }).first('webhook_secret_enc');
+      expect(new SecretBox(masterKey).decrypt(project.webhook_secret_enc)).toBe(created.webhookSecret);
+
+      const listed = (await admin('list-projects')) as { projects: { projectName: string; tenantName: string }[] };
+      expect(listed.projects.map((p) => `${p.tenantName}/${p.projectName}`)).toEqual(['acme/blog', 'acme/shop']);
+
+      const rotated = await admin('rotate-keys', '--project-id', created.projectId as string);
+      expect(rotated.apiKey).not.toBe(created.apiKey);
+      const directory = new PlatformDirectory(db, undefined, { ttlMs: 0 });
+      expect(await directory.findKey(created.apiKey as string)).not.toBeNull();
+
+      expect(await admin('revoke-key', '--api-key', created.apiKey as string)).toEqual({ revoked: true });
+      expect(await directory.findKey(created.apiKey as string)).toBeNull();
+      expect(await directory.findKey(rotated.apiKey as string)).not.toBeNull();
+
+      const settings = await admin('set-setting', '--project-id', created.projectId as string, '--key', 'appUrl', '--value', '"https://app.example.com"');
+      expect(settings).toEqual({ settings: { appUrl: 'https://app.example.com' } });
+      const more = await admin('set-setting', '--project-id', created.projectId as string, '--key', 'requireEmailVerification', '--value', 'true');
+      expect(more).toEqual({ settings: { appUrl: 'https://app.example.com', requireEmailVerification: true } });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('when a setting is unknown or its value is not JSON, then the command fails with a message', async () => {
+    await expect(admin('set-setting', '--project-id', randomBytes(4).toString('hex'), '--key', 'colour', '--value', '"red"')).rejects.toThrow(
+      /Unknown setting/,
+    );
+    await expect(admin('set-setting', '--project-id', 'x', '--key', 'appUrl', '--value', 'not json')).rejects.toThrow(/must be JSON/);
+  });
+});

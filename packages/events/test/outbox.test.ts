@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+import { createDb, migrateLatest } from '@platform/db';
+import { createLogger } from '@platform/tenancy';
+import { createTestDatabase, waitFor } from '@platform/testkit';
+import { eventMigrations, InProcessBus, OutboxRelay, writeEvent, type EventBus, type EventEnvelope } from '../src';
+
+const logger = createLogger('outbox-test', 'silent');
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase('outbox');
+  db = createDb({ url: database.url, poolMax: 4 });
+  await migrateLatest(db, eventMigrations);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+describe('transactional outbox', () => {
+  it('when the transaction that wrote an event rolls back, then the event is never published', async () => {
+    const bus = new InProcessBus(logger);
+    const seen: string[] = [];
+    await bus.subscribe({ queue: 'q', topics: ['#'], handler: async (e) => void seen.push(e.type) });
+    const relay = new OutboxRelay(db, bus, logger, { pollIntervalMs: 20 });
+    relay.start();
+    await expect(
+      db.transaction(async (trx) => {
+        await writeEvent(trx, { type: 'rolled.back', tenantId: 't', projectId: 'p', data: {} });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await db.transaction((trx) => writeEvent(trx, { type: 'committed', tenantId: 't', projectId: 'p', data: {} }));
+    relay.kick();
+    await waitFor(() => seen.includes('committed'));
+    await relay.stop();
+    expect(seen).toEqual(['committed']);
+    await bus.close();
+  });
+
+  it('when two relays run at once, then every event is published exactly once', async () => {
+    const published: string[] = [];
+    const slowBus: EventBus = {
+      publish: async (e: EventEnvelope) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        published.push(e.id);
+      },
+      subscribe: async () => undefined,
+      status: () => 'up',
+      close: async () => undefined,
+    };
+    const ids: string[] = [];
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < 150; i++) ids.push((await writeEvent(trx, { type: 'many', tenantId: 't', projectId: 'p', data: { i } })).id);
+    });
+    const relays = [new OutboxRelay(db, slowBus, logger, { batchSize: 20 }), new OutboxRelay(db, slowBus, logger, { batchSize: 20 })];
+    await Promise.all(relays.map((r) => r.relayAll()));
+    const mine = published.filter((id) => ids.includes(id));
+    expect(mine.sort()).toEqual([...ids].sort());
+  });
+
+  it('when publishing fails, then the row stays pending with a later next attempt', async () => {
+    const failing: EventBus = {
+      publish: async () => {
+        throw new Error('broker said no');
+      },
+      subscribe: async () => undefined,
+      status: () => 'up',
+      close: async () => undefined,
+    };
+    const event = await db.transaction((trx) => writeEvent(trx, { type: 'fails', tenantId: 't', projectId: 'p', data: {} }));
+    await new OutboxRelay(db, failing, logger).relayAll();
+    const row = await db('outbox').where({ id: event.id }).first('published_at', 'attempts', 'next_attempt_at');
+    expect(row.published_at).toBeNull();
+    expect(row.attempts).toBe(1);
+    expect(new Date(row.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
+  });
+});

@@ -1,0 +1,143 @@
+import { Router } from 'express';
+import request from 'supertest';
+import { testJwtKeys } from '@platform/testkit';
+import { createHttpApp, createLogger, errors, Joi, pageSchema, parse, requireBearer, signAccessToken } from '../src';
+
+const keys = testJwtKeys();
+const logged: unknown[] = [];
+const logger = createLogger('test', 'silent');
+logger.on('data', (line) => logged.push(line));
+
+function buildApp(database: 'up' | 'down' = 'up') {
+  const routes = Router();
+  routes.post('/echo', (req, res) => {
+    const body = parse(Joi.object({ name: Joi.string().required(), age: Joi.number().integer().min(0) }), req.body);
+    res.json(body);
+  });
+  routes.get('/page', (req, res) => {
+    res.json(parse(Joi.object(pageSchema(20)), req.query));
+  });
+  routes.get('/boom', () => {
+    throw new Error('select * from secrets -- internal detail');
+  });
+  routes.get('/missing', () => {
+    throw errors.notFound('Widget');
+  });
+  routes.get('/me', requireBearer(keys.publicKey), (req, res) => {
+    res.json(req.auth);
+  });
+  return createHttpApp({
+    service: 'test',
+    logger,
+    openapi: { openapi: '3.1.0' },
+    routes,
+    readiness: async () => ({ database, broker: 'down' }),
+    bodyLimit: '1kb',
+  });
+}
+
+describe('common HTTP stack', () => {
+  const app = buildApp();
+
+  it('when the body is not valid JSON, then 400 VALIDATION_ERROR in the envelope', async () => {
+    const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send('{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' } });
+  });
+
+  it('when the body is larger than the limit, then 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await request(app).post('/v1/echo').send({ name: 'x'.repeat(2000) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('when fields are invalid, then 400 lists each problem and unknown fields are dropped', async () => {
+    const bad = await request(app).post('/v1/echo').send({ age: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'name' }), expect.objectContaining({ path: 'age' })]),
+    );
+    const good = await request(app).post('/v1/echo').send({ name: 'Ada', admin: true });
+    expect(good.body).toEqual({ name: 'Ada' });
+  });
+
+  it.each(['0', '101', '-1', 'abc', '2.5'])('when limit is %s, then 400', async (limit) => {
+    const res = await request(app).get('/v1/page').query({ limit });
+    expect(res.status).toBe(400);
+  });
+
+  it('when no limit is given, then the endpoint default applies', async () => {
+    const res = await request(app).get('/v1/page');
+    expect(res.body).toEqual({ limit: 20, offset: 0 });
+  });
+
+  it('when a handler throws unexpectedly, then 500 carries the request id and no internals', async () => {
+    const res = await request(app).get('/v1/boom').set('x-request-id', 'req-123');
+    expect(res.status).toBe(500);
+    expect(res.headers['x-request-id']).toBe('req-123');
+    expect(res.body.error.code).toBe('INTERNAL_ERROR');
+    expect(res.body.error.requestId).toBe('req-123');
+    expect(JSON.stringify(res.body)).not.toMatch(/select|secrets|stack/i);
+  });
+
+  it('when the route does not exist, then 404 NOT_FOUND in the envelope', async () => {
+    const res = await request(app).get('/v1/nope');
+    expect(res.status).toBe(404);
+    expect(res.body.success).toBe(false);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('when no request id is sent, then one is generated and returned', async () => {
+    const res = await request(app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('when only the broker is down, then /readyz is still 200 and reports it', async () => {
+    const res = await request(app).get('/readyz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'up', broker: 'down' });
+  });
+
+  it('when the database is down, then /readyz is 503', async () => {
+    const res = await request(buildApp('down')).get('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.body.database).toBe('down');
+  });
+
+  it('when /metrics is scraped, then request counts per route and status are there', async () => {
+    await request(app).get('/v1/missing');
+    const res = await request(app).get('/metrics');
+    expect(res.text).toMatch(/http_requests_total\{[^}]*route="\/v1\/missing"[^}]*status="404"/);
+    expect(res.text).toContain('http_request_duration_seconds_bucket');
+  });
+});
+
+describe('bearer tokens', () => {
+  const app = buildApp();
+  const claims = { userId: 'u1', tenantId: 't1', projectId: 'p1', email: 'a@b.c', tokenVersion: 0 };
+
+  it('when the token is signed by the auth key, then the claims reach the handler', async () => {
+    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(claims);
+  });
+
+  it('when the token is expired, then 401 INVALID_SESSION', async () => {
+    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey, -10)}`);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_SESSION');
+  });
+
+  it('when the token is signed with another key, then 401', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, other)}`);
+    expect(res.status).toBe(401);
+  });
+
+  it('when the header is missing or malformed, then 401', async () => {
+    expect((await request(app).get('/v1/me')).status).toBe(401);
+    expect((await request(app).get('/v1/me').set('authorization', 'Basic abc')).status).toBe(401);
+  });
+});
