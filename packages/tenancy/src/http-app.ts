@@ -1,9 +1,9 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import helmet from 'helmet';
 import { errorHandler, notFoundHandler } from './error-handler';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
 import { requestId } from './request-context';
+import { securityHeaders } from './security-headers';
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 
@@ -51,7 +51,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(requestId());
   app.use(metrics.middleware);
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
-  app.use(helmet());
+  app.use(securityHeaders());
   app.use(
     express.json({
       limit: options.bodyLimit ?? '1mb',

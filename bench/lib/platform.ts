@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
+import { createLogger, PlatformDirectory, SecretBox, type Logger } from '@platform/tenancy';
+import type { Knex } from 'knex';
+import { benchDatabaseServer } from './database';
+
+export interface BenchPlatform {
+  serverUrl: string;
+  platformDb: Knex;
+  directory: PlatformDirectory;
+  secrets: SecretBox;
+  project: CreatedProject;
+  headers: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A platform database with one project, for benchmarks. */
+export async function benchPlatform(): Promise<BenchPlatform> {
+  const server = await benchDatabaseServer();
+  await ensureDatabase(server.url, 'bench_platform');
+  const platformDb = createDb({ url: withDatabase(server.url, 'bench_platform'), poolMax: 4 });
+  await migrateLatest(platformDb, platformMigrations);
+  const secrets = new SecretBox(randomBytes(32));
+  const project = await createProject(platformDb, secrets, { tenant: `bench-${randomBytes(4).toString('hex')}`, project: 'bench' });
+  return {
+    serverUrl: server.url,
+    platformDb,
+    directory: new PlatformDirectory(platformDb, secrets),
+    secrets,
+    project,
+    headers: {
+      'x-api-key': project.apiKey,
+      'x-secret-key': project.secretKey,
+      'x-tenant-id': project.tenantId,
+      'x-project-id': project.projectId,
+    },
+    async close() {
+      await platformDb.destroy();
+      await server.stop();
+    },
+  };
+}
+
+/** A logger that formats every line (access logs included) but writes them nowhere. */
+export function discardingLogger(service: string): Logger {
+  const logger = createLogger(service, 'http');
+  logger.clear();
+  logger.add(new winston.transports.Stream({ stream: new Writable({ write: (_chunk, _enc, done) => done() }) }));
+  return logger;
+}
