@@ -9,6 +9,10 @@ const ATTEMPT_HEADER = 'x-attempt';
 export interface AmqpBusOptions {
   url: string;
   logger: Logger;
+  /** Prefix for the exchange and every queue, so several environments can share one broker. */
+  namespace?: string;
+  /** Queues unused this long are deleted by the broker (throw-away environments such as tests). */
+  queueExpiresMs?: number;
   /** Longest wait between reconnection attempts. */
   maxReconnectDelayMs?: number;
 }
@@ -29,7 +33,15 @@ export class AmqpBus implements EventBus {
   private reconnectDelayMs = 250;
   private closed = false;
 
-  constructor(private readonly options: AmqpBusOptions) {}
+  private readonly exchange: string;
+
+  constructor(private readonly options: AmqpBusOptions) {
+    this.exchange = `${options.namespace ?? ''}${EXCHANGE}`;
+  }
+
+  private queueName(queue: string): string {
+    return `${this.options.namespace ?? ''}${queue}`;
+  }
 
   /** Connects now; on failure keeps trying in the background and resolves anyway. */
   async start(): Promise<void> {
@@ -48,7 +60,7 @@ export class AmqpBus implements EventBus {
     if (!channel) throw new Error('broker is not connected');
     await new Promise<void>((resolve, reject) => {
       channel.publish(
-        EXCHANGE,
+        this.exchange,
         event.type,
         Buffer.from(JSON.stringify(event)),
         { persistent: true, messageId: event.id, contentType: 'application/json', type: event.type },
@@ -93,7 +105,7 @@ export class AmqpBus implements EventBus {
     try {
       const channel = await connection.createConfirmChannel();
       channel.on('error', () => undefined);
-      await channel.assertExchange(EXCHANGE, 'topic', { durable: true });
+      await channel.assertExchange(this.exchange, 'topic', { durable: true });
       for (const subscription of this.subscriptions) await this.consume(connection, subscription);
       this.connection = connection;
       this.publishChannel = channel;
@@ -116,35 +128,42 @@ export class AmqpBus implements EventBus {
   }
 
   private async consume(connection: ChannelModel, subscription: Subscription): Promise<void> {
-    const { queue } = subscription;
+    const queue = this.queueName(subscription.queue);
+    const expires = this.options.queueExpiresMs ? { expires: this.options.queueExpiresMs } : {};
     const channel = await connection.createConfirmChannel();
     channel.on('error', () => undefined);
-    await channel.assertExchange(EXCHANGE, 'topic', { durable: true });
-    await channel.assertQueue(queue, { durable: true });
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertQueue(queue, { durable: true, ...expires });
     // Messages wait here for their retry delay, then expire back into the main queue.
     await channel.assertQueue(`${queue}.retry`, {
       durable: true,
       deadLetterExchange: '',
       deadLetterRoutingKey: queue,
+      ...expires,
     });
-    await channel.assertQueue(`${queue}.dlq`, { durable: true });
-    for (const topic of subscription.topics) await channel.bindQueue(queue, EXCHANGE, topic);
+    await channel.assertQueue(`${queue}.dlq`, { durable: true, ...expires });
+    for (const topic of subscription.topics) await channel.bindQueue(queue, this.exchange, topic);
     await channel.prefetch(subscription.prefetch ?? 10);
     await channel.consume(queue, (message) => {
       if (!message) return;
-      this.handle(channel, subscription, message).catch((error) =>
+      this.handle(channel, subscription, queue, message).catch((error) =>
         this.options.logger.warn('message handling interrupted', { queue, error: String(error) }),
       );
     });
   }
 
-  private async handle(channel: ConfirmChannel, subscription: Subscription, message: ConsumeMessage): Promise<void> {
+  private async handle(
+    channel: ConfirmChannel,
+    subscription: Subscription,
+    queue: string,
+    message: ConsumeMessage,
+  ): Promise<void> {
     const attempt = Number(message.properties.headers?.[ATTEMPT_HEADER] ?? 1);
     let event: EventEnvelope;
     try {
       event = JSON.parse(message.content.toString('utf8')) as EventEnvelope;
     } catch {
-      await this.forward(channel, `${subscription.queue}.dlq`, message, attempt, { 'x-error': 'unparseable message' });
+      await this.forward(channel, `${queue}.dlq`, message, attempt, { 'x-error': 'unparseable message' });
       return;
     }
     try {
@@ -154,16 +173,16 @@ export class AmqpBus implements EventBus {
       const maxAttempts = subscription.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       const last = attempt >= maxAttempts;
       this.options.logger[last ? 'error' : 'warn'](last ? 'event dead-lettered' : 'event handler failed, will retry', {
-        queue: subscription.queue,
+        queue,
         eventId: event.id,
         type: event.type,
         attempt,
         error: String(error),
       });
       if (last) {
-        await this.forward(channel, `${subscription.queue}.dlq`, message, attempt, { 'x-error': String(error).slice(0, 500) });
+        await this.forward(channel, `${queue}.dlq`, message, attempt, { 'x-error': String(error).slice(0, 500) });
       } else {
-        await this.forward(channel, `${subscription.queue}.retry`, message, attempt + 1, {}, retryDelay(subscription, attempt));
+        await this.forward(channel, `${queue}.retry`, message, attempt + 1, {}, retryDelay(subscription, attempt));
       }
     }
   }

@@ -48,7 +48,12 @@ export async function openInfrastructure(config: PlatformConfig, logger: Logger)
 
   let bus: EventBus;
   if (config.amqpUrl) {
-    const amqpBus = new AmqpBus({ url: config.amqpUrl, logger });
+    const amqpBus = new AmqpBus({
+      url: config.amqpUrl,
+      logger,
+      namespace: config.amqpNamespace,
+      queueExpiresMs: config.amqpQueueExpiresMs,
+    });
     await amqpBus.start();
     bus = amqpBus;
   } else {

@@ -8,6 +8,10 @@ export interface PlatformConfig {
   databaseUrl?: string;
   platformDatabaseUrl?: string;
   amqpUrl?: string;
+  /** Prefix for the exchange and queues (several environments on one broker). */
+  amqpNamespace: string;
+  /** Broker deletes queues unused this long; only for throw-away environments. */
+  amqpQueueExpiresMs?: number;
   redisUrl?: string;
   masterKey?: Buffer;
   jwtPrivateKey?: string;
@@ -34,6 +38,8 @@ const envSchema = Joi.object({
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   PLATFORM_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   AMQP_URL: Joi.string().uri({ scheme: ['amqp', 'amqps'] }),
+  AMQP_NAMESPACE: Joi.string().allow('').pattern(/^[A-Za-z0-9._-]*$/).default(''),
+  AMQP_QUEUE_EXPIRES_MS: Joi.number().integer().min(1000),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   MASTER_KEY: Joi.string().base64(),
   JWT_PRIVATE_KEY: Joi.string(),
@@ -79,6 +85,8 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     databaseUrl: value.DATABASE_URL,
     platformDatabaseUrl: value.PLATFORM_DATABASE_URL,
     amqpUrl: value.AMQP_URL,
+    amqpNamespace: value.AMQP_NAMESPACE,
+    amqpQueueExpiresMs: value.AMQP_QUEUE_EXPIRES_MS,
     redisUrl: value.REDIS_URL,
     masterKey,
     jwtPrivateKey: pem(value.JWT_PRIVATE_KEY),
