@@ -57,8 +57,12 @@ async function main(): Promise<void> {
   const config = loadPlatformConfig();
   const logger = createLogger('platform', config.logLevel);
   const infra = await openInfrastructure(config, logger);
+  // START_PORT_OFFSET shifts all six ports (e.g. to run a second copy beside the first).
+  const offset = Number(process.env.START_PORT_OFFSET ?? 0);
   const running = await Promise.all(
-    SERVICES.map((service) => startService(service, infra, createLogger(service.name, config.logLevel))),
+    SERVICES.map((service) =>
+      startService(service, infra, createLogger(service.name, config.logLevel), service.defaultPort + offset),
+    ),
   );
   const project = await demoProject(config.dataDir, () =>
     createProject(infra.platformDb, infra.secrets, { tenant: 'demo', project: 'demo' }),
