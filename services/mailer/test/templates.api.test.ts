@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
 import { apiClient, type ApiClient } from './support/api';
@@ -141,6 +142,23 @@ describe('templates', () => {
     const list = await other.get('/v1/templates');
     expect(list.body.templates.map((t: { id: string }) => t.id)).not.toContain(id);
     expect((await api.get(`/v1/templates/${id}`)).body.name).toBe('Welcome');
+  });
+
+  it('when the OpenAPI document is fetched, then it describes every Mailer endpoint', async () => {
+    const res = await request(svc.app).get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/emails/logs/{recipient_email}',
+      '/emails/send',
+      '/logs',
+      '/providers',
+      '/providers/{provider_id}/test',
+      '/stats',
+      '/templates',
+      '/templates/{template_id}',
+      '/templates/{template_id}/preview',
+      '/webhooks/{provider_id}',
+    ]);
   });
 
   it('when keys are missing, then 401', async () => {
