@@ -97,7 +97,9 @@ export async function subscribeAuthEmails(deps: ServiceDeps): Promise<void> {
     queue: AUTH_EMAIL_QUEUE,
     topics: [AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested, AUTH_EVENTS.passwordResetRequested],
     handler: authEmailHandler(deps),
-    prefetch: 10,
+    // Each handler holds a pooled connection (its transaction) during the vendor call; keep
+    // most of the pool for HTTP requests and for logging failed attempts.
+    prefetch: 4,
     maxAttempts: 5,
     retryDelaysMs: [2_000, 10_000, 60_000, 300_000],
   });
