@@ -75,8 +75,15 @@ function measure(render: () => void, seconds: number): LoadResult {
     count += batch;
   }
   perRenderMs.sort((a, b) => a - b);
-  const pct = (p: number) => Number(perRenderMs[Math.min(perRenderMs.length - 1, Math.floor(perRenderMs.length * p))].toFixed(4));
-  return { requestsPerSecond: count / (Number(now - start) / 1e9), p50Ms: pct(0.5), p99Ms: pct(0.99), non2xx: 0, errors: 0 };
+  const pct = (p: number) =>
+    Number(perRenderMs[Math.min(perRenderMs.length - 1, Math.floor(perRenderMs.length * p))].toFixed(4));
+  return {
+    requestsPerSecond: count / (Number(now - start) / 1e9),
+    p50Ms: pct(0.5),
+    p99Ms: pct(0.99),
+    non2xx: 0,
+    errors: 0,
+  };
 }
 
 /** Alternates rounds of both, so that CPU frequency or a noisy neighbour hits both alike. */
@@ -104,7 +111,11 @@ function alternate(a: () => void, b: () => void, seconds: number): [LoadResult, 
 
 async function renderingComparison(seconds: number): Promise<string[]> {
   const cache = new TemplateCache();
-  const stored = { id: '9d7c1d9e-0000-4000-8000-000000000001', updatedAt: new Date('2026-11-22T10:00:00.000Z'), ...template };
+  const stored = {
+    id: '9d7c1d9e-0000-4000-8000-000000000001',
+    updatedAt: new Date('2026-11-22T10:00:00.000Z'),
+    ...template,
+  };
   const plain = {
     subject: Handlebars.compile(template.subject, { noEscape: true }),
     html: Handlebars.compile(template.html),
@@ -112,7 +123,11 @@ async function renderingComparison(seconds: number): Promise<string[]> {
   };
   // Both sides must produce the same email, or the comparison means nothing.
   const viaCache = cache.render(stored, data);
-  if (viaCache.html !== plain.html(data) || viaCache.text !== plain.text(data) || viaCache.subject !== plain.subject(data)) {
+  if (
+    viaCache.html !== plain.html(data) ||
+    viaCache.text !== plain.text(data) ||
+    viaCache.subject !== plain.subject(data)
+  ) {
     throw new Error('cache and plain Handlebars render different output');
   }
   let sink = 0;
@@ -126,7 +141,12 @@ async function renderingComparison(seconds: number): Promise<string[]> {
     seconds,
   );
   if (sink === 0) throw new Error('nothing rendered');
-  const comparison = compare('mailer template render from the cache vs plain precompiled Handlebars (renders/s)', subject, baseline, 0.9);
+  const comparison = compare(
+    'mailer template render from the cache vs plain precompiled Handlebars (renders/s)',
+    subject,
+    baseline,
+    0.9,
+  );
   return [formatComparison(comparison).replace(/ req\/s/g, ' renders/s')];
 }
 

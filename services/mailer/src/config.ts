@@ -11,7 +11,9 @@ export interface MailerConfig {
 }
 
 const schema = Joi.object({
-  MAILER_DEFAULT_FROM: Joi.string().email({ tlds: { allow: false } }).default('no-reply@example.com'),
+  MAILER_DEFAULT_FROM: Joi.string()
+    .email({ tlds: { allow: false } })
+    .default('no-reply@example.com'),
   MAILER_TEMPLATE_CACHE_SIZE: Joi.number().integer().min(1).default(1000),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
 }).unknown(true);

@@ -18,7 +18,24 @@ export const schemas: Record<string, JsonSchema> = {
   },
   EmailLog: {
     type: 'object',
-    required: ['id', 'messageId', 'to', 'from', 'subject', 'status', 'provider', 'providerId', 'vendorMessageId', 'templateId', 'source', 'error', 'html', 'text', 'sentAt', 'updatedAt'],
+    required: [
+      'id',
+      'messageId',
+      'to',
+      'from',
+      'subject',
+      'status',
+      'provider',
+      'providerId',
+      'vendorMessageId',
+      'templateId',
+      'source',
+      'error',
+      'html',
+      'text',
+      'sentAt',
+      'updatedAt',
+    ],
     properties: {
       id: { type: 'string' },
       messageId: { type: 'string', description: 'Same as id; the messageId that send returned' },
@@ -41,21 +58,37 @@ export const schemas: Record<string, JsonSchema> = {
   Stats: {
     type: 'object',
     required: ['total', 'sent', 'delivered', 'bounced', 'failed'],
-    properties: Object.fromEntries(['total', 'sent', 'delivered', 'bounced', 'failed'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+    properties: Object.fromEntries(
+      ['total', 'sent', 'delivered', 'bounced', 'failed'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+    ),
   },
   TemplateSummary: {
     type: 'object',
     required: ['id', 'name', 'templateKey', 'subject', 'createdAt', 'updatedAt'],
-    properties: { id: { type: 'string' }, name: { type: 'string' }, templateKey: nullableString, subject: { type: 'string' }, createdAt: dateTime, updatedAt: dateTime },
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      templateKey: nullableString,
+      subject: { type: 'string' },
+      createdAt: dateTime,
+      updatedAt: dateTime,
+    },
   },
   Template: {
-    allOf: [ref('TemplateSummary'), { type: 'object', required: ['html', 'text'], properties: { html: { type: 'string' }, text: nullableString } }],
+    allOf: [
+      ref('TemplateSummary'),
+      { type: 'object', required: ['html', 'text'], properties: { html: { type: 'string' }, text: nullableString } },
+    ],
   },
   TemplateInput: {
     type: 'object',
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 200 },
-      templateKey: { type: ['string', 'null'], pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$', description: 'Unique per project' },
+      templateKey: {
+        type: ['string', 'null'],
+        pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$',
+        description: 'Unique per project',
+      },
       subject: { type: 'string', description: 'Handlebars, not HTML-escaped' },
       html: { type: 'string', description: 'Handlebars, HTML-escaped' },
       text: { type: ['string', 'null'], description: 'Handlebars, not HTML-escaped' },
@@ -82,8 +115,15 @@ export const schemas: Record<string, JsonSchema> = {
     required: ['name', 'type', 'config'],
     properties: {
       name: { type: 'string' },
-      type: { type: 'string', enum: ['mailgun', 'sendgrid', 'mail_vendor_a', 'mail_vendor_b'], description: 'mail_vendor_a = mailgun, mail_vendor_b = sendgrid' },
-      isDefault: { type: 'boolean', description: 'The first provider of a project is always the default; a new default unsets the old one' },
+      type: {
+        type: 'string',
+        enum: ['mailgun', 'sendgrid', 'mail_vendor_a', 'mail_vendor_b'],
+        description: 'mail_vendor_a = mailgun, mail_vendor_b = sendgrid',
+      },
+      isDefault: {
+        type: 'boolean',
+        description: 'The first provider of a project is always the default; a new default unsets the old one',
+      },
       config: {
         type: 'object',
         required: ['apiKey'],
@@ -93,8 +133,15 @@ export const schemas: Record<string, JsonSchema> = {
           domain: { type: 'string', description: 'mailgun: required sending domain' },
           region: { type: 'string', enum: ['us', 'eu'], description: 'mailgun only' },
           fromEmail: { type: 'string', format: 'email' },
-          webhookSigningKey: { type: 'string', description: 'mailgun: HTTP webhook signing key, needed for delivery webhooks' },
-          webhookPublicKey: { type: 'string', description: 'sendgrid: signed event webhook verification key (base64 DER or PEM), needed for delivery webhooks' },
+          webhookSigningKey: {
+            type: 'string',
+            description: 'mailgun: HTTP webhook signing key, needed for delivery webhooks',
+          },
+          webhookPublicKey: {
+            type: 'string',
+            description:
+              'sendgrid: signed event webhook verification key (base64 DER or PEM), needed for delivery webhooks',
+          },
         },
       },
     },
@@ -107,6 +154,9 @@ export const schemas: Record<string, JsonSchema> = {
   WebhookResult: {
     type: 'object',
     required: ['received', 'updated'],
-    properties: { received: { const: true }, updated: { type: 'integer', minimum: 0, description: 'How many logs changed status' } },
+    properties: {
+      received: { const: true },
+      updated: { type: 'integer', minimum: 0, description: 'How many logs changed status' },
+    },
   },
 };

@@ -2,7 +2,13 @@ import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS } fr
 import { schemas } from './openapi-schemas';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
 const pageParams = (defaultLimit: number) => [
   { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit } },
   { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
@@ -50,7 +56,11 @@ export const openapi = buildOpenApiDocument({
           '200': jsonResponse('Logs', {
             type: 'object',
             required: ['logs', 'limit', 'offset'],
-            properties: { logs: { type: 'array', items: ref('EmailLog') }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+            properties: {
+              logs: { type: 'array', items: ref('EmailLog') },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
           }),
           ...errorResponses(400, 401),
         },
@@ -60,12 +70,20 @@ export const openapi = buildOpenApiDocument({
       get: {
         summary: 'Email logs of the project, newest first',
         security: KEYS,
-        parameters: [...pageParams(50), { name: 'status', in: 'query', schema: { type: 'string', enum: ['sent', 'delivered', 'bounced', 'failed'] } }],
+        parameters: [
+          ...pageParams(50),
+          { name: 'status', in: 'query', schema: { type: 'string', enum: ['sent', 'delivered', 'bounced', 'failed'] } },
+        ],
         responses: {
           '200': jsonResponse('Logs', {
             type: 'object',
             required: ['logs', 'total', 'limit', 'offset'],
-            properties: { logs: { type: 'array', items: ref('EmailLog') }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+            properties: {
+              logs: { type: 'array', items: ref('EmailLog') },
+              total: { type: 'integer' },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
           }),
           ...errorResponses(400, 401),
         },
@@ -73,7 +91,7 @@ export const openapi = buildOpenApiDocument({
     },
     '/stats': {
       get: {
-        summary: 'Counts of the project\'s emails by current status',
+        summary: "Counts of the project's emails by current status",
         security: KEYS,
         responses: { '200': jsonResponse('Statistics', ref('Stats')), ...errorResponses(401) },
       },
@@ -94,14 +112,24 @@ export const openapi = buildOpenApiDocument({
           '200': jsonResponse('Templates', {
             type: 'object',
             required: ['templates'],
-            properties: { templates: { type: 'array', items: ref('TemplateSummary') }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+            properties: {
+              templates: { type: 'array', items: ref('TemplateSummary') },
+              total: { type: 'integer' },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
           }),
           ...errorResponses(400, 401),
         },
       },
     },
     '/templates/{template_id}': {
-      get: { summary: 'One template', security: KEYS, parameters: [templateId], responses: { '200': jsonResponse('Template', ref('Template')), ...errorResponses(401, 404) } },
+      get: {
+        summary: 'One template',
+        security: KEYS,
+        parameters: [templateId],
+        responses: { '200': jsonResponse('Template', ref('Template')), ...errorResponses(401, 404) },
+      },
       put: {
         summary: 'Change a template (any of its fields)',
         security: KEYS,
@@ -109,7 +137,12 @@ export const openapi = buildOpenApiDocument({
         requestBody: jsonBody({ allOf: [ref('TemplateInput'), { minProperties: 1 }] }),
         responses: { '200': jsonResponse('Template', ref('Template')), ...errorResponses(400, 401, 404, 409) },
       },
-      delete: { summary: 'Delete a template', security: KEYS, parameters: [templateId], responses: { '204': { description: 'Deleted' }, ...errorResponses(401, 404) } },
+      delete: {
+        summary: 'Delete a template',
+        security: KEYS,
+        parameters: [templateId],
+        responses: { '204': { description: 'Deleted' }, ...errorResponses(401, 404) },
+      },
     },
     '/templates/{template_id}/preview': {
       post: {
@@ -131,7 +164,11 @@ export const openapi = buildOpenApiDocument({
         summary: 'List providers (never their config)',
         security: KEYS,
         responses: {
-          '200': jsonResponse('Providers', { type: 'object', required: ['providers'], properties: { providers: { type: 'array', items: ref('Provider') } } }),
+          '200': jsonResponse('Providers', {
+            type: 'object',
+            required: ['providers'],
+            properties: { providers: { type: 'array', items: ref('Provider') } },
+          }),
           ...errorResponses(401),
         },
       },
@@ -142,13 +179,17 @@ export const openapi = buildOpenApiDocument({
         description: 'A vendor refusal is reported as success false with its message (and logged as failed).',
         security: KEYS,
         parameters: [pathParam('provider_id', 'Provider id')],
-        requestBody: jsonBody({ type: 'object', required: ['to'], properties: { to: { type: 'string', format: 'email' } } }),
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['to'],
+          properties: { to: { type: 'string', format: 'email' } },
+        }),
         responses: { '200': jsonResponse('Result', ref('ProviderTest')), ...errorResponses(400, 401, 404) },
       },
     },
     '/webhooks/{provider_id}': {
       post: {
-        summary: 'Delivery events from the provider\'s vendor',
+        summary: "Delivery events from the provider's vendor",
         description:
           'No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of ' +
           'timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. ' +

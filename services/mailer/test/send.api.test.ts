@@ -10,7 +10,9 @@ let sendgrid: HttpStub;
 beforeAll(async () => {
   mailgun = await startMailgunStub();
   sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, { env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url } });
+  svc = await createTestService(mailerService, {
+    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
+  });
 });
 
 afterAll(async () => {
@@ -23,17 +25,35 @@ async function freshProject(): Promise<ApiClient> {
   return apiClient(svc, (await svc.createProject()).headers);
 }
 
-const mailgunProvider = { name: 'Mailgun', type: 'mail_vendor_a', config: { apiKey: 'key-abc', domain: 'mg.example.com', fromEmail: 'app@mg.example.com' } };
-const sendgridProvider = { name: 'SendGrid', type: 'mail_vendor_b', config: { apiKey: 'SG.abc', fromEmail: 'app@example.com' } };
+const mailgunProvider = {
+  name: 'Mailgun',
+  type: 'mail_vendor_a',
+  config: { apiKey: 'key-abc', domain: 'mg.example.com', fromEmail: 'app@mg.example.com' },
+};
+const sendgridProvider = {
+  name: 'SendGrid',
+  type: 'mail_vendor_b',
+  config: { apiKey: 'SG.abc', fromEmail: 'app@example.com' },
+};
 
 describe('sending', () => {
   it('when html is sent through Mailgun, then mailgun.js posts it to the stand-in and the attempt is logged', async () => {
     const api = await freshProject();
     const provider = await api.post('/v1/providers', mailgunProvider);
     const before = mailgun.requests.length;
-    const res = await api.post('/v1/emails/send', { to: 'ann@example.com', subject: 'Hi', html: '<p>Hi</p>', text: 'Hi' });
+    const res = await api.post('/v1/emails/send', {
+      to: 'ann@example.com',
+      subject: 'Hi',
+      html: '<p>Hi</p>',
+      text: 'Hi',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ messageId: expect.any(String), status: 'sent', to: 'ann@example.com', sentAt: expect.any(String) });
+    expect(res.body).toEqual({
+      messageId: expect.any(String),
+      status: 'sent',
+      to: 'ann@example.com',
+      sentAt: expect.any(String),
+    });
     expect(mailgun.requests.length).toBe(before + 1);
     expect(formFields(mailgun.requests[before])).toMatchObject({
       to: ['ann@example.com'],
@@ -85,7 +105,11 @@ describe('sending', () => {
       ],
     });
     const log = (await api.get('/v1/logs')).body.logs[0];
-    expect(log).toMatchObject({ templateId: template.body.id, provider: 'sendgrid', vendorMessageId: expect.stringMatching(/^sgMsg/) });
+    expect(log).toMatchObject({
+      templateId: template.body.id,
+      provider: 'sendgrid',
+      vendorMessageId: expect.stringMatching(/^sgMsg/),
+    });
   });
 
   it('when a template is sent by id with an explicit subject, then the explicit subject wins', async () => {
@@ -93,7 +117,11 @@ describe('sending', () => {
     await api.post('/v1/providers', sendgridProvider);
     const template = await api.post('/v1/templates', { name: 'T', subject: 'From template', html: '<p>x</p>' });
     const before = sendgrid.requests.length;
-    const res = await api.post('/v1/emails/send', { to: 'c@example.com', templateId: template.body.id, subject: 'Explicit' });
+    const res = await api.post('/v1/emails/send', {
+      to: 'c@example.com',
+      templateId: template.body.id,
+      subject: 'Explicit',
+    });
     expect(res.status).toBe(200);
     expect((sendgrid.requests[before].body as { subject: string }).subject).toBe('Explicit');
   });
@@ -122,13 +150,21 @@ describe('sending', () => {
 
   it('when the vendor refuses, then 500 VENDOR_ERROR without the key, and the log says failed', async () => {
     const api = await freshProject();
-    await api.post('/v1/providers', { ...mailgunProvider, config: { ...mailgunProvider.config, apiKey: BAD_MAILGUN_KEY } });
+    await api.post('/v1/providers', {
+      ...mailgunProvider,
+      config: { ...mailgunProvider.config, apiKey: BAD_MAILGUN_KEY },
+    });
     const res = await api.post('/v1/emails/send', { to: 'ann@example.com', subject: 'Hi', html: '<p>Hi</p>' });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
     expect(JSON.stringify(res.body)).not.toContain(BAD_MAILGUN_KEY);
     const logs = await api.get('/v1/logs');
-    expect(logs.body.logs[0]).toMatchObject({ status: 'failed', provider: 'mailgun', error: expect.any(String), vendorMessageId: null });
+    expect(logs.body.logs[0]).toMatchObject({
+      status: 'failed',
+      provider: 'mailgun',
+      error: expect.any(String),
+      vendorMessageId: null,
+    });
     expect((await api.get('/v1/stats')).body).toEqual({ total: 1, sent: 0, delivered: 0, bounced: 0, failed: 1 });
   });
 
@@ -148,11 +184,23 @@ describe('sending', () => {
 
   it('when the project has no provider outside production, then the outbox stores the rendered email as sent', async () => {
     const api = await freshProject();
-    const res = await api.post('/v1/emails/send', { to: 'dev@example.com', subject: 'Local', html: '<p>Link</p>', text: 'Link' });
+    const res = await api.post('/v1/emails/send', {
+      to: 'dev@example.com',
+      subject: 'Local',
+      html: '<p>Link</p>',
+      text: 'Link',
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('sent');
     const log = (await api.get('/v1/emails/logs/dev@example.com')).body.logs[0];
-    expect(log).toMatchObject({ provider: 'outbox', providerId: null, subject: 'Local', html: '<p>Link</p>', text: 'Link', status: 'sent' });
+    expect(log).toMatchObject({
+      provider: 'outbox',
+      providerId: null,
+      subject: 'Local',
+      html: '<p>Link</p>',
+      text: 'Link',
+      status: 'sent',
+    });
   });
 
   it('when the project has no provider in production, then 403 PROVIDER_NOT_CONFIGURED', async () => {
@@ -177,7 +225,11 @@ describe('logs and stats', () => {
     other = await freshProject();
     await api.post('/v1/providers', sendgridProvider);
     for (let i = 1; i <= 5; i++) {
-      await api.post('/v1/emails/send', { to: i % 2 ? 'Odd@Example.com' : 'even@example.com', subject: `n${i}`, html: 'h' });
+      await api.post('/v1/emails/send', {
+        to: i % 2 ? 'Odd@Example.com' : 'even@example.com',
+        subject: `n${i}`,
+        html: 'h',
+      });
     }
   });
 

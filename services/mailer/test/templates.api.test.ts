@@ -31,7 +31,13 @@ describe('templates', () => {
   it('when a template is created, then 201 returns it with ids and timestamps', async () => {
     const res = await api.post('/v1/templates', { ...welcome, templateKey: 'created-1', unknownField: 'x' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'Welcome', templateKey: 'created-1', subject: welcome.subject, html: welcome.html, text: welcome.text });
+    expect(res.body).toMatchObject({
+      name: 'Welcome',
+      templateKey: 'created-1',
+      subject: welcome.subject,
+      html: welcome.html,
+      text: welcome.text,
+    });
     expect(res.body.unknownField).toBeUndefined();
     expect(res.body.createdAt).toMatch(/\.\d{3}Z$/);
   });

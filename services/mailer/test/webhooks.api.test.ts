@@ -21,13 +21,23 @@ const publicKeyBase64 = ec.publicKey.export({ type: 'spki', format: 'der' }).toS
 beforeAll(async () => {
   mailgun = await startMailgunStub();
   sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, { env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url } });
+  svc = await createTestService(mailerService, {
+    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
+  });
   api = apiClient(svc, (await svc.createProject()).headers);
   mailgunProviderId = (
-    await api.post('/v1/providers', { name: 'mg', type: 'mailgun', config: { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: signingKey } })
+    await api.post('/v1/providers', {
+      name: 'mg',
+      type: 'mailgun',
+      config: { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: signingKey },
+    })
   ).body.id;
   sendgridProviderId = (
-    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.1', webhookPublicKey: publicKeyBase64 } })
+    await api.post('/v1/providers', {
+      name: 'sg',
+      type: 'sendgrid',
+      config: { apiKey: 'SG.1', webhookPublicKey: publicKeyBase64 },
+    })
   ).body.id;
 });
 
@@ -39,8 +49,15 @@ afterAll(async () => {
 
 /** Posts a raw JSON body without keys, as the vendor would, and checks the answer against the document. */
 async function postWebhook(providerId: string, rawBody: string, headers: Record<string, string> = {}) {
-  const res = await request(svc.app).post(`/v1/webhooks/${providerId}`).set({ 'content-type': 'application/json', ...headers }).send(rawBody);
-  assertMatchesOpenApi(openapi, { status: res.status, body: res.body, req: { method: 'POST', path: `/v1/webhooks/${providerId}` } });
+  const res = await request(svc.app)
+    .post(`/v1/webhooks/${providerId}`)
+    .set({ 'content-type': 'application/json', ...headers })
+    .send(rawBody);
+  assertMatchesOpenApi(openapi, {
+    status: res.status,
+    body: res.body,
+    req: { method: 'POST', path: `/v1/webhooks/${providerId}` },
+  });
   return res;
 }
 
@@ -86,7 +103,10 @@ describe('Mailgun delivery webhooks', () => {
 
   it('when a permanent failure arrives, then the log becomes bounced and stats count it', async () => {
     const log = await sendThroughDefault();
-    await postWebhook(mailgunProviderId, JSON.stringify(mailgunEvent(log.vendorMessageId, 'failed', { severity: 'permanent' })));
+    await postWebhook(
+      mailgunProviderId,
+      JSON.stringify(mailgunEvent(log.vendorMessageId, 'failed', { severity: 'permanent' })),
+    );
     expect(await logStatus(log.id)).toBe('bounced');
     const stats = (await api.get('/v1/stats')).body;
     expect(stats.bounced).toBeGreaterThanOrEqual(1);
@@ -95,12 +115,17 @@ describe('Mailgun delivery webhooks', () => {
 
   it('when the signature was made with another key or the event was tampered with, then 401 and nothing changes', async () => {
     const log = await sendThroughDefault();
-    const wrongKey = await postWebhook(mailgunProviderId, JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered', {}, 'not-the-key')));
+    const wrongKey = await postWebhook(
+      mailgunProviderId,
+      JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered', {}, 'not-the-key')),
+    );
     expect(wrongKey.status).toBe(401);
     const signed = mailgunEvent(log.vendorMessageId, 'delivered');
     signed.signature.token = `${signed.signature.token}0`;
     expect((await postWebhook(mailgunProviderId, JSON.stringify(signed))).status).toBe(401);
-    const unsigned = { 'event-data': { event: 'delivered', message: { headers: { 'message-id': log.vendorMessageId } } } };
+    const unsigned = {
+      'event-data': { event: 'delivered', message: { headers: { 'message-id': log.vendorMessageId } } },
+    };
     expect((await postWebhook(mailgunProviderId, JSON.stringify(unsigned))).status).toBe(401);
     expect(await logStatus(log.id)).toBe('sent');
   });
@@ -109,13 +134,21 @@ describe('Mailgun delivery webhooks', () => {
 describe('SendGrid delivery webhooks', () => {
   beforeAll(async () => {
     // Later sends go through SendGrid.
-    await api.post('/v1/providers', { name: 'sg default', type: 'sendgrid', isDefault: true, config: { apiKey: 'SG.2' } });
+    await api.post('/v1/providers', {
+      name: 'sg default',
+      type: 'sendgrid',
+      isDefault: true,
+      config: { apiKey: 'SG.2' },
+    });
   });
 
   async function sendThroughSendgrid() {
     const sent = await api.post(`/v1/providers/${sendgridProviderId}/test`, { to: 'r@example.com' });
     const logs = await api.get('/v1/logs?limit=100');
-    return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId) as { id: string; vendorMessageId: string };
+    return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId) as {
+      id: string;
+      vendorMessageId: string;
+    };
   }
 
   it('when a correctly signed batch arrives, then sg_message_id finds each log and moves it', async () => {

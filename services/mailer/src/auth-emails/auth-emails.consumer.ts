@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { AUTH_EVENTS, idempotent, type AuthEmailData, type EventEnvelope, type EventHandler, type UserRegisteredData } from '@platform/events';
+import {
+  AUTH_EVENTS,
+  idempotent,
+  type AuthEmailData,
+  type EventEnvelope,
+  type EventHandler,
+  type UserRegisteredData,
+} from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Logger } from '@platform/tenancy';
 import { hasLogForEvent } from '../emails/logs.repository';
@@ -30,7 +37,10 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
     case AUTH_EVENTS.verificationRequested:
     case AUTH_EVENTS.passwordResetRequested: {
       const data = event.data as AuthEmailData;
-      const templateKey = event.type === AUTH_EVENTS.verificationRequested ? AUTH_TEMPLATE_KEYS.verifyEmail : AUTH_TEMPLATE_KEYS.resetPassword;
+      const templateKey =
+        event.type === AUTH_EVENTS.verificationRequested
+          ? AUTH_TEMPLATE_KEYS.verifyEmail
+          : AUTH_TEMPLATE_KEYS.resetPassword;
       return { templateKey, data: { email: data.email, link: data.link, expiresAt: data.expiresAt } };
     }
     default:
@@ -39,15 +49,25 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
 }
 
 /** 4xx from a vendor (other than throttling) will not get better by retrying. */
-const isFinal = (status?: number) => status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+const isFinal = (status?: number) =>
+  status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
-async function render(services: MailerServices, trx: Knex, tenant: Tenant, plan: AuthEmailPlan, logger: Logger): Promise<RenderedEmail & { templateId: string | null }> {
+async function render(
+  services: MailerServices,
+  trx: Knex,
+  tenant: Tenant,
+  plan: AuthEmailPlan,
+  logger: Logger,
+): Promise<RenderedEmail & { templateId: string | null }> {
   const template = await services.templates.findForSend(trx, tenant, plan.templateKey);
   if (template) {
     try {
       return { ...services.templates.render(template, plan.data), templateId: template.id };
     } catch (error) {
-      logger.warn('project auth template failed to render, using the built-in one', { templateId: template.id, error: String(error) });
+      logger.warn('project auth template failed to render, using the built-in one', {
+        templateId: template.id,
+        error: String(error),
+      });
     }
   }
   return { ...renderSource(DEFAULT_AUTH_TEMPLATES[plan.templateKey], plan.data), templateId: null };

@@ -18,8 +18,12 @@ export const sendEmailSchema = Joi.object<SendEmailInput>({
   to: email.required(),
   subject: Joi.string().min(1).max(998),
   from: email,
-  html: Joi.string().min(1).max(1024 * 1024),
-  text: Joi.string().allow('').max(1024 * 1024),
+  html: Joi.string()
+    .min(1)
+    .max(1024 * 1024),
+  text: Joi.string()
+    .allow('')
+    .max(1024 * 1024),
   templateId: Joi.string().trim().min(1).max(200),
   templateData: Joi.object().unknown(true),
 })

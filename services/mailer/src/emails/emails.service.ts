@@ -55,7 +55,8 @@ export class EmailsService {
       content = { ...rendered, subject: input.subject ?? rendered.subject };
       templateId = template.id;
     } else {
-      if (input.subject === undefined) throw errors.validation('Request validation failed', [{ path: 'subject', message: 'subject is required' }]);
+      if (input.subject === undefined)
+        throw errors.validation('Request validation failed', [{ path: 'subject', message: 'subject is required' }]);
       content = { subject: input.subject, html: input.html!, text: input.text ?? null };
     }
     const route = await this.providers.sendingRoute(this.db, tenant);
@@ -109,7 +110,14 @@ export class EmailsService {
   }
 
   /** Writes the log row of one attempt (undefined when meta.eventId already has one). */
-  async record(db: Knex, tenant: Tenant, route: Route, email: OutgoingEmail, meta: DeliveryMeta, attempt: Attempt): Promise<LogRow | undefined> {
+  async record(
+    db: Knex,
+    tenant: Tenant,
+    route: Route,
+    email: OutgoingEmail,
+    meta: DeliveryMeta,
+    attempt: Attempt,
+  ): Promise<LogRow | undefined> {
     const keepContent = route.transport.name === 'outbox';
     return insertLog(db, tenant, {
       providerId: route.providerId,

@@ -111,7 +111,10 @@ export async function listLogsForRecipient(
 }
 
 export async function countByStatus(db: Knex, tenant: Tenant): Promise<Record<string, number>> {
-  const rows: { status: string; count: string }[] = await scoped(db, tenant).groupBy('status').select('status').count({ count: '*' });
+  const rows: { status: string; count: string }[] = await scoped(db, tenant)
+    .groupBy('status')
+    .select('status')
+    .count({ count: '*' });
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
 }
 

@@ -59,7 +59,10 @@ export class LogsService {
 
   async stats(tenant: Tenant) {
     const counts = await repo.countByStatus(this.db, tenant);
-    const byStatus = Object.fromEntries(repo.EMAIL_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<repo.EmailStatus, number>;
+    const byStatus = Object.fromEntries(repo.EMAIL_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<
+      repo.EmailStatus,
+      number
+    >;
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
     return { total, ...byStatus };
   }

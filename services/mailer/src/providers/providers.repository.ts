@@ -53,7 +53,9 @@ export async function insertProvider(
 }
 
 export async function listProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
-  return scoped(db, tenant).orderBy([{ column: 'created_at' }, { column: 'id' }]).select(COLUMNS);
+  return scoped(db, tenant)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(COLUMNS);
 }
 
 export async function findProvider(db: Knex, tenant: Tenant, id: string): Promise<ProviderRow | undefined> {

@@ -88,7 +88,10 @@ export class ProvidersService {
     const options = { timeoutMs: this.mailer.vendorTimeoutMs };
     const transport =
       row.type === 'mailgun'
-        ? mailgunTransport({ apiKey: config.apiKey, domain: config.domain!, region: config.region }, { ...options, baseUrl: this.platform.vendors.mailgunApiBase })
+        ? mailgunTransport(
+            { apiKey: config.apiKey, domain: config.domain!, region: config.region },
+            { ...options, baseUrl: this.platform.vendors.mailgunApiBase },
+          )
         : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: this.platform.vendors.sendgridApiBase });
     const from = config.fromEmail ?? (config.domain ? `no-reply@${config.domain}` : this.mailer.defaultFrom);
     return { providerId: row.id, transport, from };

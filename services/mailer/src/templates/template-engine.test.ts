@@ -4,7 +4,11 @@ const source = { subject: 'Hi {{name}}', html: '<b>{{name}}</b>', text: 'Hi {{na
 
 describe('template engine', () => {
   it('when data holds markup, then only html escapes it', () => {
-    expect(renderSource(source, { name: '<i>&</i>' })).toEqual({ subject: 'Hi <i>&</i>', html: '<b>&lt;i&gt;&amp;&lt;/i&gt;</b>', text: 'Hi <i>&</i>' });
+    expect(renderSource(source, { name: '<i>&</i>' })).toEqual({
+      subject: 'Hi <i>&</i>',
+      html: '<b>&lt;i&gt;&amp;&lt;/i&gt;</b>',
+      text: 'Hi <i>&</i>',
+    });
   });
 
   it('when data puts a line break into the subject, then the subject stays one line', () => {
@@ -12,12 +16,18 @@ describe('template engine', () => {
   });
 
   it('when a template has a syntax error or an unknown helper, then each field is named', () => {
-    expect(templateProblems({ subject: '{{#if x}}', html: '{{nope 1}}', text: 'ok {{x}}' }).map((p) => p.path)).toEqual(['subject', 'html']);
+    expect(templateProblems({ subject: '{{#if x}}', html: '{{nope 1}}', text: 'ok {{x}}' }).map((p) => p.path)).toEqual(
+      ['subject', 'html'],
+    );
     expect(templateProblems(source)).toEqual([]);
   });
 
   it('when data reaches for the prototype, then nothing leaks', () => {
-    expect(renderSource({ subject: '{{constructor.name}}', html: '{{__proto__}}', text: null }, {})).toEqual({ subject: '', html: '', text: null });
+    expect(renderSource({ subject: '{{constructor.name}}', html: '{{__proto__}}', text: null }, {})).toEqual({
+      subject: '',
+      html: '',
+      text: null,
+    });
   });
 
   it('when a template is rendered again unchanged, then it is not compiled again; a new updatedAt recompiles', () => {

@@ -39,7 +39,10 @@ function compileAll(source: TemplateSource): CompiledTemplate {
 function run(compiled: CompiledTemplate, data: object): RenderedEmail {
   return {
     // A subject is one header line: line breaks from data must not start a new header.
-    subject: compiled.subject(data).replace(/[\r\n]+/g, ' ').trim(),
+    subject: compiled
+      .subject(data)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
     html: compiled.html(data),
     text: compiled.text ? compiled.text(data) : null,
   };

@@ -24,7 +24,14 @@ const COLUMNS = [
   'created_at as createdAt',
   'updated_at as updatedAt',
 ];
-const SUMMARY_COLUMNS = ['id', 'name', 'template_key as templateKey', 'subject', 'created_at as createdAt', 'updated_at as updatedAt'];
+const SUMMARY_COLUMNS = [
+  'id',
+  'name',
+  'template_key as templateKey',
+  'subject',
+  'created_at as createdAt',
+  'updated_at as updatedAt',
+];
 
 export type TemplateSummaryRow = Omit<TemplateRow, 'html' | 'text'>;
 
@@ -61,7 +68,14 @@ export async function listTemplates(
   page: { limit: number; offset: number },
 ): Promise<{ rows: TemplateSummaryRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    scoped(db, tenant).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select(SUMMARY_COLUMNS),
+    scoped(db, tenant)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(page.offset)
+      .select(SUMMARY_COLUMNS),
     scoped(db, tenant).count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
@@ -73,7 +87,11 @@ export async function findTemplate(db: Knex, tenant: Tenant, id: string): Promis
 }
 
 /** By id or by templateKey (send accepts either). */
-export async function findTemplateByIdOrKey(db: Knex, tenant: Tenant, idOrKey: string): Promise<TemplateRow | undefined> {
+export async function findTemplateByIdOrKey(
+  db: Knex,
+  tenant: Tenant,
+  idOrKey: string,
+): Promise<TemplateRow | undefined> {
   const byKey = await scoped(db, tenant).where({ template_key: idOrKey }).first(COLUMNS);
   return byKey ?? (await findTemplate(db, tenant, idOrKey));
 }
@@ -87,7 +105,9 @@ export async function updateTemplate(
   if (!isUuid(id)) return undefined;
   // Strictly later by at least 1 ms, so the compiled-template cache (keyed by id and
   // updatedAt in ms) can never mistake an edited template for the previous version.
-  const changes: Record<string, unknown> = { updated_at: db.raw("greatest(now(), updated_at + interval '1 millisecond')") };
+  const changes: Record<string, unknown> = {
+    updated_at: db.raw("greatest(now(), updated_at + interval '1 millisecond')"),
+  };
   if (fields.name !== undefined) changes.name = fields.name;
   if (fields.templateKey !== undefined) changes.template_key = fields.templateKey;
   if (fields.subject !== undefined) changes.subject = fields.subject;

@@ -4,7 +4,9 @@ import { createTemplateSchema, listTemplatesSchema, previewSchema, updateTemplat
 import type { TemplatesService } from './templates.service';
 
 /** Thin handlers: validated input -> service -> JSON. routes.ts mounts them behind the keys. */
-export function templateHandlers(templates: TemplatesService): Record<'create' | 'list' | 'get' | 'update' | 'remove' | 'preview', RequestHandler<{ id: string }>> {
+export function templateHandlers(
+  templates: TemplatesService,
+): Record<'create' | 'list' | 'get' | 'update' | 'remove' | 'preview', RequestHandler<{ id: string }>> {
   return {
     create: async (req, res) => {
       res.status(201).json(await templates.create(tenantOf(req), parse(createTemplateSchema, req.body)));

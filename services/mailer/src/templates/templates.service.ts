@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import { errors, toIso } from '@platform/tenancy';
 import { isUniqueViolation, type Tenant } from '../shared';
-import { safeRender, templateProblems, TemplateCache, TemplateRenderError, type RenderedEmail } from './template-engine';
+import {
+  safeRender,
+  templateProblems,
+  TemplateCache,
+  TemplateRenderError,
+  type RenderedEmail,
+} from './template-engine';
 import * as repo from './templates.repository';
 import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
 
@@ -43,7 +49,8 @@ function assertCompiles(input: UpdateTemplateInput): void {
 const emptyToNull = (text: string | null | undefined) => (text === '' ? null : text);
 
 function duplicateKey(error: unknown): never {
-  if (isUniqueViolation(error)) throw errors.conflict('A template with this templateKey already exists in this project');
+  if (isUniqueViolation(error))
+    throw errors.conflict('A template with this templateKey already exists in this project');
   throw error;
 }
 
@@ -55,7 +62,9 @@ export class TemplatesService {
 
   async create(tenant: Tenant, input: CreateTemplateInput): Promise<Template> {
     assertCompiles(input);
-    const row = await repo.insertTemplate(this.db, tenant, { ...input, text: emptyToNull(input.text) ?? null }).catch(duplicateKey);
+    const row = await repo
+      .insertTemplate(this.db, tenant, { ...input, text: emptyToNull(input.text) ?? null })
+      .catch(duplicateKey);
     return toTemplate(row);
   }
 
@@ -70,7 +79,9 @@ export class TemplatesService {
 
   async update(tenant: Tenant, id: string, input: UpdateTemplateInput): Promise<Template> {
     assertCompiles(input);
-    const row = await repo.updateTemplate(this.db, tenant, id, { ...input, text: emptyToNull(input.text) }).catch(duplicateKey);
+    const row = await repo
+      .updateTemplate(this.db, tenant, id, { ...input, text: emptyToNull(input.text) })
+      .catch(duplicateKey);
     if (!row) throw errors.notFound('Template');
     return toTemplate(row);
   }
@@ -94,7 +105,9 @@ export class TemplatesService {
       return safeRender(this.cache, row, data);
     } catch (error) {
       if (error instanceof TemplateRenderError) {
-        throw errors.validation('Template could not be rendered with this data', [{ path: 'templateData', message: error.message }]);
+        throw errors.validation('Template could not be rendered with this data', [
+          { path: 'templateData', message: error.message },
+        ]);
       }
       throw error;
     }

@@ -26,7 +26,10 @@ export function sendgridTransport(config: SendgridConfig, options: { baseUrl?: s
       const mail = new MailService();
       mail.setApiKey(config.apiKey);
       // setApiKey resets the base URL to the public one, so the override must come after it.
-      (mail as unknown as { client: SendgridClient }).client.setDefaultRequest('baseUrl', options.baseUrl ?? DEFAULT_BASE);
+      (mail as unknown as { client: SendgridClient }).client.setDefaultRequest(
+        'baseUrl',
+        options.baseUrl ?? DEFAULT_BASE,
+      );
       mail.setTimeout(options.timeoutMs);
       try {
         const [response] = await mail.send({
@@ -42,8 +45,16 @@ export function sendgridTransport(config: SendgridConfig, options: { baseUrl?: s
         const sgError = error as SendgridResponseError;
         const status = typeof sgError?.code === 'number' && sgError.code >= 100 ? sgError.code : undefined;
         if (!status) throw new VendorSendError('SendGrid could not be reached', true);
-        const detail = sgError.response?.body?.errors?.map((e) => e.message).filter(Boolean).join('; ') || sgError.message;
-        throw new VendorSendError(`SendGrid refused the email: ${String(detail ?? status).slice(0, 300)}`, false, status);
+        const detail =
+          sgError.response?.body?.errors
+            ?.map((e) => e.message)
+            .filter(Boolean)
+            .join('; ') || sgError.message;
+        throw new VendorSendError(
+          `SendGrid refused the email: ${String(detail ?? status).slice(0, 300)}`,
+          false,
+          status,
+        );
       }
     },
   };

@@ -7,7 +7,10 @@ export function mailgunSignature(signingKey: string, timestamp: string, token: s
   return createHmac('sha256', signingKey).update(`${timestamp}${token}`).digest('hex');
 }
 
-export function verifyMailgunSignature(signingKey: string, sig: { timestamp: string; token: string; signature: string }): boolean {
+export function verifyMailgunSignature(
+  signingKey: string,
+  sig: { timestamp: string; token: string; signature: string },
+): boolean {
   return constantTimeEqual(mailgunSignature(signingKey, sig.timestamp, sig.token), sig.signature.toLowerCase());
 }
 
@@ -15,7 +18,12 @@ export function verifyMailgunSignature(signingKey: string, sig: { timestamp: str
  * SendGrid signed event webhook: an ECDSA (P-256, SHA-256, DER) signature, base64, over the
  * timestamp header followed by the raw request body.
  */
-export function verifySendgridSignature(publicKey: string, rawBody: Buffer, signature: string, timestamp: string): boolean {
+export function verifySendgridSignature(
+  publicKey: string,
+  rawBody: Buffer,
+  signature: string,
+  timestamp: string,
+): boolean {
   try {
     const verifier = createVerify('sha256');
     verifier.update(timestamp);

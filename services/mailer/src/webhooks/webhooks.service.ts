@@ -40,11 +40,19 @@ function mailgunChanges(config: ProviderConfig, body: unknown): StatusChange[] {
   const sig = payload.signature;
   if (!config.webhookSigningKey) throw badSignature();
   if (!sig || !str(sig.timestamp) || !str(sig.token) || !str(sig.signature)) throw badSignature();
-  if (!verifyMailgunSignature(config.webhookSigningKey, { timestamp: sig.timestamp, token: sig.token, signature: sig.signature })) {
+  if (
+    !verifyMailgunSignature(config.webhookSigningKey, {
+      timestamp: sig.timestamp,
+      token: sig.token,
+      signature: sig.signature,
+    })
+  ) {
     throw badSignature();
   }
   const data = payload['event-data'];
-  const messageId = normalizeMailgunId(str(data?.message?.headers?.['message-id']) ? (data!.message!.headers!['message-id'] as string) : null);
+  const messageId = normalizeMailgunId(
+    str(data?.message?.headers?.['message-id']) ? (data!.message!.headers!['message-id'] as string) : null,
+  );
   if (!data || !str(data.event)) throw errors.validation('event-data.event is required');
   if (!messageId) return [];
   const status: EmailStatus | undefined =
@@ -93,11 +101,19 @@ export class WebhooksService {
     const provider = await findProviderForWebhook(this.db, providerId);
     if (!provider) throw errors.notFound('Provider');
     const config = this.providers.configOf(provider);
-    const changes = provider.type === 'mailgun' ? mailgunChanges(config, request.body) : sendgridChanges(config, request);
+    const changes =
+      provider.type === 'mailgun' ? mailgunChanges(config, request.body) : sendgridChanges(config, request);
     const tenant = { tenantId: provider.tenantId, projectId: provider.projectId };
     let updated = 0;
     for (const change of changes) {
-      updated += await updateStatusByVendorId(this.db, tenant, provider.id, change.vendorIds, change.status, ALLOWED_FROM[change.status]);
+      updated += await updateStatusByVendorId(
+        this.db,
+        tenant,
+        provider.id,
+        change.vendorIds,
+        change.status,
+        ALLOWED_FROM[change.status],
+      );
     }
     return { received: true, updated };
   }

@@ -7,8 +7,15 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 
 /** Requests through the real app; every response is checked against the OpenAPI document. */
 export function apiClient(svc: TestService, headers: Record<string, string>) {
-  const call = async (method: Method, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> => {
-    let req = request(svc.app)[method](path).set({ ...headers, ...extraHeaders });
+  const call = async (
+    method: Method,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> => {
+    let req = request(svc.app)
+      [method](path)
+      .set({ ...headers, ...extraHeaders });
     if (body !== undefined) req = req.send(body as object);
     const res = await req;
     assertMatchesOpenApi(openapi, { status: res.status, body: res.body, req: { method: method.toUpperCase(), path } });

@@ -39,10 +39,15 @@ export function startMailgunStub(): Promise<HttpStub> {
 /** SendGrid's v3 mail send: Bearer key, JSON body, 202 with X-Message-Id. */
 export function startSendgridStub(): Promise<HttpStub> {
   return startHttpStub((req, res) => {
-    if (req.method !== 'POST' || req.path !== '/v3/mail/send') return sendJson(res, 404, { errors: [{ message: 'not found' }] });
+    if (req.method !== 'POST' || req.path !== '/v3/mail/send')
+      return sendJson(res, 404, { errors: [{ message: 'not found' }] });
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!key || key === BAD_SENDGRID_KEY) {
-      return sendJson(res, 401, { errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null, help: null }] });
+      return sendJson(res, 401, {
+        errors: [
+          { message: 'The provided authorization grant is invalid, expired, or revoked', field: null, help: null },
+        ],
+      });
     }
     counter += 1;
     res.writeHead(202, { 'x-message-id': `sgMsg${counter}x${Date.now().toString(36)}` });
