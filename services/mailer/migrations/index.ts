@@ -1,4 +1,85 @@
 import type { Migration } from '@platform/db';
 
 /** The Mailer service's schema changes, oldest first. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [
+  {
+    name: '0001_mail_providers',
+    async up(db) {
+      await db.schema.createTable('mail_providers', (t) => {
+        t.uuid('id').primary();
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').notNullable();
+        t.text('name').notNullable();
+        t.text('type').notNullable();
+        // The whole vendor config (apiKey, domain, signing keys) sealed with the master key.
+        t.text('config_enc').notNullable();
+        t.boolean('is_default').notNullable().defaultTo(false);
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['project_id', 'created_at']);
+      });
+      // At most one default provider per project.
+      await db.raw('create unique index mail_providers_one_default on mail_providers (project_id) where is_default');
+    },
+    async down(db) {
+      await db.schema.dropTable('mail_providers');
+    },
+  },
+  {
+    name: '0002_email_templates',
+    async up(db) {
+      await db.schema.createTable('email_templates', (t) => {
+        t.uuid('id').primary();
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').notNullable();
+        t.text('name').notNullable();
+        t.text('template_key');
+        t.text('subject').notNullable();
+        t.text('html').notNullable();
+        t.text('text');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.unique(['project_id', 'template_key']);
+        t.index(['project_id', 'created_at']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('email_templates');
+    },
+  },
+  {
+    name: '0003_email_logs',
+    async up(db) {
+      await db.schema.createTable('email_logs', (t) => {
+        t.uuid('id').primary();
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').notNullable();
+        t.uuid('provider_id');
+        /** mailgun, sendgrid or outbox */
+        t.text('provider').notNullable();
+        /** api, provider-test, auth.verify-email, auth.reset-password */
+        t.text('source').notNullable();
+        t.text('to_email').notNullable();
+        t.text('from_email').notNullable();
+        t.text('subject').notNullable();
+        // Kept only for the outbox transport, where the stored copy is the delivery.
+        t.text('html');
+        t.text('text');
+        t.uuid('template_id');
+        t.text('status').notNullable();
+        t.text('vendor_message_id');
+        t.text('error');
+        // The event an auth email was sent for: a second delivery of it cannot add a row.
+        t.uuid('event_id').unique();
+        t.timestamp('sent_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['project_id', 'sent_at']);
+        t.index(['vendor_message_id']);
+      });
+      await db.raw('create index email_logs_recipient_idx on email_logs (project_id, lower(to_email), sent_at desc)');
+    },
+    async down(db) {
+      await db.schema.dropTable('email_logs');
+    },
+  },
+];

@@ -1,10 +1,19 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
+import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
 
 export const mailerService: ServiceDefinition = {
   name: 'mailer',
   defaultPort: 4005,
   migrations,
   createApp,
+  async startBackground(deps) {
+    await subscribeAuthEmails(deps);
+    // The bus owns the subscription and closes it with itself.
+    return async () => undefined;
+  },
 };
+
+export { authEmailHandler, sendAuthEmail, AUTH_EMAIL_QUEUE } from './auth-emails/auth-emails.consumer';
+export { TemplateCache, renderSource } from './templates/template-engine';

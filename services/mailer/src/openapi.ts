@@ -1,7 +1,205 @@
-import { buildOpenApiDocument } from '@platform/tenancy';
+import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS } from '@platform/tenancy';
+import { schemas } from './openapi-schemas';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
+const pageParams = (defaultLimit: number) => [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit } },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+];
+const templateId = pathParam('template_id', 'Template id');
 
 export const openapi = buildOpenApiDocument({
   title: 'Mailer service',
-  description: 'Part of the application backend platform. All paths start with /v1.',
-  paths: {},
+  description:
+    'Transactional email with Handlebars templates, per-project email vendors (Mailgun, SendGrid), logs, statistics and ' +
+    'vendor delivery webhooks. All paths start with /v1. Outside production a project without a provider sends through ' +
+    'a built-in outbox transport that stores the rendered email in its log instead of sending it.',
+  schemas,
+  paths: {
+    '/emails/send': {
+      post: {
+        summary: 'Send one email',
+        description:
+          'Either html (with optional text) or templateId (id or templateKey, with optional templateData). subject is required ' +
+          "unless the template gives it. Goes through the project's default provider (or its only one). No provider: 403 " +
+          'PROVIDER_NOT_CONFIGURED in production. Every attempt is logged; a vendor failure is 500 VENDOR_ERROR (502 when unreachable) and logged as failed.',
+        security: KEYS,
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['to'],
+          properties: {
+            to: { type: 'string', format: 'email' },
+            subject: { type: 'string' },
+            from: { type: 'string', format: 'email' },
+            html: { type: 'string' },
+            text: { type: 'string' },
+            templateId: { type: 'string', description: 'Template id or templateKey' },
+            templateData: { type: 'object' },
+          },
+        }),
+        responses: { '200': jsonResponse('Sent', ref('SentEmail')), ...errorResponses(400, 401, 403, 404, 500, 502) },
+      },
+    },
+    '/emails/logs/{recipient_email}': {
+      get: {
+        summary: 'Logs for one recipient, newest first',
+        security: KEYS,
+        parameters: [pathParam('recipient_email', 'Recipient address (case-insensitive)'), ...pageParams(50)],
+        responses: {
+          '200': jsonResponse('Logs', {
+            type: 'object',
+            required: ['logs', 'limit', 'offset'],
+            properties: {
+              logs: { type: 'array', items: ref('EmailLog') },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    '/logs': {
+      get: {
+        summary: 'Email logs of the project, newest first',
+        security: KEYS,
+        parameters: [
+          ...pageParams(50),
+          { name: 'status', in: 'query', schema: { type: 'string', enum: ['sent', 'delivered', 'bounced', 'failed'] } },
+        ],
+        responses: {
+          '200': jsonResponse('Logs', {
+            type: 'object',
+            required: ['logs', 'total', 'limit', 'offset'],
+            properties: {
+              logs: { type: 'array', items: ref('EmailLog') },
+              total: { type: 'integer' },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    '/stats': {
+      get: {
+        summary: "Counts of the project's emails by current status",
+        security: KEYS,
+        responses: { '200': jsonResponse('Statistics', ref('Stats')), ...errorResponses(401) },
+      },
+    },
+    '/templates': {
+      post: {
+        summary: 'Create a template',
+        description: 'A template that does not compile is 400; a templateKey already used in the project is 409.',
+        security: KEYS,
+        requestBody: jsonBody({ allOf: [ref('TemplateInput'), { required: ['name', 'subject', 'html'] }] }),
+        responses: { '201': jsonResponse('Created', ref('Template')), ...errorResponses(400, 401, 409) },
+      },
+      get: {
+        summary: 'List templates, newest first',
+        security: KEYS,
+        parameters: pageParams(100),
+        responses: {
+          '200': jsonResponse('Templates', {
+            type: 'object',
+            required: ['templates'],
+            properties: {
+              templates: { type: 'array', items: ref('TemplateSummary') },
+              total: { type: 'integer' },
+              limit: { type: 'integer' },
+              offset: { type: 'integer' },
+            },
+          }),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    '/templates/{template_id}': {
+      get: {
+        summary: 'One template',
+        security: KEYS,
+        parameters: [templateId],
+        responses: { '200': jsonResponse('Template', ref('Template')), ...errorResponses(401, 404) },
+      },
+      put: {
+        summary: 'Change a template (any of its fields)',
+        security: KEYS,
+        parameters: [templateId],
+        requestBody: jsonBody({ allOf: [ref('TemplateInput'), { minProperties: 1 }] }),
+        responses: { '200': jsonResponse('Template', ref('Template')), ...errorResponses(400, 401, 404, 409) },
+      },
+      delete: {
+        summary: 'Delete a template',
+        security: KEYS,
+        parameters: [templateId],
+        responses: { '204': { description: 'Deleted' }, ...errorResponses(401, 404) },
+      },
+    },
+    '/templates/{template_id}/preview': {
+      post: {
+        summary: 'Render a template with data, without sending',
+        security: KEYS,
+        parameters: [templateId],
+        requestBody: jsonBody({ type: 'object', properties: { data: { type: 'object' } } }, false),
+        responses: { '200': jsonResponse('Rendered', ref('Rendered')), ...errorResponses(400, 401, 404) },
+      },
+    },
+    '/providers': {
+      post: {
+        summary: 'Add an email provider',
+        security: KEYS,
+        requestBody: jsonBody(ref('ProviderInput')),
+        responses: { '201': jsonResponse('Created', ref('Provider')), ...errorResponses(400, 401) },
+      },
+      get: {
+        summary: 'List providers (never their config)',
+        security: KEYS,
+        responses: {
+          '200': jsonResponse('Providers', {
+            type: 'object',
+            required: ['providers'],
+            properties: { providers: { type: 'array', items: ref('Provider') } },
+          }),
+          ...errorResponses(401),
+        },
+      },
+    },
+    '/providers/{provider_id}/test': {
+      post: {
+        summary: 'Send a test email through one provider',
+        description: 'A vendor refusal is reported as success false with its message (and logged as failed).',
+        security: KEYS,
+        parameters: [pathParam('provider_id', 'Provider id')],
+        requestBody: jsonBody({
+          type: 'object',
+          required: ['to'],
+          properties: { to: { type: 'string', format: 'email' } },
+        }),
+        responses: { '200': jsonResponse('Result', ref('ProviderTest')), ...errorResponses(400, 401, 404) },
+      },
+    },
+    '/webhooks/{provider_id}': {
+      post: {
+        summary: "Delivery events from the provider's vendor",
+        description:
+          'No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of ' +
+          'timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. ' +
+          'SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over ' +
+          'X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, ' +
+          'bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing.',
+        parameters: [pathParam('provider_id', 'Provider id')],
+        requestBody: jsonBody({ oneOf: [{ type: 'object' }, { type: 'array' }] }),
+        responses: { '200': jsonResponse('Accepted', ref('WebhookResult')), ...errorResponses(400, 401, 404) },
+      },
+    },
+  },
 });

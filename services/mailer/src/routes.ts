@@ -1,8 +1,39 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
+import { requireKeys } from '@platform/tenancy';
+import { emailHandlers } from './emails/emails.router';
+import { providerHandlers } from './providers/providers.router';
+import { mailerServices } from './services';
+import { templateHandlers } from './templates/templates.router';
+import { webhookHandlers } from './webhooks/webhooks.router';
 
-/** The whole route table of the Mailer service. */
-export function createRoutes(_deps: ServiceDeps): Router {
+/** The whole route table of the Mailer service (mounted under /v1). */
+export function createRoutes(deps: ServiceDeps): Router {
+  const services = mailerServices(deps);
+  const keys = requireKeys(deps.directory);
+  const emails = emailHandlers(services.emails, services.logs);
+  const templates = templateHandlers(services.templates);
+  const providers = providerHandlers(services.providers, services.emails);
+  const webhooks = webhookHandlers(services.webhooks);
+
   const router = Router();
+  router.post('/emails/send', keys, emails.send);
+  router.get('/emails/logs/:recipient', keys, emails.recipientLogs);
+  router.get('/logs', keys, emails.listLogs);
+  router.get('/stats', keys, emails.stats);
+
+  router.post('/templates', keys, templates.create);
+  router.get('/templates', keys, templates.list);
+  router.get('/templates/:id', keys, templates.get);
+  router.put('/templates/:id', keys, templates.update);
+  router.delete('/templates/:id', keys, templates.remove);
+  router.post('/templates/:id/preview', keys, templates.preview);
+
+  router.post('/providers', keys, providers.create);
+  router.get('/providers', keys, providers.list);
+  router.post('/providers/:id/test', keys, providers.test);
+
+  // Vendor delivery events: no keys; the vendor's signature is checked against the provider's key.
+  router.post('/webhooks/:providerId', webhooks.receive);
   return router;
 }

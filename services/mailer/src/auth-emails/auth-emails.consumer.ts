@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import {
+  AUTH_EVENTS,
+  idempotent,
+  type AuthEmailData,
+  type EventEnvelope,
+  type EventHandler,
+  type UserRegisteredData,
+} from '@platform/events';
+import type { ServiceDeps } from '@platform/runtime';
+import { AppError, type Logger } from '@platform/tenancy';
+import { hasLogForEvent } from '../emails/logs.repository';
+import { mailerServices, type MailerServices } from '../services';
+import type { Tenant } from '../shared';
+import { renderSource, type RenderedEmail } from '../templates/template-engine';
+import { AUTH_TEMPLATE_KEYS, DEFAULT_AUTH_TEMPLATES, type AuthTemplateKey } from './default-templates';
+
+export const AUTH_EMAIL_QUEUE = 'mailer.auth-emails';
+export const AUTH_EMAIL_CONSUMER = 'auth-emails';
+
+interface AuthEmailPlan {
+  templateKey: AuthTemplateKey;
+  data: { email: string; link: string; expiresAt: string };
+}
+
+/** What an auth event asks for; null when it needs no email (registration without verification). */
+export function planOf(event: EventEnvelope): AuthEmailPlan | null {
+  switch (event.type) {
+    case AUTH_EVENTS.userRegistered: {
+      const data = event.data as UserRegisteredData;
+      if (!data?.verification) return null;
+      return {
+        templateKey: AUTH_TEMPLATE_KEYS.verifyEmail,
+        data: { email: data.email, link: data.verification.link, expiresAt: data.verification.expiresAt },
+      };
+    }
+    case AUTH_EVENTS.verificationRequested:
+    case AUTH_EVENTS.passwordResetRequested: {
+      const data = event.data as AuthEmailData;
+      const templateKey =
+        event.type === AUTH_EVENTS.verificationRequested
+          ? AUTH_TEMPLATE_KEYS.verifyEmail
+          : AUTH_TEMPLATE_KEYS.resetPassword;
+      return { templateKey, data: { email: data.email, link: data.link, expiresAt: data.expiresAt } };
+    }
+    default:
+      return null;
+  }
+}
+
+/** 4xx from a vendor (other than throttling) will not get better by retrying. */
+const isFinal = (status?: number) =>
+  status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+async function render(
+  services: MailerServices,
+  trx: Knex,
+  tenant: Tenant,
+  plan: AuthEmailPlan,
+  logger: Logger,
+): Promise<RenderedEmail & { templateId: string | null }> {
+  const template = await services.templates.findForSend(trx, tenant, plan.templateKey);
+  if (template) {
+    try {
+      return { ...services.templates.render(template, plan.data), templateId: template.id };
+    } catch (error) {
+      logger.warn('project auth template failed to render, using the built-in one', {
+        templateId: template.id,
+        error: String(error),
+      });
+    }
+  }
+  return { ...renderSource(DEFAULT_AUTH_TEMPLATES[plan.templateKey], plan.data), templateId: null };
+}
+
+/**
+ * Sends the email one auth event asks for, at most once per event: `idempotent` records the
+ * event id in the same transaction, and the log row carries the event id under a unique index.
+ * A vendor that cannot be reached is logged as a failed attempt and the event retried; a
+ * vendor that refuses, or a production project without a provider, ends in one failed log.
+ */
+export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, event: EventEnvelope): Promise<void> {
+  const plan = planOf(event);
+  if (!plan || !plan.data.email) return;
+  const services = mailerServices(deps);
+  const tenant: Tenant = { tenantId: event.tenantId, projectId: event.projectId };
+  if (await hasLogForEvent(trx, tenant, event.id)) return;
+  const { templateId, ...content } = await render(services, trx, tenant, plan, deps.logger);
+  const meta = { source: plan.templateKey, templateId, eventId: event.id };
+
+  let route;
+  try {
+    route = await services.providers.sendingRoute(trx, tenant);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'PROVIDER_NOT_CONFIGURED') throw error;
+    deps.logger.warn('auth email not sent: no email provider', { projectId: tenant.projectId, eventId: event.id });
+    return;
+  }
+  const email = { ...content, from: route.from, to: plan.data.email };
+  const attempt = await services.emails.attempt(tenant, route, email);
+  const failure = attempt.failure;
+  if (failure && (failure.unreachable || !isFinal(failure.vendorStatus))) {
+    // Recorded outside the transaction (it rolls back) and without the event id (the retry owns it).
+    await services.emails.record(deps.db, tenant, route, email, { ...meta, eventId: undefined }, attempt);
+    throw failure;
+  }
+  await services.emails.record(trx, tenant, route, email, meta, attempt);
+}
+
+/** The consumer's handler, exported so tests can deliver the same event twice. */
+export function authEmailHandler(deps: ServiceDeps): EventHandler {
+  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, trx, event));
+}
+
+export async function subscribeAuthEmails(deps: ServiceDeps): Promise<void> {
+  await deps.bus.subscribe({
+    queue: AUTH_EMAIL_QUEUE,
+    topics: [AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested, AUTH_EVENTS.passwordResetRequested],
+    handler: authEmailHandler(deps),
+    // Each handler holds a pooled connection (its transaction) during the vendor call; keep
+    // most of the pool for HTTP requests and for logging failed attempts.
+    prefetch: 4,
+    maxAttempts: 5,
+    retryDelaysMs: [2_000, 10_000, 60_000, 300_000],
+  });
+}

@@ -1,0 +1,34 @@
+import type { TemplateSource } from '../templates/template-engine';
+
+export const AUTH_TEMPLATE_KEYS = {
+  verifyEmail: 'auth.verify-email',
+  resetPassword: 'auth.reset-password',
+} as const;
+
+export type AuthTemplateKey = (typeof AUTH_TEMPLATE_KEYS)[keyof typeof AUTH_TEMPLATE_KEYS];
+
+/** Used when a project has no template of its own under that templateKey. Data: {email, link, expiresAt}. */
+export const DEFAULT_AUTH_TEMPLATES: Record<AuthTemplateKey, TemplateSource> = {
+  'auth.verify-email': {
+    subject: 'Verify your email address',
+    html:
+      '<p>Hello,</p>' +
+      '<p>Please confirm that {{email}} is your email address by opening this link:</p>' +
+      '<p><a href="{{link}}">Verify my email address</a></p>' +
+      '<p>The link works until {{expiresAt}}. If you did not sign up, you can ignore this email.</p>',
+    text:
+      'Hello,\n\nPlease confirm that {{email}} is your email address by opening this link:\n\n{{link}}\n\n' +
+      'The link works until {{expiresAt}}. If you did not sign up, you can ignore this email.\n',
+  },
+  'auth.reset-password': {
+    subject: 'Reset your password',
+    html:
+      '<p>Hello,</p>' +
+      '<p>Someone asked to reset the password of {{email}}. To choose a new password, open this link:</p>' +
+      '<p><a href="{{link}}">Reset my password</a></p>' +
+      '<p>The link works until {{expiresAt}}. If you did not ask for this, you can ignore this email.</p>',
+    text:
+      'Hello,\n\nSomeone asked to reset the password of {{email}}. To choose a new password, open this link:\n\n{{link}}\n\n' +
+      'The link works until {{expiresAt}}. If you did not ask for this, you can ignore this email.\n',
+  },
+};

@@ -1,0 +1,29 @@
+import { Joi } from '@platform/tenancy';
+
+/** Mailer-only settings; the only place this service reads process.env. */
+export interface MailerConfig {
+  /** Sender used when neither the request nor the provider config names one. */
+  defaultFrom: string;
+  /** How many compiled templates stay in memory. */
+  templateCacheSize: number;
+  /** Timeout of one vendor call. */
+  vendorTimeoutMs: number;
+}
+
+const schema = Joi.object({
+  MAILER_DEFAULT_FROM: Joi.string()
+    .email({ tlds: { allow: false } })
+    .default('no-reply@example.com'),
+  MAILER_TEMPLATE_CACHE_SIZE: Joi.number().integer().min(1).default(1000),
+  MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
+}).unknown(true);
+
+export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
+  const { value, error } = schema.validate(env, { convert: true });
+  if (error) throw new Error(`Invalid mailer configuration: ${error.message}`);
+  return {
+    defaultFrom: value.MAILER_DEFAULT_FROM,
+    templateCacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
+    vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
+  };
+}

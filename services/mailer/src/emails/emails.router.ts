@@ -1,0 +1,23 @@
+import type { RequestHandler } from 'express';
+import { parse, tenantOf } from '@platform/tenancy';
+import { listLogsSchema, recipientPageSchema, recipientSchema, sendEmailSchema } from './emails.schemas';
+import type { EmailsService } from './emails.service';
+import type { LogsService } from './logs.service';
+
+/** Thin handlers for sending, logs and stats; routes.ts mounts them behind the keys. */
+export function emailHandlers(emails: EmailsService, logs: LogsService) {
+  const send: RequestHandler = async (req, res) => {
+    res.json(await emails.send(tenantOf(req), parse(sendEmailSchema, req.body)));
+  };
+  const listLogs: RequestHandler = async (req, res) => {
+    res.json(await logs.list(tenantOf(req), parse(listLogsSchema, req.query)));
+  };
+  const recipientLogs: RequestHandler<{ recipient: string }> = async (req, res) => {
+    const { recipient } = parse(recipientSchema, { recipient: req.params.recipient });
+    res.json(await logs.forRecipient(tenantOf(req), recipient, parse(recipientPageSchema, req.query)));
+  };
+  const stats: RequestHandler = async (req, res) => {
+    res.json(await logs.stats(tenantOf(req)));
+  };
+  return { send, listLogs, recipientLogs, stats };
+}

@@ -1,0 +1,185 @@
+import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
+import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { authEmailHandler, mailerService } from '../src';
+import { apiClient, type ApiClient } from './support/api';
+import { BAD_SENDGRID_KEY, formFields, startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+
+let svc: TestService;
+let mailgun: HttpStub;
+let sendgrid: HttpStub;
+let handle: EventHandler;
+
+beforeAll(async () => {
+  mailgun = await startMailgunStub();
+  sendgrid = await startSendgridStub();
+  svc = await createTestService(mailerService, {
+    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
+  });
+  handle = authEmailHandler(svc.deps);
+});
+
+afterAll(async () => {
+  await svc.close();
+  await mailgun.close();
+  await sendgrid.close();
+});
+
+async function freshProject(): Promise<{ project: TestProject; api: ApiClient }> {
+  const project = await svc.createProject();
+  return { project, api: apiClient(svc, project.headers) };
+}
+
+function authEvent(project: TestProject, type: string, data: object): EventEnvelope {
+  return envelopeOf({ type, tenantId: project.tenantId, projectId: project.projectId, data });
+}
+
+const expiresAt = '2026-11-23T10:00:00.000Z';
+
+describe('auth emails', () => {
+  it('when the same verification event is delivered twice, then exactly one email is sent and logged', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', {
+      name: 'sg',
+      type: 'sendgrid',
+      config: { apiKey: 'SG.k', fromEmail: 'auth@example.com' },
+    });
+    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
+      userId: 'u1',
+      email: 'new@example.com',
+      link: 'https://app.example.com/verify-email?token=abc&x=1',
+      expiresAt,
+    });
+    const before = sendgrid.requests.length;
+    await handle(event);
+    await handle(event);
+    expect(sendgrid.requests.length).toBe(before + 1);
+    const body = sendgrid.requests[before].body as {
+      subject: string;
+      personalizations: { to: { email: string }[] }[];
+      content: { value: string }[];
+    };
+    expect(body.subject).toBe('Verify your email address');
+    expect(body.personalizations[0].to[0].email).toBe('new@example.com');
+    expect(body.content.map((c) => c.value).join('\n')).toContain('https://app.example.com/verify-email?token=abc');
+    const logs = await api.get('/v1/logs');
+    expect(logs.body.logs).toHaveLength(1);
+    expect(logs.body.logs[0]).toMatchObject({
+      source: 'auth.verify-email',
+      provider: 'sendgrid',
+      status: 'sent',
+      to: 'new@example.com',
+    });
+    expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, sent: 1 });
+  });
+
+  it('when two deliveries of one event race, then still exactly one email is sent', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
+    const event = authEvent(project, AUTH_EVENTS.passwordResetRequested, {
+      userId: 'u',
+      email: 'race@example.com',
+      link: 'https://a/r?token=1',
+      expiresAt,
+    });
+    const before = sendgrid.requests.length;
+    await Promise.all([handle(event), handle(event), handle(event)]);
+    expect(sendgrid.requests.length).toBe(before + 1);
+    expect((await api.get('/v1/logs')).body.total).toBe(1);
+  });
+
+  it('when the project has its own reset template, then it is rendered with {email, link, expiresAt} and sent via the default provider', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', {
+      name: 'mg',
+      type: 'mail_vendor_a',
+      config: { apiKey: 'key-1', domain: 'mg.example.com' },
+    });
+    await api.post('/v1/templates', {
+      name: 'Reset',
+      templateKey: 'auth.reset-password',
+      subject: 'Reset for {{email}}',
+      html: '<a href="{{link}}">Reset</a> until {{expiresAt}}',
+      text: 'Reset: {{link}}',
+    });
+    const before = mailgun.requests.length;
+    await handle(
+      authEvent(project, AUTH_EVENTS.passwordResetRequested, {
+        userId: 'u2',
+        email: 'old@example.com',
+        link: 'https://app/reset-password?token=t&y=2',
+        expiresAt,
+      }),
+    );
+    expect(mailgun.requests.length).toBe(before + 1);
+    expect(formFields(mailgun.requests[before])).toMatchObject({
+      to: ['old@example.com'],
+      from: ['no-reply@mg.example.com'],
+      subject: ['Reset for old@example.com'],
+      html: [`<a href="https://app/reset-password?token&#x3D;t&amp;y&#x3D;2">Reset</a> until ${expiresAt}`],
+      text: ['Reset: https://app/reset-password?token=t&y=2'],
+    });
+    expect((await api.get('/v1/logs')).body.logs[0]).toMatchObject({
+      source: 'auth.reset-password',
+      templateId: expect.any(String),
+    });
+  });
+
+  it('when a registration needs verification and the project has no provider, then the outbox keeps the email with its link', async () => {
+    const { project, api } = await freshProject();
+    await handle(
+      authEvent(project, AUTH_EVENTS.userRegistered, {
+        userId: 'u3',
+        email: 'signup@example.com',
+        verification: { link: 'http://localhost:3000/verify-email?token=zzz', expiresAt },
+      }),
+    );
+    const logs = (await api.get('/v1/emails/logs/signup@example.com')).body.logs;
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ provider: 'outbox', status: 'sent', source: 'auth.verify-email' });
+    expect(logs[0].text).toContain('http://localhost:3000/verify-email?token=zzz');
+  });
+
+  it('when a registration needs no verification, then no email is sent', async () => {
+    const { project, api } = await freshProject();
+    await handle(authEvent(project, AUTH_EVENTS.userRegistered, { userId: 'u4', email: 'plain@example.com' }));
+    expect((await api.get('/v1/logs')).body.total).toBe(0);
+  });
+
+  it('when the vendor refuses the credentials, then one failed log is kept and a redelivery sends nothing more', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: BAD_SENDGRID_KEY } });
+    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
+      userId: 'u5',
+      email: 'x@example.com',
+      link: 'https://a/v?token=1',
+      expiresAt,
+    });
+    const before = sendgrid.requests.length;
+    await handle(event);
+    await handle(event);
+    expect(sendgrid.requests.length).toBe(before + 1);
+    expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
+  });
+
+  it('when an event is published on the bus after startBackground, then the consumer sends the email', async () => {
+    const stop = await mailerService.startBackground!(svc.deps);
+    try {
+      const { project, api } = await freshProject();
+      await svc.deps.bus.publish(
+        authEvent(project, AUTH_EVENTS.passwordResetRequested, {
+          userId: 'u6',
+          email: 'bus@example.com',
+          link: 'https://a/r?token=2',
+          expiresAt,
+        }),
+      );
+      const logs = await waitFor(async () => {
+        const res = await api.get('/v1/emails/logs/bus@example.com');
+        return res.body.logs.length ? res.body.logs : null;
+      });
+      expect(logs[0]).toMatchObject({ source: 'auth.reset-password', provider: 'outbox' });
+    } finally {
+      await stop();
+    }
+  });
+});

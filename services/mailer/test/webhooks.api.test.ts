@@ -1,0 +1,200 @@
+import { createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { assertMatchesOpenApi, createTestService, type HttpStub, type TestService } from '@platform/testkit';
+import { mailerService } from '../src';
+import { openapi } from '../src/openapi';
+import { mailgunSignature } from '../src/webhooks/webhook-signatures';
+import { apiClient, type ApiClient } from './support/api';
+import { startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+
+let svc: TestService;
+let mailgun: HttpStub;
+let sendgrid: HttpStub;
+let api: ApiClient;
+let mailgunProviderId: string;
+let sendgridProviderId: string;
+
+const signingKey = `mg-signing-${randomBytes(8).toString('hex')}`;
+const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const publicKeyBase64 = ec.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+
+beforeAll(async () => {
+  mailgun = await startMailgunStub();
+  sendgrid = await startSendgridStub();
+  svc = await createTestService(mailerService, {
+    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
+  });
+  api = apiClient(svc, (await svc.createProject()).headers);
+  mailgunProviderId = (
+    await api.post('/v1/providers', {
+      name: 'mg',
+      type: 'mailgun',
+      config: { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: signingKey },
+    })
+  ).body.id;
+  sendgridProviderId = (
+    await api.post('/v1/providers', {
+      name: 'sg',
+      type: 'sendgrid',
+      config: { apiKey: 'SG.1', webhookPublicKey: publicKeyBase64 },
+    })
+  ).body.id;
+});
+
+afterAll(async () => {
+  await svc.close();
+  await mailgun.close();
+  await sendgrid.close();
+});
+
+/** Posts a raw JSON body without keys, as the vendor would, and checks the answer against the document. */
+async function postWebhook(providerId: string, rawBody: string, headers: Record<string, string> = {}) {
+  const res = await request(svc.app)
+    .post(`/v1/webhooks/${providerId}`)
+    .set({ 'content-type': 'application/json', ...headers })
+    .send(rawBody);
+  assertMatchesOpenApi(openapi, {
+    status: res.status,
+    body: res.body,
+    req: { method: 'POST', path: `/v1/webhooks/${providerId}` },
+  });
+  return res;
+}
+
+async function logStatus(id: string): Promise<string> {
+  const logs = await api.get('/v1/logs?limit=100');
+  return logs.body.logs.find((l: { id: string }) => l.id === id).status;
+}
+
+/** Sends one email through the default provider and returns its log. */
+async function sendThroughDefault(): Promise<{ id: string; vendorMessageId: string }> {
+  const sent = await api.post('/v1/emails/send', { to: 'r@example.com', subject: 's', html: 'h' });
+  expect(sent.status).toBe(200);
+  const logs = await api.get('/v1/logs?limit=100');
+  return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId);
+}
+
+function mailgunEvent(messageId: string, event: string, extra: Record<string, unknown> = {}, key = signingKey) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const token = randomBytes(25).toString('hex');
+  return {
+    signature: { timestamp, token, signature: mailgunSignature(key, timestamp, token) },
+    'event-data': { event, ...extra, message: { headers: { 'message-id': messageId } } },
+  };
+}
+
+function sendgridHeaders(rawBody: string, timestamp = String(Math.floor(Date.now() / 1000))) {
+  const signer = createSign('sha256');
+  signer.update(timestamp + rawBody);
+  return {
+    'X-Twilio-Email-Event-Webhook-Signature': signer.sign(ec.privateKey).toString('base64'),
+    'X-Twilio-Email-Event-Webhook-Timestamp': timestamp,
+  };
+}
+
+describe('Mailgun delivery webhooks', () => {
+  it('when a correctly signed "delivered" event arrives, then the log becomes delivered', async () => {
+    const log = await sendThroughDefault();
+    const res = await postWebhook(mailgunProviderId, JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered')));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, updated: 1 });
+    expect(await logStatus(log.id)).toBe('delivered');
+  });
+
+  it('when a permanent failure arrives, then the log becomes bounced and stats count it', async () => {
+    const log = await sendThroughDefault();
+    await postWebhook(
+      mailgunProviderId,
+      JSON.stringify(mailgunEvent(log.vendorMessageId, 'failed', { severity: 'permanent' })),
+    );
+    expect(await logStatus(log.id)).toBe('bounced');
+    const stats = (await api.get('/v1/stats')).body;
+    expect(stats.bounced).toBeGreaterThanOrEqual(1);
+    expect(stats.total).toBe(stats.sent + stats.delivered + stats.bounced + stats.failed);
+  });
+
+  it('when the signature was made with another key or the event was tampered with, then 401 and nothing changes', async () => {
+    const log = await sendThroughDefault();
+    const wrongKey = await postWebhook(
+      mailgunProviderId,
+      JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered', {}, 'not-the-key')),
+    );
+    expect(wrongKey.status).toBe(401);
+    const signed = mailgunEvent(log.vendorMessageId, 'delivered');
+    signed.signature.token = `${signed.signature.token}0`;
+    expect((await postWebhook(mailgunProviderId, JSON.stringify(signed))).status).toBe(401);
+    const unsigned = {
+      'event-data': { event: 'delivered', message: { headers: { 'message-id': log.vendorMessageId } } },
+    };
+    expect((await postWebhook(mailgunProviderId, JSON.stringify(unsigned))).status).toBe(401);
+    expect(await logStatus(log.id)).toBe('sent');
+  });
+});
+
+describe('SendGrid delivery webhooks', () => {
+  beforeAll(async () => {
+    // Later sends go through SendGrid.
+    await api.post('/v1/providers', {
+      name: 'sg default',
+      type: 'sendgrid',
+      isDefault: true,
+      config: { apiKey: 'SG.2' },
+    });
+  });
+
+  async function sendThroughSendgrid() {
+    const sent = await api.post(`/v1/providers/${sendgridProviderId}/test`, { to: 'r@example.com' });
+    const logs = await api.get('/v1/logs?limit=100');
+    return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId) as {
+      id: string;
+      vendorMessageId: string;
+    };
+  }
+
+  it('when a correctly signed batch arrives, then sg_message_id finds each log and moves it', async () => {
+    const delivered = await sendThroughSendgrid();
+    const bounced = await sendThroughSendgrid();
+    const rawBody = JSON.stringify([
+      { email: 'r@example.com', event: 'processed', sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0` },
+      { email: 'r@example.com', event: 'delivered', sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0` },
+      { email: 'r@example.com', event: 'bounce', sg_message_id: `${bounced.vendorMessageId}.filter0002.1.0` },
+    ]);
+    const res = await postWebhook(sendgridProviderId, rawBody, sendgridHeaders(rawBody));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, updated: 2 });
+    expect(await logStatus(delivered.id)).toBe('delivered');
+    expect(await logStatus(bounced.id)).toBe('bounced');
+  });
+
+  it('when a bounce was recorded, then a late "delivered" does not undo it', async () => {
+    const log = await sendThroughSendgrid();
+    for (const event of ['bounce', 'delivered']) {
+      const rawBody = JSON.stringify([{ event, sg_message_id: `${log.vendorMessageId}.f.0` }]);
+      await postWebhook(sendgridProviderId, rawBody, sendgridHeaders(rawBody));
+    }
+    expect(await logStatus(log.id)).toBe('bounced');
+  });
+
+  it('when the body was changed after signing or the signature is missing, then 401 and nothing changes', async () => {
+    const log = await sendThroughSendgrid();
+    const signedBody = JSON.stringify([{ event: 'processed', sg_message_id: `${log.vendorMessageId}.f.0` }]);
+    const tamperedBody = JSON.stringify([{ event: 'delivered', sg_message_id: `${log.vendorMessageId}.f.0` }]);
+    expect((await postWebhook(sendgridProviderId, tamperedBody, sendgridHeaders(signedBody))).status).toBe(401);
+    expect((await postWebhook(sendgridProviderId, tamperedBody)).status).toBe(401);
+    const otherTime = sendgridHeaders(tamperedBody, '1700000000');
+    otherTime['X-Twilio-Email-Event-Webhook-Timestamp'] = '1700000001';
+    expect((await postWebhook(sendgridProviderId, tamperedBody, otherTime)).status).toBe(401);
+    expect(await logStatus(log.id)).toBe('sent');
+  });
+
+  it('when the provider has no verification key, then its webhook is refused', async () => {
+    const plain = await api.post('/v1/providers', { name: 'no key', type: 'sendgrid', config: { apiKey: 'SG.3' } });
+    const rawBody = '[]';
+    expect((await postWebhook(plain.body.id, rawBody, sendgridHeaders(rawBody))).status).toBe(401);
+  });
+
+  it('when the provider id is unknown, then 404', async () => {
+    expect((await postWebhook('00000000-0000-4000-8000-000000000000', '[]')).status).toBe(404);
+    expect((await postWebhook('nope', '[]')).status).toBe(404);
+  });
+});
