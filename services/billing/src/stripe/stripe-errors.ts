@@ -21,7 +21,8 @@ export function fromStripeError(err: unknown, environment: Environment): unknown
     case 'StripePermissionError':
       return new AppError('PROVIDER_NOT_CONFIGURED', `The configured Stripe key may not do this: ${message}`, { cause: err });
     case 'StripeInvalidRequestError':
-      if (err.code === 'resource_missing' || err.statusCode === 404) return new AppError('NOT_FOUND', message, { cause: err });
+      // 404 is the object in the path; a missing object named in the body (a price) is the caller's 400.
+      if (err.statusCode === 404) return new AppError('NOT_FOUND', message, { cause: err });
       return new AppError('VALIDATION_ERROR', message, {
         cause: err,
         details: err.param ? [{ path: err.param, message }] : undefined,
