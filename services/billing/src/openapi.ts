@@ -151,7 +151,8 @@ const payPaths: Record<string, unknown> = {
         'No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked ' +
         'with the Stripe SDK (bad or missing: 400, nothing stored). Each event id is processed once (a replay answers ' +
         '`duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and ' +
-        'invoice.payment_failed keep the subscriptions table current; other event types are acknowledged. ' +
+        'invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; ' +
+        'other event types are acknowledged. ' +
         'Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.',
       security: [],
       parameters: [pathParam('tenant_id', 'Tenant id'), pathParam('project_id', 'Project id'), testEnv],

@@ -184,6 +184,15 @@ describe('Stripe webhooks and the subscription answer', () => {
     expect(await current(p, email)).toBeNull();
   });
 
+  it('when a customer is deleted in Stripe, then the project no longer shows it', async () => {
+    const p = await configuredProject(t);
+    const created = await call('post', '/pay/customers', { headers: p.project.headers, body: {} });
+    await deliver(p, event('customer.deleted', { id: created.body.id, object: 'customer', deleted: true }));
+    const list = await call('get', '/pay/customers', { headers: p.project.headers });
+    expect(list.body.customers).toEqual([]);
+    expect((await call('get', `/pay/customers/${created.body.id}`, { headers: p.project.headers })).status).toBe(404);
+  });
+
   it('when another event type arrives, then it is acknowledged', async () => {
     const p = await configuredProject(t);
     const res = await deliver(p, event('charge.refunded', { id: `ch_${rand()}`, object: 'charge' }));

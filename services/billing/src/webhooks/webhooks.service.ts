@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { errors, type PlatformDirectory } from '@platform/tenancy';
 import type { BillingContext } from '../shared/context';
 import type { Environment } from '../shared/environment';
+import { deleteCustomerRecord } from '../customers/customers.repository';
 import { scopeOf } from '../shared/scope';
 import { stateForEvent } from '../subscriptions/subscription-state';
 import { saveSubscription } from '../subscriptions/subscriptions.repository';
@@ -38,9 +39,12 @@ export async function receiveStripeEvent(ctx: BillingContext, directory: Platfor
   if (await isEventProcessed(ctx.db, scope, event.id)) return { received: true, duplicate: true, id: event.id, type: event.type };
   // Stripe is read before the transaction, so no database connection waits on the network.
   const state = await stateForEvent(ctx, scope, access.stripe, event);
+  // A customer deleted in Stripe's dashboard stops being ours too (a user then gets a new one).
+  const deletedCustomerId = event.type === 'customer.deleted' ? event.data.object.id : null;
   const applied = await ctx.db.transaction(async (trx) => {
     if (!(await markEventProcessed(trx, scope, event))) return false;
     if (state) await saveSubscription(trx, scope, state, new Date(event.created * 1000));
+    if (deletedCustomerId) await deleteCustomerRecord(trx, scope, deletedCustomerId);
     return true;
   });
   return { received: true, duplicate: !applied, id: event.id, type: event.type };
