@@ -5,7 +5,7 @@ const nullableStr = { type: ['string', 'null'] };
 const metadata = { type: 'object', additionalProperties: { type: 'string' } };
 const metadataInput = {
   type: 'object',
-  maxProperties: 48,
+  maxProperties: 47,
   additionalProperties: { type: ['string', 'number', 'boolean'] },
   description: 'Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden.',
 };

@@ -11,11 +11,11 @@ export interface CustomerInput {
   metadata?: MetadataInput;
 }
 
-/** Stripe's metadata rules: up to 50 keys of at most 40 characters, values of at most 500. */
+/** Stripe's metadata rules: up to 50 keys (3 are ours) of at most 40 characters, values of at most 500. */
 export const metadataSchema = () =>
   Joi.object()
     .pattern(Joi.string().max(40), Joi.alternatives(Joi.string().max(500).allow(''), Joi.number(), Joi.boolean()))
-    .max(48);
+    .max(47);
 
 const fields = {
   email: Joi.string().trim().email().max(512),
