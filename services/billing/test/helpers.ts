@@ -68,3 +68,11 @@ export function signedIn(project: TestProject, email = `user-${randomBytes(4).to
     headers: { ...project.headers, authorization: `Bearer ${project.accessToken({ userId, email })}` },
   };
 }
+
+/** A valid checkout body. */
+export const checkoutBody = {
+  line_items: [{ price: 'price_basic', quantity: 1 }],
+  mode: 'subscription',
+  success_url: 'https://app.example.com/success',
+  cancel_url: 'https://app.example.com/cancel',
+};
