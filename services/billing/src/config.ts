@@ -16,7 +16,10 @@ export interface BillingConfig {
 const schema = Joi.object({
   BILLING_CUSTOMER_CREATE_LIMIT: Joi.number().integer().min(1).default(1_000),
   BILLING_CUSTOMER_QUERY_LIMIT: Joi.number().integer().min(1).default(5_000),
-  BILLING_CUSTOMER_LIMIT_WINDOW_MS: Joi.number().integer().min(1_000).default(60 * 60 * 1000),
+  BILLING_CUSTOMER_LIMIT_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1_000)
+    .default(60 * 60 * 1000),
   STRIPE_TIMEOUT_MS: Joi.number().integer().min(100).default(20_000),
   STRIPE_MAX_NETWORK_RETRIES: Joi.number().integer().min(0).max(5).default(1),
   STRIPE_CLIENT_TTL_MS: Joi.number().integer().min(0).default(60_000),

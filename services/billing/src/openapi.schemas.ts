@@ -1,9 +1,8 @@
 import type { JsonSchema } from '@platform/tenancy';
 
-const str = { type: 'string' };
-const nullableStr = { type: ['string', 'null'] };
-const metadata = { type: 'object', additionalProperties: { type: 'string' } };
-const metadataInput = {
+export const str = { type: 'string' };
+export const nullableStr = { type: ['string', 'null'] };
+export const metadataInput = {
   type: 'object',
   maxProperties: 47,
   additionalProperties: { type: ['string', 'number', 'boolean'] },
@@ -18,7 +17,13 @@ export const environmentParam = (fallback: 'test' | 'live') => ({
   schema: { type: 'string', enum: ['test', 'live'], default: fallback },
 });
 
-export const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: str });
+export const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: str,
+});
 
 const configStatus = {
   type: 'object',
@@ -32,14 +37,21 @@ const configStatus = {
   },
 };
 
-export const schemas: Record<string, JsonSchema> = {
+/** Provider setup, checkout, payment intents and portal. */
+export const paymentSchemas: Record<string, JsonSchema> = {
   StripeConfigInput: {
     type: 'object',
     required: ['secretKey'],
     properties: {
-      environment: { enum: ['test', 'live'], description: 'Defaults to the `environment` query parameter, then `test`' },
+      environment: {
+        enum: ['test', 'live'],
+        description: 'Defaults to the `environment` query parameter, then `test`',
+      },
       secretKey: { ...str, description: 'Stripe secret (or restricted) key; stored encrypted, never returned' },
-      webhookSecret: { ...str, description: 'Stripe webhook signing secret (whsec_...); when left out, the stored one is kept' },
+      webhookSecret: {
+        ...str,
+        description: 'Stripe webhook signing secret (whsec_...); when left out, the stored one is kept',
+      },
     },
   },
   StripeConfigStatus: configStatus,
@@ -69,7 +81,8 @@ export const schemas: Record<string, JsonSchema> = {
       customer_email: {
         ...str,
         format: 'email',
-        description: "Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email",
+        description:
+          "Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email",
       },
       metadata: metadataInput,
       allow_promotion_codes: { type: 'boolean' },
@@ -113,7 +126,10 @@ export const schemas: Record<string, JsonSchema> = {
     properties: {
       amount: { type: 'integer', minimum: 1, description: 'In the smallest currency unit' },
       currency: { ...str, pattern: '^[a-z]{3}$' },
-      customer: { ...str, description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer" },
+      customer: {
+        ...str,
+        description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer",
+      },
       description: str,
       metadata: metadataInput,
       payment_method_types: { type: 'array', items: str },
@@ -129,7 +145,14 @@ export const schemas: Record<string, JsonSchema> = {
       paymentIntent: {
         type: 'object',
         required: ['id', 'client_secret', 'status', 'amount', 'currency'],
-        properties: { id: str, client_secret: nullableStr, status: str, amount: { type: 'integer' }, currency: str, customer: str },
+        properties: {
+          id: str,
+          client_secret: nullableStr,
+          status: str,
+          amount: { type: 'integer' },
+          currency: str,
+          customer: str,
+        },
       },
       client_secret: nullableStr,
       payment_intent_id: str,
@@ -152,7 +175,10 @@ export const schemas: Record<string, JsonSchema> = {
     type: 'object',
     required: ['return_url'],
     properties: {
-      customer: { ...str, description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer" },
+      customer: {
+        ...str,
+        description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer",
+      },
       return_url: { ...str, format: 'uri' },
     },
   },
@@ -166,114 +192,6 @@ export const schemas: Record<string, JsonSchema> = {
         required: ['id', 'url', 'customer', 'return_url'],
         properties: { id: str, url: str, customer: str, return_url: nullableStr },
       },
-    },
-  },
-  CustomerInput: {
-    type: 'object',
-    properties: {
-      email: { ...str, format: 'email' },
-      name: str,
-      description: str,
-      phone: str,
-      metadata: metadataInput,
-    },
-  },
-  Customer: {
-    type: 'object',
-    description: "Stripe's customer shape; `created` is Stripe's Unix time, `createdAt` the same instant in ISO 8601",
-    required: ['id', 'object', 'email', 'name', 'description', 'phone', 'metadata', 'created', 'createdAt'],
-    properties: {
-      id: str,
-      object: { const: 'customer' },
-      email: nullableStr,
-      name: nullableStr,
-      description: nullableStr,
-      phone: nullableStr,
-      metadata: { ...metadata, required: ['tenantId', 'projectId'] },
-      created: { type: 'integer' },
-      createdAt: { ...str, format: 'date-time' },
-      livemode: { type: 'boolean' },
-    },
-  },
-  CustomerList: {
-    type: 'object',
-    required: ['customers', 'has_more'],
-    properties: {
-      object: { const: 'list' },
-      customers: { type: 'array', items: { $ref: '#/components/schemas/Customer' } },
-      data: { type: 'array', items: { $ref: '#/components/schemas/Customer' }, description: 'Same as customers (Stripe naming)' },
-      has_more: { type: 'boolean' },
-    },
-  },
-  DeletedCustomer: {
-    type: 'object',
-    required: ['id', 'deleted'],
-    properties: { id: str, object: { const: 'customer' }, deleted: { const: true } },
-  },
-  Subscription: {
-    type: 'object',
-    required: ['id', 'tenantId', 'planId', 'status', 'currentPeriodEnd', 'paySubscriptionId', 'cancelAtPeriodEnd', 'canceledAt', 'plan'],
-    properties: {
-      id: str,
-      tenantId: str,
-      projectId: str,
-      environment: { enum: ['test', 'live'] },
-      planId: { ...nullableStr, description: 'Stripe price id of the first item' },
-      status: { ...str, description: "Stripe's subscription status" },
-      currentPeriodEnd: { ...nullableStr, format: 'date-time' },
-      paySubscriptionId: { ...str, description: 'Stripe subscription id' },
-      customerId: str,
-      customerEmail: nullableStr,
-      cancelAtPeriodEnd: { type: 'boolean' },
-      canceledAt: { ...nullableStr, format: 'date-time' },
-      plan: { type: 'object', required: ['name'], properties: { id: nullableStr, name: nullableStr } },
-      createdAt: { ...str, format: 'date-time' },
-      updatedAt: { ...str, format: 'date-time' },
-    },
-  },
-  AccountStatus: {
-    type: 'object',
-    required: ['configured', 'ready', 'account', 'requirements', 'issues', 'environment'],
-    properties: {
-      success: { const: true },
-      configured: { type: 'boolean' },
-      ready: { type: 'boolean', description: 'Charges and payouts enabled and the account not disabled' },
-      account: {
-        type: ['object', 'null'],
-        required: ['id', 'email', 'country', 'default_currency', 'charges_enabled', 'payouts_enabled', 'details_submitted', 'type'],
-        properties: {
-          id: str,
-          email: nullableStr,
-          country: nullableStr,
-          default_currency: nullableStr,
-          charges_enabled: { type: 'boolean' },
-          payouts_enabled: { type: 'boolean' },
-          details_submitted: { type: 'boolean' },
-          type: nullableStr,
-        },
-      },
-      requirements: {
-        type: 'object',
-        required: ['currently_due', 'eventually_due', 'past_due', 'disabled_reason'],
-        properties: {
-          currently_due: { type: 'array', items: str },
-          eventually_due: { type: 'array', items: str },
-          past_due: { type: 'array', items: str },
-          disabled_reason: nullableStr,
-        },
-      },
-      issues: { type: 'array', items: str, description: 'What keeps the account from charging or paying out, in words' },
-      environment: { enum: ['test', 'live'] },
-    },
-  },
-  WebhookReceived: {
-    type: 'object',
-    required: ['received', 'duplicate'],
-    properties: {
-      received: { const: true },
-      duplicate: { type: 'boolean', description: 'The event id was processed before; nothing changed' },
-      id: str,
-      type: str,
     },
   },
 };

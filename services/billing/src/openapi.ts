@@ -1,12 +1,13 @@
 import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
-import { environmentParam, pathParam, schemas } from './openapi.schemas';
+import { recordSchemas } from './openapi.records';
+import { environmentParam, pathParam, paymentSchemas } from './openapi.schemas';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const testEnv = environmentParam('test');
 
 const NOT_CONFIGURED =
   '403 PROVIDER_NOT_CONFIGURED when the project has no Stripe keys for the environment or Stripe rejects the key. ' +
-  'Other Stripe errors: 400 (invalid request, with Stripe\'s message), 404 (unknown object), 500/502 VENDOR_ERROR.';
+  "Other Stripe errors: 400 (invalid request, with Stripe's message), 404 (unknown object), 500/502 VENDOR_ERROR.";
 const BOTH =
   'Needs the key headers and a bearer access token of the same tenant and project (else 401). ' +
   'The signed-in user is the Stripe customer: one per user and environment, created on first use.';
@@ -19,7 +20,10 @@ const payPaths: Record<string, unknown> = {
       security: KEYS,
       parameters: [testEnv],
       requestBody: jsonBody(ref('StripeConfigInput')),
-      responses: { '200': jsonResponse('Stored; the keys are never returned', ref('StripeConfig')), ...errorResponses(400, 401) },
+      responses: {
+        '200': jsonResponse('Stored; the keys are never returned', ref('StripeConfig')),
+        ...errorResponses(400, 401),
+      },
     },
     get: {
       operationId: 'getStripeConfig',
@@ -38,7 +42,10 @@ const payPaths: Record<string, unknown> = {
       security: KEYS_AND_BEARER,
       parameters: [testEnv],
       requestBody: jsonBody(ref('CheckoutSessionInput')),
-      responses: { '201': jsonResponse('Created', ref('CheckoutSessionCreated')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '201': jsonResponse('Created', ref('CheckoutSessionCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
   },
   '/pay/checkout/session/{session_id}': {
@@ -48,7 +55,10 @@ const payPaths: Record<string, unknown> = {
       description: `A session not created by this project is 404. ${NOT_CONFIGURED}`,
       security: KEYS_AND_BEARER,
       parameters: [pathParam('session_id', 'Stripe checkout session id'), testEnv],
-      responses: { '200': jsonResponse('The session', ref('CheckoutSessionStatus')), ...errorResponses(400, 401, 403, 404, 500, 502) },
+      responses: {
+        '200': jsonResponse('The session', ref('CheckoutSessionStatus')),
+        ...errorResponses(400, 401, 403, 404, 500, 502),
+      },
     },
   },
   '/pay/payment/intent': {
@@ -59,7 +69,10 @@ const payPaths: Record<string, unknown> = {
       security: KEYS_AND_BEARER,
       parameters: [testEnv],
       requestBody: jsonBody(ref('PaymentIntentInput')),
-      responses: { '201': jsonResponse('Created', ref('PaymentIntentCreated')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '201': jsonResponse('Created', ref('PaymentIntentCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
   },
   '/pay/payment/intent/{payment_intent_id}': {
@@ -69,7 +82,10 @@ const payPaths: Record<string, unknown> = {
       description: `A payment intent not created by this project is 404. ${NOT_CONFIGURED}`,
       security: KEYS_AND_BEARER,
       parameters: [pathParam('payment_intent_id', 'Stripe payment intent id'), testEnv],
-      responses: { '200': jsonResponse('The payment intent', ref('PaymentIntentStatus')), ...errorResponses(400, 401, 403, 404, 500, 502) },
+      responses: {
+        '200': jsonResponse('The payment intent', ref('PaymentIntentStatus')),
+        ...errorResponses(400, 401, 403, 404, 500, 502),
+      },
     },
   },
   '/pay/customer-portal/session': {
@@ -80,7 +96,10 @@ const payPaths: Record<string, unknown> = {
       security: KEYS_AND_BEARER,
       parameters: [testEnv],
       requestBody: jsonBody(ref('PortalSessionInput')),
-      responses: { '201': jsonResponse('Created', ref('PortalSessionCreated')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '201': jsonResponse('Created', ref('PortalSessionCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
   },
   '/pay/customers': {
@@ -103,32 +122,45 @@ const payPaths: Record<string, unknown> = {
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
         { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
       ],
-      responses: { '200': jsonResponse('A page of customers', ref('CustomerList')), ...errorResponses(400, 401, 403, 429, 500, 502) },
+      responses: {
+        '200': jsonResponse('A page of customers', ref('CustomerList')),
+        ...errorResponses(400, 401, 403, 429, 500, 502),
+      },
     },
   },
   '/pay/customers/{customer_id}': {
     get: {
       operationId: 'getCustomer',
-      summary: 'One customer of this project (another project\'s is 404)',
+      summary: "One customer of this project (another project's is 404)",
       security: KEYS,
       parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
-      responses: { '200': jsonResponse('The customer', ref('Customer')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '200': jsonResponse('The customer', ref('Customer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
     put: {
       operationId: 'updateCustomer',
       summary: 'Change a customer of this project',
-      description: 'Only the fields sent change; metadata is merged key by key and `tenantId`/`projectId` cannot be changed.',
+      description:
+        'Only the fields sent change; metadata is merged key by key and `tenantId`/`projectId` cannot be changed.',
       security: KEYS,
       parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
       requestBody: jsonBody(ref('CustomerInput')),
-      responses: { '200': jsonResponse('The updated customer', ref('Customer')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '200': jsonResponse('The updated customer', ref('Customer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
     delete: {
       operationId: 'deleteCustomer',
       summary: 'Delete a customer of this project in Stripe',
       security: KEYS,
       parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
-      responses: { '200': jsonResponse('Deleted', ref('DeletedCustomer')), ...errorResponses(400, 401, 403, 404, 429, 500, 502) },
+      responses: {
+        '200': jsonResponse('Deleted', ref('DeletedCustomer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
     },
   },
   '/pay/account/status': {
@@ -140,7 +172,10 @@ const payPaths: Record<string, unknown> = {
         '`configured: false` (not 403), since that is the status being asked about; a key Stripe rejects is 403.',
       security: KEYS,
       parameters: [environmentParam('live')],
-      responses: { '200': jsonResponse('Account status', ref('AccountStatus')), ...errorResponses(400, 401, 403, 500, 502) },
+      responses: {
+        '200': jsonResponse('Account status', ref('AccountStatus')),
+        ...errorResponses(400, 401, 403, 500, 502),
+      },
     },
   },
   '/pay/webhooks/{tenant_id}/{project_id}': {
@@ -157,7 +192,10 @@ const payPaths: Record<string, unknown> = {
       security: [],
       parameters: [pathParam('tenant_id', 'Tenant id'), pathParam('project_id', 'Project id'), testEnv],
       requestBody: jsonBody({ type: 'object', description: 'A Stripe event, exactly as Stripe sent it' }),
-      responses: { '200': jsonResponse('Accepted', ref('WebhookReceived')), ...errorResponses(400, 403, 404, 500, 502) },
+      responses: {
+        '200': jsonResponse('Accepted', ref('WebhookReceived')),
+        ...errorResponses(400, 403, 404, 500, 502),
+      },
     },
   },
 };
@@ -187,7 +225,8 @@ export const openapi = buildOpenApiDocument({
       get: {
         operationId: 'getCustomerSubscription',
         summary: 'The newest active or trialing subscription of a customer email',
-        description: 'Answered from the table kept current by Stripe webhooks; `subscription` is null when there is none.',
+        description:
+          'Answered from the table kept current by Stripe webhooks; `subscription` is null when there is none.',
         security: KEYS,
         parameters: [
           { name: 'customerEmail', in: 'query', required: true, schema: { type: 'string', format: 'email' } },
@@ -204,5 +243,5 @@ export const openapi = buildOpenApiDocument({
       },
     },
   },
-  schemas,
+  schemas: { ...paymentSchemas, ...recordSchemas },
 });

@@ -14,7 +14,13 @@ describe('customers', () => {
     const { project } = await configuredProject(t);
     const res = await call('post', '/pay/customers', {
       headers: project.headers,
-      body: { email: 'ada@example.com', name: 'Ada', description: 'VIP', phone: '+4912345', metadata: { plan: 'pro', seats: 3 } },
+      body: {
+        email: 'ada@example.com',
+        name: 'Ada',
+        description: 'VIP',
+        phone: '+4912345',
+        metadata: { plan: 'pro', seats: 3 },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -47,12 +53,18 @@ describe('customers', () => {
 
   it('when a customer is read, updated and deleted, then each step answers and it is gone afterwards', async () => {
     const { project } = await configuredProject(t);
-    const created = await call('post', '/pay/customers', { headers: project.headers, body: { email: 'b@example.com', name: 'B' } });
+    const created = await call('post', '/pay/customers', {
+      headers: project.headers,
+      body: { email: 'b@example.com', name: 'B' },
+    });
     const id = created.body.id;
     const read = await call('get', `/pay/customers/${id}`, { headers: project.headers });
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id, email: 'b@example.com', name: 'B' });
-    const updated = await call('put', `/pay/customers/${id}`, { headers: project.headers, body: { name: 'Bea', description: 'changed' } });
+    const updated = await call('put', `/pay/customers/${id}`, {
+      headers: project.headers,
+      body: { name: 'Bea', description: 'changed' },
+    });
     expect(updated.body).toMatchObject({ id, name: 'Bea', description: 'changed', email: 'b@example.com' });
     const deleted = await call('delete', `/pay/customers/${id}`, { headers: project.headers });
     expect(deleted.status).toBe(200);
@@ -61,7 +73,7 @@ describe('customers', () => {
     expect((await call('delete', `/pay/customers/${id}`, { headers: project.headers })).status).toBe(404);
   });
 
-  it('when customers are listed, then only this project\'s come back, newest first, in pages', async () => {
+  it("when customers are listed, then only this project's come back, newest first, in pages", async () => {
     const a = await configuredProject(t);
     const b = await configuredProject(t);
     const ids: string[] = [];
@@ -97,7 +109,7 @@ describe('customers', () => {
     expect((await call('get', path, { headers: a.project.headers })).body.name).toBe('Mine');
   });
 
-  it('when a customer exists in Stripe with another project\'s tags, then it is 404 even with a local record', async () => {
+  it("when a customer exists in Stripe with another project's tags, then it is 404 even with a local record", async () => {
     const { project } = await configuredProject(t);
     const created = await call('post', '/pay/customers', { headers: project.headers, body: {} });
     t.stripe.objects.get(created.body.id)!.metadata.projectId = 'another-project';
@@ -108,15 +120,23 @@ describe('customers', () => {
     const { project, secretKey } = await configuredProject(t);
     await call('put', '/pay/config', { headers: project.headers, body: { environment: 'live', secretKey } });
     const created = await call('post', '/pay/customers', { headers: project.headers, body: {} });
-    expect((await call('get', `/pay/customers/${created.body.id}?environment=live`, { headers: project.headers })).status).toBe(404);
+    expect(
+      (await call('get', `/pay/customers/${created.body.id}?environment=live`, { headers: project.headers })).status,
+    ).toBe(404);
   });
 
   it('when the body is invalid, then 400', async () => {
     const { project } = await configuredProject(t);
-    expect((await call('post', '/pay/customers', { headers: project.headers, body: { email: 'not-an-email' } })).status).toBe(400);
-    expect((await call('post', '/pay/customers', { headers: project.headers, body: { metadata: 'x' } })).status).toBe(400);
+    expect(
+      (await call('post', '/pay/customers', { headers: project.headers, body: { email: 'not-an-email' } })).status,
+    ).toBe(400);
+    expect((await call('post', '/pay/customers', { headers: project.headers, body: { metadata: 'x' } })).status).toBe(
+      400,
+    );
     const created = await call('post', '/pay/customers', { headers: project.headers, body: {} });
-    expect((await call('put', `/pay/customers/${created.body.id}`, { headers: project.headers, body: {} })).status).toBe(400);
+    expect(
+      (await call('put', `/pay/customers/${created.body.id}`, { headers: project.headers, body: {} })).status,
+    ).toBe(400);
   });
 
   it('when the keys are missing, then 401', async () => {
@@ -138,19 +158,25 @@ describe('customer rate limits', () => {
   it('when creates pass the limit, then 429 RATE_LIMITED with Retry-After, counted per project and environment', async () => {
     const { project, secretKey } = await configuredProject(limited);
     const other = await configuredProject(limited);
-    for (let i = 0; i < 2; i++) expect((await limitedCall('post', '/pay/customers', { headers: project.headers, body: {} })).status).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect((await limitedCall('post', '/pay/customers', { headers: project.headers, body: {} })).status).toBe(201);
     const res = await limitedCall('post', '/pay/customers', { headers: project.headers, body: {} });
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('RATE_LIMITED');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await limitedCall('post', '/pay/customers', { headers: other.project.headers, body: {} })).status).toBe(201);
+    expect((await limitedCall('post', '/pay/customers', { headers: other.project.headers, body: {} })).status).toBe(
+      201,
+    );
     await limitedCall('put', '/pay/config', { headers: project.headers, body: { environment: 'live', secretKey } });
-    expect((await limitedCall('post', '/pay/customers?environment=live', { headers: project.headers, body: {} })).status).toBe(201);
+    expect(
+      (await limitedCall('post', '/pay/customers?environment=live', { headers: project.headers, body: {} })).status,
+    ).toBe(201);
   });
 
   it('when queries pass the limit, then 429 with Retry-After', async () => {
     const { project } = await configuredProject(limited);
-    for (let i = 0; i < 3; i++) expect((await limitedCall('get', '/pay/customers', { headers: project.headers })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await limitedCall('get', '/pay/customers', { headers: project.headers })).status).toBe(200);
     const res = await limitedCall('get', '/pay/customers/cus_any', { headers: project.headers });
     expect(res.status).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();

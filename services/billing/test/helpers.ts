@@ -37,7 +37,9 @@ type Method = 'get' | 'post' | 'put' | 'delete';
  */
 export function api(t: BillingTest) {
   return async (method: Method, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) => {
-    let req = request(t.svc.app)[method](`/v1${path}`).set(options.headers ?? {});
+    let req = request(t.svc.app)
+      [method](`/v1${path}`)
+      .set(options.headers ?? {});
     if (options.body !== undefined) req = req.send(options.body as object);
     const res = await req;
     assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
@@ -54,7 +56,10 @@ export async function configuredProject(t: BillingTest, environment: 'test' | 'l
   const secretKey = newKey(environment);
   const webhookSecret = newWebhookSecret();
   t.stripe.keys.add(secretKey);
-  const res = await api(t)('put', '/pay/config', { headers: project.headers, body: { environment, secretKey, webhookSecret } });
+  const res = await api(t)('put', '/pay/config', {
+    headers: project.headers,
+    body: { environment, secretKey, webhookSecret },
+  });
   if (res.status !== 200) throw new Error(`configuring Stripe failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { project, secretKey, webhookSecret };
 }

@@ -16,15 +16,27 @@ describe('checkout sessions', () => {
   it('when a signed-in user starts checkout, then a session is made for their own Stripe customer', async () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
-    const res = await call('post', '/pay/checkout/session', { headers: user.headers, body: { ...checkoutBody, metadata: { plan: 'basic' } } });
+    const res = await call('post', '/pay/checkout/session', {
+      headers: user.headers,
+      body: { ...checkoutBody, metadata: { plan: 'basic' } },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
-      session: { id: expect.stringMatching(/^cs_test_/), url: expect.stringContaining('https://'), customer: expect.stringMatching(/^cus_/), mode: 'subscription' },
+      session: {
+        id: expect.stringMatching(/^cs_test_/),
+        url: expect.stringContaining('https://'),
+        customer: expect.stringMatching(/^cus_/),
+        mode: 'subscription',
+      },
     });
     const customer = t.stripe.objects.get(res.body.session.customer)!;
     expect(customer.email).toBe(user.email);
-    expect(customer.metadata).toEqual({ tenantId: project.tenantId, projectId: project.projectId, userId: user.userId });
+    expect(customer.metadata).toEqual({
+      tenantId: project.tenantId,
+      projectId: project.projectId,
+      userId: user.userId,
+    });
     const sent = parseStripeForm(stripeCalls('/v1/checkout/sessions').at(-1)!.rawBody);
     expect(sent).toMatchObject({
       mode: 'subscription',
@@ -39,9 +51,15 @@ describe('checkout sessions', () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
     const first = await call('post', '/pay/checkout/session', { headers: user.headers, body: checkoutBody });
-    const second = await call('post', '/pay/checkout/session', { headers: user.headers, body: { ...checkoutBody, mode: 'payment' } });
+    const second = await call('post', '/pay/checkout/session', {
+      headers: user.headers,
+      body: { ...checkoutBody, mode: 'payment' },
+    });
     expect(second.body.session.customer).toBe(first.body.session.customer);
-    const other = await call('post', '/pay/checkout/session', { headers: signedIn(project).headers, body: checkoutBody });
+    const other = await call('post', '/pay/checkout/session', {
+      headers: signedIn(project).headers,
+      body: checkoutBody,
+    });
     expect(other.body.session.customer).not.toBe(first.body.session.customer);
   });
 
@@ -66,7 +84,10 @@ describe('checkout sessions', () => {
   ])('when %s, then 400 before any call to Stripe', async (_name, change) => {
     const { project } = await configuredProject(t);
     const before = t.stripe.requests.length;
-    const res = await call('post', '/pay/checkout/session', { headers: signedIn(project).headers, body: { ...checkoutBody, ...change } });
+    const res = await call('post', '/pay/checkout/session', {
+      headers: signedIn(project).headers,
+      body: { ...checkoutBody, ...change },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.length).toBeGreaterThan(0);
@@ -98,8 +119,13 @@ describe('checkout sessions', () => {
   it("when another project's session is looked up, then 404", async () => {
     const a = await configuredProject(t);
     const b = await configuredProject(t);
-    const created = await call('post', '/pay/checkout/session', { headers: signedIn(a.project).headers, body: checkoutBody });
-    const res = await call('get', `/pay/checkout/session/${created.body.session.id}`, { headers: signedIn(b.project).headers });
+    const created = await call('post', '/pay/checkout/session', {
+      headers: signedIn(a.project).headers,
+      body: checkoutBody,
+    });
+    const res = await call('get', `/pay/checkout/session/${created.body.session.id}`, {
+      headers: signedIn(b.project).headers,
+    });
     expect(res.status).toBe(404);
   });
 
@@ -117,11 +143,22 @@ describe('payment intents', () => {
     const user = signedIn(project);
     const res = await call('post', '/pay/payment/intent', {
       headers: user.headers,
-      body: { amount: 1999, currency: 'eur', description: 'Order 42', setup_future_usage: 'off_session', metadata: { order: 42 } },
+      body: {
+        amount: 1999,
+        currency: 'eur',
+        description: 'Order 42',
+        setup_future_usage: 'off_session',
+        metadata: { order: 42 },
+      },
     });
     expect(res.status).toBe(201);
     const { paymentIntent } = res.body;
-    expect(paymentIntent).toMatchObject({ id: expect.stringMatching(/^pi_/), status: 'requires_payment_method', amount: 1999, currency: 'eur' });
+    expect(paymentIntent).toMatchObject({
+      id: expect.stringMatching(/^pi_/),
+      status: 'requires_payment_method',
+      amount: 1999,
+      currency: 'eur',
+    });
     expect(res.body).toMatchObject({
       success: true,
       client_secret: paymentIntent.client_secret,
@@ -129,7 +166,12 @@ describe('payment intents', () => {
       status: 'requires_payment_method',
     });
     const stored = t.stripe.objects.get(paymentIntent.id)!;
-    expect(stored.metadata).toEqual({ order: '42', tenantId: project.tenantId, projectId: project.projectId, userId: user.userId });
+    expect(stored.metadata).toEqual({
+      order: '42',
+      tenantId: project.tenantId,
+      projectId: project.projectId,
+      userId: user.userId,
+    });
     expect(t.stripe.objects.get(stored.customer)!.metadata.userId).toBe(user.userId);
   });
 
@@ -146,7 +188,10 @@ describe('payment intents', () => {
   ])('when %s, then 400 before any call to Stripe', async (_name, change) => {
     const { project } = await configuredProject(t);
     const before = t.stripe.requests.length;
-    const res = await call('post', '/pay/payment/intent', { headers: signedIn(project).headers, body: { amount: 500, currency: 'usd', ...change } });
+    const res = await call('post', '/pay/payment/intent', {
+      headers: signedIn(project).headers,
+      body: { amount: 500, currency: 'usd', ...change },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(t.stripe.requests.length).toBe(before);
@@ -155,25 +200,41 @@ describe('payment intents', () => {
   it('when its status is asked, then id, status, amount and currency are returned', async () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
-    const created = await call('post', '/pay/payment/intent', { headers: user.headers, body: { amount: 700, currency: 'usd' } });
+    const created = await call('post', '/pay/payment/intent', {
+      headers: user.headers,
+      body: { amount: 700, currency: 'usd' },
+    });
     t.stripe.objects.get(created.body.payment_intent_id)!.status = 'succeeded';
     const res = await call('get', `/pay/payment/intent/${created.body.payment_intent_id}`, { headers: user.headers });
     expect(res.status).toBe(200);
-    expect(res.body.paymentIntent).toEqual({ id: created.body.payment_intent_id, status: 'succeeded', amount: 700, currency: 'usd' });
+    expect(res.body.paymentIntent).toEqual({
+      id: created.body.payment_intent_id,
+      status: 'succeeded',
+      amount: 700,
+      currency: 'usd',
+    });
   });
 
   it("when another project's payment intent is asked for, then 404", async () => {
     const a = await configuredProject(t);
     const b = await configuredProject(t);
-    const created = await call('post', '/pay/payment/intent', { headers: signedIn(a.project).headers, body: { amount: 700, currency: 'usd' } });
-    const res = await call('get', `/pay/payment/intent/${created.body.payment_intent_id}`, { headers: signedIn(b.project).headers });
+    const created = await call('post', '/pay/payment/intent', {
+      headers: signedIn(a.project).headers,
+      body: { amount: 700, currency: 'usd' },
+    });
+    const res = await call('get', `/pay/payment/intent/${created.body.payment_intent_id}`, {
+      headers: signedIn(b.project).headers,
+    });
     expect(res.status).toBe(404);
   });
 
   it("when the body names another project's customer, then 404 and no intent is made", async () => {
     const a = await configuredProject(t);
     const b = await configuredProject(t);
-    const foreign = await call('post', '/pay/customers', { headers: a.project.headers, body: { email: 'a@example.com' } });
+    const foreign = await call('post', '/pay/customers', {
+      headers: a.project.headers,
+      body: { email: 'a@example.com' },
+    });
     const before = stripeCalls('/v1/payment_intents').length;
     const res = await call('post', '/pay/payment/intent', {
       headers: signedIn(b.project).headers,
@@ -189,7 +250,10 @@ describe('customer portal', () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
     const checkout = await call('post', '/pay/checkout/session', { headers: user.headers, body: checkoutBody });
-    const res = await call('post', '/pay/customer-portal/session', { headers: user.headers, body: { return_url: 'https://app.example.com/account' } });
+    const res = await call('post', '/pay/customer-portal/session', {
+      headers: user.headers,
+      body: { return_url: 'https://app.example.com/account' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
@@ -204,7 +268,10 @@ describe('customer portal', () => {
 
   it('when a customer of the project is named, then the session is for that customer', async () => {
     const { project } = await configuredProject(t);
-    const customer = await call('post', '/pay/customers', { headers: project.headers, body: { email: 'c@example.com' } });
+    const customer = await call('post', '/pay/customers', {
+      headers: project.headers,
+      body: { email: 'c@example.com' },
+    });
     const res = await call('post', '/pay/customer-portal/session', {
       headers: signedIn(project).headers,
       body: { customer: customer.body.id, return_url: 'https://app.example.com/account' },
@@ -226,7 +293,10 @@ describe('customer portal', () => {
 
   it('when return_url is not a URL, then 400', async () => {
     const { project } = await configuredProject(t);
-    const res = await call('post', '/pay/customer-portal/session', { headers: signedIn(project).headers, body: { return_url: 'back' } });
+    const res = await call('post', '/pay/customer-portal/session', {
+      headers: signedIn(project).headers,
+      body: { return_url: 'back' },
+    });
     expect(res.status).toBe(400);
   });
 });

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { api, checkoutBody, configuredProject, newKey, signedIn, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
@@ -33,8 +34,13 @@ describe('Stripe configuration', () => {
 
   it('when the body lacks secretKey or names an unknown environment, then 400', async () => {
     const project = await t.svc.createProject();
-    expect((await call('put', '/pay/config', { headers: project.headers, body: { environment: 'test' } })).status).toBe(400);
-    const res = await call('put', '/pay/config', { headers: project.headers, body: { environment: 'prod', secretKey: newKey() } });
+    expect((await call('put', '/pay/config', { headers: project.headers, body: { environment: 'test' } })).status).toBe(
+      400,
+    );
+    const res = await call('put', '/pay/config', {
+      headers: project.headers,
+      body: { environment: 'prod', secretKey: newKey() },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -42,10 +48,15 @@ describe('Stripe configuration', () => {
   it('when the key is replaced, then the next call uses the new key at once', async () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
-    expect((await call('post', '/pay/checkout/session', { headers: user.headers, body: checkoutBody })).status).toBe(201);
+    expect((await call('post', '/pay/checkout/session', { headers: user.headers, body: checkoutBody })).status).toBe(
+      201,
+    );
     const replacement = newKey();
     t.stripe.keys.add(replacement);
-    await call('put', '/pay/config', { headers: project.headers, body: { environment: 'test', secretKey: replacement } });
+    await call('put', '/pay/config', {
+      headers: project.headers,
+      body: { environment: 'test', secretKey: replacement },
+    });
     await call('post', '/pay/checkout/session', { headers: user.headers, body: checkoutBody });
     expect(t.stripe.requests.at(-1)!.headers.authorization).toBe(`Bearer ${replacement}`);
   });
@@ -89,7 +100,10 @@ describe('credentials and provider state', () => {
   it('when the project has no Stripe keys for the environment, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const { project } = await configuredProject(t, 'test');
     const user = signedIn(project);
-    const live = await call('post', '/pay/checkout/session?environment=live', { headers: user.headers, body: checkoutBody });
+    const live = await call('post', '/pay/checkout/session?environment=live', {
+      headers: user.headers,
+      body: checkoutBody,
+    });
     expect(live.status).toBe(403);
     expect(live.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
     const unconfigured = signedIn(await t.svc.createProject());
@@ -105,7 +119,10 @@ describe('credentials and provider state', () => {
     const project = await t.svc.createProject();
     const rejected = newKey();
     await call('put', '/pay/config', { headers: project.headers, body: { environment: 'test', secretKey: rejected } });
-    const res = await call('post', '/pay/payment/intent', { headers: signedIn(project).headers, body: { amount: 100, currency: 'usd' } });
+    const res = await call('post', '/pay/payment/intent', {
+      headers: signedIn(project).headers,
+      body: { amount: 100, currency: 'usd' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
     expect(JSON.stringify(res.body)).not.toContain(rejected.slice(-4));
@@ -119,7 +136,10 @@ describe('credentials and provider state', () => {
     await call('put', '/pay/config', { headers: project.headers, body: { secretKey: failing } });
     const res = await call('post', '/pay/customers', { headers: project.headers, body: {} });
     expect(res.status).toBe(500);
-    expect(res.body.error).toMatchObject({ code: 'VENDOR_ERROR', message: expect.stringContaining('Something went wrong on Stripe') });
+    expect(res.body.error).toMatchObject({
+      code: 'VENDOR_ERROR',
+      message: expect.stringContaining('Something went wrong on Stripe'),
+    });
   });
 
   it('when Stripe cannot be reached, then 502 VENDOR_ERROR', async () => {
@@ -138,7 +158,10 @@ describe('credentials and provider state', () => {
 
   it('when environment is neither test nor live, then 400', async () => {
     const { project } = await configuredProject(t);
-    const res = await call('post', '/pay/payment/intent?environment=staging', { headers: signedIn(project).headers, body: { amount: 1, currency: 'usd' } });
+    const res = await call('post', '/pay/payment/intent?environment=staging', {
+      headers: signedIn(project).headers,
+      body: { amount: 1, currency: 'usd' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -147,11 +170,45 @@ describe('the /v1/stripe alias', () => {
   it('when a /pay path is called as /stripe, then it answers the same', async () => {
     const { project } = await configuredProject(t);
     const user = signedIn(project);
-    const created = await call('post', '/stripe/payment/intent', { headers: user.headers, body: { amount: 300, currency: 'usd' } });
+    const created = await call('post', '/stripe/payment/intent', {
+      headers: user.headers,
+      body: { amount: 300, currency: 'usd' },
+    });
     expect(created.status).toBe(201);
-    const viaPay = await call('get', `/pay/payment/intent/${created.body.payment_intent_id}`, { headers: user.headers });
-    const viaStripe = await call('get', `/stripe/payment/intent/${created.body.payment_intent_id}`, { headers: user.headers });
+    const viaPay = await call('get', `/pay/payment/intent/${created.body.payment_intent_id}`, {
+      headers: user.headers,
+    });
+    const viaStripe = await call('get', `/stripe/payment/intent/${created.body.payment_intent_id}`, {
+      headers: user.headers,
+    });
     expect(viaStripe.body).toEqual(viaPay.body);
     expect((await call('get', '/stripe/config', { headers: project.headers })).body.configured).toBe(true);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('when fetched, then it describes every endpoint, each /pay path also as /stripe', async () => {
+    const res = await request(t.svc.app).get('/v1/openapi.json');
+    const documented = Object.entries(res.body.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    const pay = [
+      'put /pay/config',
+      'get /pay/config',
+      'post /pay/checkout/session',
+      'get /pay/checkout/session/{session_id}',
+      'post /pay/payment/intent',
+      'get /pay/payment/intent/{payment_intent_id}',
+      'post /pay/customer-portal/session',
+      'post /pay/customers',
+      'get /pay/customers',
+      'get /pay/customers/{customer_id}',
+      'put /pay/customers/{customer_id}',
+      'delete /pay/customers/{customer_id}',
+      'get /pay/account/status',
+      'post /pay/webhooks/{tenant_id}/{project_id}',
+    ];
+    const expected = [...pay, ...pay.map((e) => e.replace(' /pay/', ' /stripe/')), 'get /customer/subscription'];
+    expect(documented.sort()).toEqual(expected.sort());
   });
 });

@@ -60,11 +60,20 @@ export async function startStripeStub(): Promise<StripeStub> {
 
     switch (route) {
       case 'POST /customers':
-        return reply(200, put({
-          id: id('cus'), object: 'customer', email: form.email ?? null, name: form.name ?? null,
-          description: form.description ?? null, phone: form.phone ?? null, metadata: form.metadata ?? {},
-          created: now(), livemode: false,
-        }));
+        return reply(
+          200,
+          put({
+            id: id('cus'),
+            object: 'customer',
+            email: form.email ?? null,
+            name: form.name ?? null,
+            description: form.description ?? null,
+            phone: form.phone ?? null,
+            metadata: form.metadata ?? {},
+            created: now(),
+            livemode: false,
+          }),
+        );
       case 'GET /customers/:id': {
         const customer = find('cus_', objectId);
         return customer ? reply(200, customer) : reply(404, missing('customer', objectId));
@@ -72,7 +81,8 @@ export async function startStripeStub(): Promise<StripeStub> {
       case 'POST /customers/:id': {
         const customer = find('cus_', objectId);
         if (!customer || customer.deleted) return reply(404, missing('customer', objectId));
-        for (const field of ['email', 'name', 'description', 'phone']) if (form[field] !== undefined) customer[field] = form[field];
+        for (const field of ['email', 'name', 'description', 'phone'])
+          if (form[field] !== undefined) customer[field] = form[field];
         for (const [k, v] of Object.entries((form.metadata ?? {}) as Obj)) {
           if (v === '') delete customer.metadata[k];
           else customer.metadata[k] = v;
@@ -83,44 +93,79 @@ export async function startStripeStub(): Promise<StripeStub> {
         if (!find('cus_', objectId)) return reply(404, missing('customer', objectId));
         return reply(200, put({ id: objectId, object: 'customer', deleted: true }));
       }
-      case 'POST /checkout/:id': { // /v1/checkout/sessions
+      case 'POST /checkout/:id': {
+        // /v1/checkout/sessions
         const items = (form.line_items ?? []) as Obj[];
         const bad = items.findIndex((item) => !String(item.price).startsWith('price_'));
         if (bad >= 0) {
-          return reply(400, stripeError('invalid_request_error', `No such price: '${items[bad].price}'`, {
-            code: 'resource_missing', param: `line_items[${bad}][price]`,
-          }));
+          return reply(
+            400,
+            stripeError('invalid_request_error', `No such price: '${items[bad].price}'`, {
+              code: 'resource_missing',
+              param: `line_items[${bad}][price]`,
+            }),
+          );
         }
         const sessionId = id('cs_test');
-        return reply(200, put({
-          id: sessionId, object: 'checkout.session', url: `https://checkout.stripe.com/c/pay/${sessionId}`,
-          customer: form.customer ?? null, mode: form.mode, status: 'open', payment_status: 'unpaid',
-          metadata: form.metadata ?? {}, success_url: form.success_url, line_items_sent: items,
-          allow_promotion_codes: form.allow_promotion_codes, billing_address_collection: form.billing_address_collection,
-          subscription_data: form.subscription_data,
-        }));
+        return reply(
+          200,
+          put({
+            id: sessionId,
+            object: 'checkout.session',
+            url: `https://checkout.stripe.com/c/pay/${sessionId}`,
+            customer: form.customer ?? null,
+            mode: form.mode,
+            status: 'open',
+            payment_status: 'unpaid',
+            metadata: form.metadata ?? {},
+            success_url: form.success_url,
+            line_items_sent: items,
+            allow_promotion_codes: form.allow_promotion_codes,
+            billing_address_collection: form.billing_address_collection,
+            subscription_data: form.subscription_data,
+          }),
+        );
       }
       case 'POST /payment_intents':
-        return reply(200, put((() => {
-          const intentId = id('pi');
-          return {
-            id: intentId, object: 'payment_intent', amount: Number(form.amount), currency: form.currency,
-            client_secret: `${intentId}_secret_${randomBytes(6).toString('hex')}`, status: 'requires_payment_method',
-            customer: form.customer ?? null, metadata: form.metadata ?? {}, description: form.description ?? null,
-            setup_future_usage: form.setup_future_usage ?? null, payment_method_types: form.payment_method_types ?? ['card'],
-          };
-        })()));
+        return reply(
+          200,
+          put(
+            (() => {
+              const intentId = id('pi');
+              return {
+                id: intentId,
+                object: 'payment_intent',
+                amount: Number(form.amount),
+                currency: form.currency,
+                client_secret: `${intentId}_secret_${randomBytes(6).toString('hex')}`,
+                status: 'requires_payment_method',
+                customer: form.customer ?? null,
+                metadata: form.metadata ?? {},
+                description: form.description ?? null,
+                setup_future_usage: form.setup_future_usage ?? null,
+                payment_method_types: form.payment_method_types ?? ['card'],
+              };
+            })(),
+          ),
+        );
       case 'GET /payment_intents/:id': {
         const intent = find('pi_', objectId);
         return intent ? reply(200, intent) : reply(404, missing('payment_intent', objectId));
       }
-      case 'POST /billing_portal/:id': { // /v1/billing_portal/sessions
+      case 'POST /billing_portal/:id': {
+        // /v1/billing_portal/sessions
         if (!find('cus_', String(form.customer))) return reply(400, missing('customer', String(form.customer)));
         const portalId = id('bps');
-        return reply(200, put({
-          id: portalId, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url,
-          url: `https://billing.stripe.com/p/session/${portalId}`,
-        }));
+        return reply(
+          200,
+          put({
+            id: portalId,
+            object: 'billing_portal.session',
+            customer: form.customer,
+            return_url: form.return_url,
+            url: `https://billing.stripe.com/p/session/${portalId}`,
+          }),
+        );
       }
       case 'GET /account':
         return reply(200, account);
@@ -137,7 +182,10 @@ export async function startStripeStub(): Promise<StripeStub> {
           const session = find('cs_', rest[0] ?? '');
           return session ? reply(200, session) : reply(404, missing('checkout.session', rest[0] ?? ''));
         }
-        return reply(404, stripeError('invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`));
+        return reply(
+          404,
+          stripeError('invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`),
+        );
     }
   });
   return Object.assign(stub, { keys, objects, account, put });

@@ -29,7 +29,16 @@ async function subscriber(p: Configured, status = 'active') {
     canceled_at: null,
     created: now() - 60,
     metadata: { tenantId: p.project.tenantId, projectId: p.project.projectId },
-    items: { object: 'list', data: [{ id: `si_${rand()}`, price: { id: 'price_pro', nickname: null, product: 'prod_pro' }, current_period_end: now() + 30 * 86400 }] },
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${rand()}`,
+          price: { id: 'price_pro', nickname: null, product: 'prod_pro' },
+          current_period_end: now() + 30 * 86400,
+        },
+      ],
+    },
   });
   return { email, customerId: customer.body.id as string, subscription };
 }
@@ -44,9 +53,18 @@ const event = (type: string, object: object, extra: object = {}) => ({
   ...extra,
 });
 
-async function deliver(p: Configured, body: object, options: { secret?: string; signature?: string; payload?: string; environment?: string } = {}) {
+async function deliver(
+  p: Configured,
+  body: object,
+  options: { secret?: string; signature?: string; payload?: string; environment?: string } = {},
+) {
   const payload = options.payload ?? JSON.stringify(body);
-  const signature = options.signature ?? Stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(body), secret: options.secret ?? p.webhookSecret });
+  const signature =
+    options.signature ??
+    Stripe.webhooks.generateTestHeaderString({
+      payload: JSON.stringify(body),
+      secret: options.secret ?? p.webhookSecret,
+    });
   const query = options.environment ? `?environment=${options.environment}` : '';
   return call('post', `/pay/webhooks/${p.project.tenantId}/${p.project.projectId}${query}`, {
     headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
@@ -55,7 +73,9 @@ async function deliver(p: Configured, body: object, options: { secret?: string; 
 }
 
 const current = async (p: Configured, email: string) => {
-  const res = await call('get', `/customer/subscription?customerEmail=${encodeURIComponent(email)}`, { headers: p.project.headers });
+  const res = await call('get', `/customer/subscription?customerEmail=${encodeURIComponent(email)}`, {
+    headers: p.project.headers,
+  });
   expect(res.status).toBe(200);
   return res.body.subscription;
 };
@@ -123,10 +143,16 @@ describe('Stripe webhooks and the subscription answer', () => {
     const p = await configuredProject(t);
     const { email, subscription } = await subscriber(p);
     await deliver(p, event('customer.subscription.created', subscription, { created: now() - 20 }));
-    await deliver(p, event('customer.subscription.updated', { ...subscription, cancel_at_period_end: true }, { created: now() - 10 }));
+    await deliver(
+      p,
+      event('customer.subscription.updated', { ...subscription, cancel_at_period_end: true }, { created: now() - 10 }),
+    );
     expect((await current(p, email)).cancelAtPeriodEnd).toBe(true);
     const canceledAt = now();
-    await deliver(p, event('customer.subscription.deleted', { ...subscription, status: 'canceled', canceled_at: canceledAt }));
+    await deliver(
+      p,
+      event('customer.subscription.deleted', { ...subscription, status: 'canceled', canceled_at: canceledAt }),
+    );
     expect(await current(p, email)).toBeNull();
     const row = await t.svc.deps.db('subscriptions').where({ stripe_subscription_id: subscription.id }).first();
     expect(row.status).toBe('canceled');
@@ -136,7 +162,10 @@ describe('Stripe webhooks and the subscription answer', () => {
   it('when an older event arrives after a newer one, then the newer state stays', async () => {
     const p = await configuredProject(t);
     const { email, subscription } = await subscriber(p);
-    await deliver(p, event('customer.subscription.updated', { ...subscription, cancel_at_period_end: true }, { created: now() }));
+    await deliver(
+      p,
+      event('customer.subscription.updated', { ...subscription, cancel_at_period_end: true }, { created: now() }),
+    );
     await deliver(p, event('customer.subscription.created', subscription, { created: now() - 100 }));
     expect((await current(p, email)).cancelAtPeriodEnd).toBe(true);
   });
@@ -145,12 +174,16 @@ describe('Stripe webhooks and the subscription answer', () => {
     const p = await configuredProject(t);
     const { email, subscription } = await subscriber(p);
     const invoice = (type: string, created: number) =>
-      event(type, {
-        id: `in_${rand()}`,
-        object: 'invoice',
-        customer_email: email,
-        parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id } },
-      }, { created });
+      event(
+        type,
+        {
+          id: `in_${rand()}`,
+          object: 'invoice',
+          customer_email: email,
+          parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id } },
+        },
+        { created },
+      );
     subscription.status = 'past_due';
     await deliver(p, invoice('invoice.payment_failed', now() - 5));
     expect(await current(p, email)).toBeNull();
@@ -162,17 +195,23 @@ describe('Stripe webhooks and the subscription answer', () => {
   it('when a subscription checkout completes, then the subscription is recorded under the checkout email', async () => {
     const p = await configuredProject(t);
     const { subscription } = await subscriber(p, 'trialing');
-    const res = await deliver(p, event('checkout.session.completed', {
-      id: `cs_test_${rand()}`,
-      object: 'checkout.session',
-      mode: 'subscription',
-      subscription: subscription.id,
-      customer: subscription.customer,
-      customer_details: { email: 'buyer@example.com' },
-      metadata: { tenantId: p.project.tenantId, projectId: p.project.projectId },
-    }));
+    const res = await deliver(
+      p,
+      event('checkout.session.completed', {
+        id: `cs_test_${rand()}`,
+        object: 'checkout.session',
+        mode: 'subscription',
+        subscription: subscription.id,
+        customer: subscription.customer,
+        customer_details: { email: 'buyer@example.com' },
+        metadata: { tenantId: p.project.tenantId, projectId: p.project.projectId },
+      }),
+    );
     expect(res.status).toBe(200);
-    expect(await current(p, 'buyer@example.com')).toMatchObject({ status: 'trialing', paySubscriptionId: subscription.id });
+    expect(await current(p, 'buyer@example.com')).toMatchObject({
+      status: 'trialing',
+      paySubscriptionId: subscription.id,
+    });
   });
 
   it("when an event is about another project's subscription, then it is acknowledged and ignored", async () => {
@@ -247,7 +286,9 @@ describe('account status', () => {
       },
       requirements: { currently_due: ['external_account'], eventually_due: [], past_due: [], disabled_reason: null },
     });
-    expect(res.body.issues).toEqual(expect.arrayContaining([expect.stringContaining('Payouts'), expect.stringContaining('external_account')]));
+    expect(res.body.issues).toEqual(
+      expect.arrayContaining([expect.stringContaining('Payouts'), expect.stringContaining('external_account')]),
+    );
     expect(t.stripe.requests.at(-1)!.path).toBe('/v1/account');
   });
 
@@ -262,7 +303,10 @@ describe('account status', () => {
 
   it('when Stripe rejects the key, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const project = await t.svc.createProject();
-    await call('put', '/pay/config', { headers: project.headers, body: { environment: 'live', secretKey: newKey('live') } });
+    await call('put', '/pay/config', {
+      headers: project.headers,
+      body: { environment: 'live', secretKey: newKey('live') },
+    });
     const res = await call('get', '/pay/account/status', { headers: project.headers });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');

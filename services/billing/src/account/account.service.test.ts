@@ -21,7 +21,12 @@ describe('issuesOf', () => {
       account({
         charges_enabled: false,
         details_submitted: false,
-        requirements: { currently_due: [], eventually_due: [], past_due: ['individual.dob.day'], disabled_reason: 'requirements.past_due' },
+        requirements: {
+          currently_due: [],
+          eventually_due: [],
+          past_due: ['individual.dob.day'],
+          disabled_reason: 'requirements.past_due',
+        },
       } as unknown as Partial<Stripe.Account>),
     );
     expect(issues).toEqual([

@@ -17,7 +17,12 @@ export interface AccountStatus {
     details_submitted: boolean;
     type: string | null;
   } | null;
-  requirements: { currently_due: string[]; eventually_due: string[]; past_due: string[]; disabled_reason: string | null };
+  requirements: {
+    currently_due: string[];
+    eventually_due: string[];
+    past_due: string[];
+    disabled_reason: string | null;
+  };
   issues: string[];
   environment: Environment;
 }

@@ -35,4 +35,8 @@ export const createCheckoutSchema = Joi.object<CreateCheckoutInput>({
   billing_address_collection: Joi.string().valid('auto', 'required'),
 });
 
-export const sessionIdSchema = Joi.string().trim().min(1).max(255).pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');
+export const sessionIdSchema = Joi.string()
+  .trim()
+  .min(1)
+  .max(255)
+  .pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');

@@ -34,7 +34,11 @@ export function toCustomerView(customer: Stripe.Customer): CustomerView {
 const RESERVED = new Set(['tenantId', 'projectId']);
 
 /** The client's metadata as Stripe strings, with the tenant tags set by us and never by the client. */
-export function taggedMetadata(scope: Scope, metadata: MetadataInput = {}, extra: Record<string, string> = {}): Record<string, string> {
+export function taggedMetadata(
+  scope: Scope,
+  metadata: MetadataInput = {},
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(metadata)) {
     if (!RESERVED.has(key)) result[key] = String(value);

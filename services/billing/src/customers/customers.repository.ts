@@ -24,7 +24,12 @@ export async function insertCustomer(
   values: { stripeCustomerId: string; userId?: string },
 ): Promise<boolean> {
   const rows = await db('customers')
-    .insert({ id: randomUUID(), ...scopeColumns(scope), stripe_customer_id: values.stripeCustomerId, user_id: values.userId ?? null })
+    .insert({
+      id: randomUUID(),
+      ...scopeColumns(scope),
+      stripe_customer_id: values.stripeCustomerId,
+      user_id: values.userId ?? null,
+    })
     .onConflict()
     .ignore()
     .returning('id');
@@ -46,7 +51,11 @@ export async function findUserCustomer(db: Knex, scope: Scope, userId: string): 
 }
 
 /** Newest first; one row more than asked, so the caller can tell whether more follow. */
-export async function listCustomerRecords(db: Knex, scope: Scope, page: { limit: number; offset: number }): Promise<CustomerRecord[]> {
+export async function listCustomerRecords(
+  db: Knex,
+  scope: Scope,
+  page: { limit: number; offset: number },
+): Promise<CustomerRecord[]> {
   const rows = await db('customers')
     .where(scopeColumns(scope))
     .orderBy([

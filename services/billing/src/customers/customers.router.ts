@@ -14,7 +14,9 @@ import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCusto
 const scopeOfRequest = (req: Request) => scopeOf(tenantOf(req), environmentOf(req));
 const idOf = (req: Request) => parse(customerIdSchema, req.params.id);
 
-export function customerHandlers(ctx: BillingContext): Record<'create' | 'list' | 'get' | 'update' | 'remove', RequestHandler> {
+export function customerHandlers(
+  ctx: BillingContext,
+): Record<'create' | 'list' | 'get' | 'update' | 'remove', RequestHandler> {
   return {
     create: async (req, res) => {
       const input = parse(createCustomerSchema, req.body);

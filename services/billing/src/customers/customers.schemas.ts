@@ -31,7 +31,11 @@ export const updateCustomerSchema = Joi.object<CustomerInput>(fields).min(1).mes
   'object.min': 'Send at least one of email, name, description, phone, metadata',
 });
 
-export const customerIdSchema = Joi.string().trim().min(1).max(255).pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');
+export const customerIdSchema = Joi.string()
+  .trim()
+  .min(1)
+  .max(255)
+  .pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');
 
 export const listCustomersQuerySchema = Joi.object<{ environment: Environment; limit: number; offset: number }>({
   environment: environmentSchema('test'),

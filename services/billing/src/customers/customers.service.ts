@@ -4,12 +4,7 @@ import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
 import { callStripe } from '../stripe/stripe-errors';
 import { isTaggedFor, taggedMetadata, toCustomerView, type CustomerView } from './customer.mapper';
-import {
-  deleteCustomerRecord,
-  findCustomer,
-  insertCustomer,
-  listCustomerRecords,
-} from './customers.repository';
+import { deleteCustomerRecord, findCustomer, insertCustomer, listCustomerRecords } from './customers.repository';
 import type { CustomerInput } from './customers.schemas';
 
 const LIST_CONCURRENCY = 8;
@@ -35,7 +30,11 @@ export async function createCustomer(ctx: BillingContext, scope: Scope, input: C
  * The Stripe customer, if it is this project's: we must hold a record of it and Stripe's copy
  * must carry our tags. Anything else is 404, so another project's ids reveal nothing.
  */
-async function retrieveOwned(ctx: BillingContext, scope: Scope, id: string): Promise<{ stripe: Stripe; customer: Stripe.Customer }> {
+async function retrieveOwned(
+  ctx: BillingContext,
+  scope: Scope,
+  id: string,
+): Promise<{ stripe: Stripe; customer: Stripe.Customer }> {
   const { stripe } = await ctx.clients.require(scope);
   const record = await findCustomer(ctx.db, scope, id);
   if (!record) throw notFound();
@@ -53,7 +52,12 @@ export async function assertProjectCustomer(ctx: BillingContext, scope: Scope, i
   if (!(await findCustomer(ctx.db, scope, id))) throw notFound();
 }
 
-export async function updateCustomer(ctx: BillingContext, scope: Scope, id: string, input: CustomerInput): Promise<CustomerView> {
+export async function updateCustomer(
+  ctx: BillingContext,
+  scope: Scope,
+  id: string,
+  input: CustomerInput,
+): Promise<CustomerView> {
   const { stripe, customer } = await retrieveOwned(ctx, scope, id);
   const updated = await callStripe(scope.environment, () =>
     stripe.customers.update(id, {
@@ -62,13 +66,21 @@ export async function updateCustomer(ctx: BillingContext, scope: Scope, id: stri
       description: input.description,
       phone: input.phone,
       // Stripe merges metadata key by key; our tags are sent again so a client cannot unset them.
-      metadata: taggedMetadata(scope, input.metadata, customer.metadata?.userId ? { userId: customer.metadata.userId } : {}),
+      metadata: taggedMetadata(
+        scope,
+        input.metadata,
+        customer.metadata?.userId ? { userId: customer.metadata.userId } : {},
+      ),
     }),
   );
   return toCustomerView(updated);
 }
 
-export async function deleteCustomer(ctx: BillingContext, scope: Scope, id: string): Promise<{ id: string; object: 'customer'; deleted: true }> {
+export async function deleteCustomer(
+  ctx: BillingContext,
+  scope: Scope,
+  id: string,
+): Promise<{ id: string; object: 'customer'; deleted: true }> {
   const { stripe } = await retrieveOwned(ctx, scope, id);
   await callStripe(scope.environment, () => stripe.customers.del(id));
   await deleteCustomerRecord(ctx.db, scope, id);
@@ -89,7 +101,9 @@ export async function listCustomers(
     const batch = await Promise.all(
       wanted.slice(i, i + LIST_CONCURRENCY).map(async (record) => {
         try {
-          const customer = await callStripe(scope.environment, () => stripe.customers.retrieve(record.stripeCustomerId));
+          const customer = await callStripe(scope.environment, () =>
+            stripe.customers.retrieve(record.stripeCustomerId),
+          );
           return customer.deleted || !isTaggedFor(scope, customer.metadata) ? null : toCustomerView(customer);
         } catch (err) {
           if (err instanceof AppError && err.code === 'NOT_FOUND') return null;

@@ -22,9 +22,21 @@ export const createPaymentIntentSchema = Joi.object<CreatePaymentIntentInput>({
   customer: customerIdSchema,
   description: Joi.string().max(1000),
   metadata: metadataSchema(),
-  payment_method_types: Joi.array().items(Joi.string().trim().pattern(/^[a-z_]+$/).max(64)).min(1).max(20),
+  payment_method_types: Joi.array()
+    .items(
+      Joi.string()
+        .trim()
+        .pattern(/^[a-z_]+$/)
+        .max(64),
+    )
+    .min(1)
+    .max(20),
   receipt_email: Joi.string().trim().email().max(512),
   setup_future_usage: Joi.string().valid('on_session', 'off_session'),
 });
 
-export const paymentIntentIdSchema = Joi.string().trim().min(1).max(255).pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');
+export const paymentIntentIdSchema = Joi.string()
+  .trim()
+  .min(1)
+  .max(255)
+  .pattern(/^[A-Za-z0-9_]+$/, 'Stripe id');

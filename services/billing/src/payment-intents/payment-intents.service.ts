@@ -11,7 +11,12 @@ import type { CreatePaymentIntentInput } from './payment-intents.schemas';
 type User = Pick<AccessTokenClaims, 'userId' | 'email'>;
 
 /** A payment intent for the given customer of this project, or for the signed-in user's customer. */
-export async function createPaymentIntent(ctx: BillingContext, scope: Scope, user: User, input: CreatePaymentIntentInput) {
+export async function createPaymentIntent(
+  ctx: BillingContext,
+  scope: Scope,
+  user: User,
+  input: CreatePaymentIntentInput,
+) {
   const { stripe } = await ctx.clients.require(scope);
   if (input.customer) await assertProjectCustomer(ctx, scope, input.customer);
   const customer = input.customer ?? (await customerForUser(ctx, scope, stripe, user));

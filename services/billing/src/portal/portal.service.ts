@@ -21,6 +21,11 @@ export async function createPortalSession(
   );
   return {
     success: true,
-    session: { id: session.id, url: session.url, customer: session.customer, return_url: session.return_url ?? input.return_url },
+    session: {
+      id: session.id,
+      url: session.url,
+      customer: session.customer,
+      return_url: session.return_url ?? input.return_url,
+    },
   };
 }

@@ -60,7 +60,9 @@ export class StripeClients {
   async require(scope: Scope): Promise<StripeAccess> {
     const access = await this.find(scope);
     if (!access) {
-      throw errors.providerNotConfigured(`Stripe is not configured for the ${scope.environment} environment of this project`);
+      throw errors.providerNotConfigured(
+        `Stripe is not configured for the ${scope.environment} environment of this project`,
+      );
     }
     return access;
   }

@@ -23,7 +23,12 @@ const statusOf = (tenant: Tenant, environment: Environment, row?: StripeConfigRo
 });
 
 /** Stores the keys encrypted and drops the cached client, so the next call uses the new key. */
-export async function putStripeConfig(ctx: BillingContext, tenant: Tenant, environment: Environment, input: PutStripeConfigInput) {
+export async function putStripeConfig(
+  ctx: BillingContext,
+  tenant: Tenant,
+  environment: Environment,
+  input: PutStripeConfigInput,
+) {
   const scope = scopeOf(tenant, environment);
   const row = await upsertStripeConfig(ctx.db, scope, {
     secretKeyEnc: ctx.secrets.encrypt(input.secretKey),
@@ -36,7 +41,13 @@ export async function putStripeConfig(ctx: BillingContext, tenant: Tenant, envir
 /** Which environments have keys; never the keys themselves. */
 export async function getStripeConfig(ctx: BillingContext, tenant: Tenant, environment: Environment) {
   const rows = await listStripeConfigs(ctx.db, tenant);
-  const environments = ENVIRONMENTS.map((env) => statusOf(tenant, env, rows.find((r) => r.environment === env)));
+  const environments = ENVIRONMENTS.map((env) =>
+    statusOf(
+      tenant,
+      env,
+      rows.find((r) => r.environment === env),
+    ),
+  );
   const requested = environments.find((e) => e.environment === environment)!;
   return { success: true, ...requested, environments };
 }

@@ -19,7 +19,9 @@ export function fromStripeError(err: unknown, environment: Environment): unknown
         { cause: err },
       );
     case 'StripePermissionError':
-      return new AppError('PROVIDER_NOT_CONFIGURED', `The configured Stripe key may not do this: ${message}`, { cause: err });
+      return new AppError('PROVIDER_NOT_CONFIGURED', `The configured Stripe key may not do this: ${message}`, {
+        cause: err,
+      });
     case 'StripeInvalidRequestError':
       // 404 is the object in the path; a missing object named in the body (a price) is the caller's 400.
       if (err.statusCode === 404) return new AppError('NOT_FOUND', message, { cause: err });

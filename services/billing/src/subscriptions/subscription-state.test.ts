@@ -15,7 +15,9 @@ const subscription = (extra: Record<string, unknown>) =>
     cancel_at_period_end: false,
     canceled_at: null,
     created: 1_700_000_000,
-    items: { data: [{ price: { id: 'price_1', nickname: 'Gold', product: 'prod_1' }, current_period_end: 1_700_100_000 }] },
+    items: {
+      data: [{ price: { id: 'price_1', nickname: 'Gold', product: 'prod_1' }, current_period_end: 1_700_100_000 }],
+    },
     ...extra,
   }) as unknown as Stripe.Subscription;
 
@@ -43,7 +45,11 @@ describe('subscriptionIdOfInvoice', () => {
     const modern = { parent: { subscription_details: { subscription: 'sub_new' } } } as unknown as Stripe.Invoice;
     const legacy = { parent: null, subscription: 'sub_old' } as unknown as Stripe.Invoice;
     const none = { parent: null } as unknown as Stripe.Invoice;
-    expect([subscriptionIdOfInvoice(modern), subscriptionIdOfInvoice(legacy), subscriptionIdOfInvoice(none)]).toEqual(['sub_new', 'sub_old', null]);
+    expect([subscriptionIdOfInvoice(modern), subscriptionIdOfInvoice(legacy), subscriptionIdOfInvoice(none)]).toEqual([
+      'sub_new',
+      'sub_old',
+      null,
+    ]);
   });
 });
 

@@ -16,9 +16,16 @@ export function belongsElsewhere(scope: Scope, metadata: Stripe.Metadata | null 
   return Boolean(metadata?.projectId) && !isTaggedFor(scope, metadata);
 }
 
-async function emailOf(ctx: BillingContext, scope: Scope, stripe: Stripe, sub: Stripe.Subscription, hint?: string | null) {
+async function emailOf(
+  ctx: BillingContext,
+  scope: Scope,
+  stripe: Stripe,
+  sub: Stripe.Subscription,
+  hint?: string | null,
+) {
   if (hint) return hint;
-  if (typeof sub.customer === 'object' && sub.customer && !sub.customer.deleted && sub.customer.email) return sub.customer.email;
+  if (typeof sub.customer === 'object' && sub.customer && !sub.customer.deleted && sub.customer.email)
+    return sub.customer.email;
   const known = await findSubscription(ctx.db, scope, sub.id);
   if (known?.customerEmail) return known.customerEmail;
   const customer = await callStripe(scope.environment, () => stripe.customers.retrieve(idOf(sub.customer)!));
@@ -66,7 +73,12 @@ export function subscriptionIdOfInvoice(invoice: Stripe.Invoice): string | null 
 }
 
 /** The subscription's state after this event, read fresh from Stripe where the event only points at it. */
-export async function stateForEvent(ctx: BillingContext, scope: Scope, stripe: Stripe, event: Stripe.Event): Promise<SubscriptionState | null> {
+export async function stateForEvent(
+  ctx: BillingContext,
+  scope: Scope,
+  stripe: Stripe,
+  event: Stripe.Event,
+): Promise<SubscriptionState | null> {
   const fetch = async (id: string | null, emailHint?: string | null) => {
     if (!id) return null;
     const sub = await callStripe(scope.environment, () => stripe.subscriptions.retrieve(id));

@@ -94,7 +94,11 @@ export async function saveSubscription(db: Knex, scope: Scope, state: Subscripti
     .where('subscriptions.last_event_at', '<=', eventAt);
 }
 
-export async function findSubscription(db: Knex, scope: Scope, stripeSubscriptionId: string): Promise<SubscriptionRow | null> {
+export async function findSubscription(
+  db: Knex,
+  scope: Scope,
+  stripeSubscriptionId: string,
+): Promise<SubscriptionRow | null> {
   const row = await db('subscriptions')
     .where({ ...scopeColumns(scope), stripe_subscription_id: stripeSubscriptionId })
     .first(COLUMNS);

@@ -9,7 +9,11 @@ export async function isEventProcessed(db: Knex, scope: Scope, eventId: string):
 }
 
 /** Records the event as processed; false when it already was (a redelivery). */
-export async function markEventProcessed(db: Knex, scope: Scope, event: { id: string; type: string }): Promise<boolean> {
+export async function markEventProcessed(
+  db: Knex,
+  scope: Scope,
+  event: { id: string; type: string },
+): Promise<boolean> {
   const rows = await db('stripe_events')
     .insert({ ...scopeColumns(scope), event_id: event.id, type: event.type })
     .onConflict(['tenant_id', 'project_id', 'environment', 'event_id'])

@@ -26,17 +26,25 @@ export async function receiveStripeEvent(ctx: BillingContext, directory: Platfor
   const scope = scopeOf(project, delivery.environment);
   const access = await ctx.clients.find(scope);
   if (!access?.webhookSecret) {
-    throw errors.providerNotConfigured(`No Stripe webhook secret is configured for the ${scope.environment} environment`);
+    throw errors.providerNotConfigured(
+      `No Stripe webhook secret is configured for the ${scope.environment} environment`,
+    );
   }
-  if (!delivery.signature || !delivery.rawBody?.length) throw errors.validation('Missing Stripe-Signature header or body');
+  if (!delivery.signature || !delivery.rawBody?.length)
+    throw errors.validation('Missing Stripe-Signature header or body');
   let event: Stripe.Event;
   try {
     event = Stripe.webhooks.constructEvent(delivery.rawBody, delivery.signature, access.webhookSecret);
   } catch (err) {
-    ctx.logger.warn('rejected a Stripe webhook', { tenantId: scope.tenantId, projectId: scope.projectId, reason: (err as Error).message });
+    ctx.logger.warn('rejected a Stripe webhook', {
+      tenantId: scope.tenantId,
+      projectId: scope.projectId,
+      reason: (err as Error).message,
+    });
     throw errors.validation('Stripe signature verification failed');
   }
-  if (await isEventProcessed(ctx.db, scope, event.id)) return { received: true, duplicate: true, id: event.id, type: event.type };
+  if (await isEventProcessed(ctx.db, scope, event.id))
+    return { received: true, duplicate: true, id: event.id, type: event.type };
   // Stripe is read before the transaction, so no database connection waits on the network.
   const state = await stateForEvent(ctx, scope, access.stripe, event);
   // A customer deleted in Stripe's dashboard stops being ours too (a user then gets a new one).
