@@ -1,15 +1,16 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
 import { createHttpApp } from '@platform/tenancy';
+import { loadBillingConfig, type BillingConfig } from './config';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';
 
-export function createApp(deps: ServiceDeps): Express {
+export function createApp(deps: ServiceDeps, config: BillingConfig = loadBillingConfig()): Express {
   return createHttpApp({
     service: 'billing',
     logger: deps.logger,
     openapi,
-    routes: createRoutes(deps),
+    routes: createRoutes(deps, config),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
   });

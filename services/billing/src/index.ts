@@ -6,5 +6,8 @@ export const billingService: ServiceDefinition = {
   name: 'billing',
   defaultPort: 4002,
   migrations,
-  createApp,
+  createApp: (deps) => createApp(deps),
 };
+
+export { createApp } from './app';
+export { loadBillingConfig, type BillingConfig } from './config';

@@ -1,7 +1,247 @@
-import { buildOpenApiDocument } from '@platform/tenancy';
+import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { recordSchemas } from './openapi.records';
+import { environmentParam, pathParam, paymentSchemas } from './openapi.schemas';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const testEnv = environmentParam('test');
+
+const NOT_CONFIGURED =
+  '403 PROVIDER_NOT_CONFIGURED when the project has no Stripe keys for the environment or Stripe rejects the key. ' +
+  "Other Stripe errors: 400 (invalid request, with Stripe's message), 404 (unknown object), 500/502 VENDOR_ERROR.";
+const BOTH =
+  'Needs the key headers and a bearer access token of the same tenant and project (else 401). ' +
+  'The signed-in user is the Stripe customer: one per user and environment, created on first use.';
+
+const payPaths: Record<string, unknown> = {
+  '/pay/config': {
+    put: {
+      operationId: 'putStripeConfig',
+      summary: "Store the project's Stripe keys for one environment (encrypted at rest)",
+      security: KEYS,
+      parameters: [testEnv],
+      requestBody: jsonBody(ref('StripeConfigInput')),
+      responses: {
+        '200': jsonResponse('Stored; the keys are never returned', ref('StripeConfig')),
+        ...errorResponses(400, 401),
+      },
+    },
+    get: {
+      operationId: 'getStripeConfig',
+      summary: 'Which environments have Stripe keys (never the keys)',
+      description: 'Top-level fields are for the requested environment; `environments` lists both.',
+      security: KEYS,
+      parameters: [testEnv],
+      responses: { '200': jsonResponse('Configuration state', ref('StripeConfig')), ...errorResponses(400, 401) },
+    },
+  },
+  '/pay/checkout/session': {
+    post: {
+      operationId: 'createCheckoutSession',
+      summary: 'Create a Stripe Checkout session for the signed-in user',
+      description: `${BOTH} ${NOT_CONFIGURED}`,
+      security: KEYS_AND_BEARER,
+      parameters: [testEnv],
+      requestBody: jsonBody(ref('CheckoutSessionInput')),
+      responses: {
+        '201': jsonResponse('Created', ref('CheckoutSessionCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+  },
+  '/pay/checkout/session/{session_id}': {
+    get: {
+      operationId: 'getCheckoutSession',
+      summary: 'Status of a checkout session of this project',
+      description: `A session not created by this project is 404. ${NOT_CONFIGURED}`,
+      security: KEYS_AND_BEARER,
+      parameters: [pathParam('session_id', 'Stripe checkout session id'), testEnv],
+      responses: {
+        '200': jsonResponse('The session', ref('CheckoutSessionStatus')),
+        ...errorResponses(400, 401, 403, 404, 500, 502),
+      },
+    },
+  },
+  '/pay/payment/intent': {
+    post: {
+      operationId: 'createPaymentIntent',
+      summary: 'Create a payment intent',
+      description: `${BOTH} ${NOT_CONFIGURED}`,
+      security: KEYS_AND_BEARER,
+      parameters: [testEnv],
+      requestBody: jsonBody(ref('PaymentIntentInput')),
+      responses: {
+        '201': jsonResponse('Created', ref('PaymentIntentCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+  },
+  '/pay/payment/intent/{payment_intent_id}': {
+    get: {
+      operationId: 'getPaymentIntent',
+      summary: 'Status of a payment intent of this project',
+      description: `A payment intent not created by this project is 404. ${NOT_CONFIGURED}`,
+      security: KEYS_AND_BEARER,
+      parameters: [pathParam('payment_intent_id', 'Stripe payment intent id'), testEnv],
+      responses: {
+        '200': jsonResponse('The payment intent', ref('PaymentIntentStatus')),
+        ...errorResponses(400, 401, 403, 404, 500, 502),
+      },
+    },
+  },
+  '/pay/customer-portal/session': {
+    post: {
+      operationId: 'createPortalSession',
+      summary: 'Create a Stripe customer-portal session',
+      description: `${BOTH} ${NOT_CONFIGURED}`,
+      security: KEYS_AND_BEARER,
+      parameters: [testEnv],
+      requestBody: jsonBody(ref('PortalSessionInput')),
+      responses: {
+        '201': jsonResponse('Created', ref('PortalSessionCreated')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+  },
+  '/pay/customers': {
+    post: {
+      operationId: 'createCustomer',
+      summary: 'Create a Stripe customer tagged with this tenant and project',
+      description: `Limited to 1,000 creates an hour per project and environment (429 with Retry-After). ${NOT_CONFIGURED}`,
+      security: KEYS,
+      parameters: [testEnv],
+      requestBody: jsonBody(ref('CustomerInput'), false),
+      responses: { '201': jsonResponse('Created', ref('Customer')), ...errorResponses(400, 401, 403, 429, 500, 502) },
+    },
+    get: {
+      operationId: 'listCustomers',
+      summary: "This project's customers, newest first",
+      description: `Limited to 5,000 customer queries an hour per project and environment. ${NOT_CONFIGURED}`,
+      security: KEYS,
+      parameters: [
+        testEnv,
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+        { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+      ],
+      responses: {
+        '200': jsonResponse('A page of customers', ref('CustomerList')),
+        ...errorResponses(400, 401, 403, 429, 500, 502),
+      },
+    },
+  },
+  '/pay/customers/{customer_id}': {
+    get: {
+      operationId: 'getCustomer',
+      summary: "One customer of this project (another project's is 404)",
+      security: KEYS,
+      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      responses: {
+        '200': jsonResponse('The customer', ref('Customer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+    put: {
+      operationId: 'updateCustomer',
+      summary: 'Change a customer of this project',
+      description:
+        'Only the fields sent change; metadata is merged key by key and `tenantId`/`projectId` cannot be changed.',
+      security: KEYS,
+      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      requestBody: jsonBody(ref('CustomerInput')),
+      responses: {
+        '200': jsonResponse('The updated customer', ref('Customer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+    delete: {
+      operationId: 'deleteCustomer',
+      summary: 'Delete a customer of this project in Stripe',
+      security: KEYS,
+      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      responses: {
+        '200': jsonResponse('Deleted', ref('DeletedCustomer')),
+        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+      },
+    },
+  },
+  '/pay/account/status': {
+    get: {
+      operationId: 'getAccountStatus',
+      summary: "The project's Stripe account and what keeps it from charging or paying out",
+      description:
+        'Default environment here is `live`. Without keys for the environment the answer is 200 with ' +
+        '`configured: false` (not 403), since that is the status being asked about; a key Stripe rejects is 403.',
+      security: KEYS,
+      parameters: [environmentParam('live')],
+      responses: {
+        '200': jsonResponse('Account status', ref('AccountStatus')),
+        ...errorResponses(400, 401, 403, 500, 502),
+      },
+    },
+  },
+  '/pay/webhooks/{tenant_id}/{project_id}': {
+    post: {
+      operationId: 'receiveStripeWebhook',
+      summary: 'Receive Stripe events for one project and environment',
+      description:
+        'No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked ' +
+        'with the Stripe SDK (bad or missing: 400, nothing stored). Each event id is processed once (a replay answers ' +
+        '`duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and ' +
+        'invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; ' +
+        'other event types are acknowledged. ' +
+        'Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.',
+      security: [],
+      parameters: [pathParam('tenant_id', 'Tenant id'), pathParam('project_id', 'Project id'), testEnv],
+      requestBody: jsonBody({ type: 'object', description: 'A Stripe event, exactly as Stripe sent it' }),
+      responses: {
+        '200': jsonResponse('Accepted', ref('WebhookReceived')),
+        ...errorResponses(400, 403, 404, 500, 502),
+      },
+    },
+  },
+};
+
+/** RESOLUTIONS: every /pay/... path is also served as /stripe/... */
+const stripeAliases = Object.fromEntries(
+  Object.entries(payPaths).map(([path, item]) => [
+    path.replace(/^\/pay\//, '/stripe/'),
+    Object.fromEntries(
+      Object.entries(item as Record<string, Record<string, unknown>>).map(([method, op]) => [
+        method,
+        { ...op, operationId: `${String(op.operationId)}Stripe`, summary: `${String(op.summary)} (alias of ${path})` },
+      ]),
+    ),
+  ]),
+);
 
 export const openapi = buildOpenApiDocument({
   title: 'Billing service',
-  description: 'Part of the application backend platform. All paths start with /v1.',
-  paths: {},
+  description:
+    "Part of the application backend platform. All paths start with /v1. Payments go through the tenant's own Stripe " +
+    'account (keys per project and environment, see PUT /pay/config); every /pay/... path is also served as /stripe/... .',
+  paths: {
+    ...payPaths,
+    ...stripeAliases,
+    '/customer/subscription': {
+      get: {
+        operationId: 'getCustomerSubscription',
+        summary: 'The newest active or trialing subscription of a customer email',
+        description:
+          'Answered from the table kept current by Stripe webhooks; `subscription` is null when there is none.',
+        security: KEYS,
+        parameters: [
+          { name: 'customerEmail', in: 'query', required: true, schema: { type: 'string', format: 'email' } },
+          testEnv,
+        ],
+        responses: {
+          '200': jsonResponse('The subscription or null', {
+            type: 'object',
+            required: ['subscription'],
+            properties: { success: { const: true }, subscription: { oneOf: [ref('Subscription'), { type: 'null' }] } },
+          }),
+          ...errorResponses(400, 401, 500),
+        },
+      },
+    },
+  },
+  schemas: { ...paymentSchemas, ...recordSchemas },
 });

@@ -1,0 +1,25 @@
+import type { Request } from 'express';
+import { Joi, parse } from '@platform/tenancy';
+
+/** Stripe's two modes; every Billing endpoint picks one with `?environment=`. */
+export type Environment = 'test' | 'live';
+
+export const ENVIRONMENTS: Environment[] = ['test', 'live'];
+
+export const environmentSchema = (fallback: Environment) =>
+  Joi.string()
+    .valid(...ENVIRONMENTS)
+    .default(fallback);
+
+/** The `environment` query parameter (400 when it is neither `test` nor `live`). */
+export function environmentOf(req: Request, fallback: Environment = 'test'): Environment {
+  const query = parse(Joi.object<{ environment: Environment }>({ environment: environmentSchema(fallback) }), {
+    environment: req.query.environment,
+  });
+  return query.environment;
+}
+
+/** For rate-limit keys, which are computed before validation: anything but `live` counts as `test`. */
+export function environmentKeyOf(req: Request): Environment {
+  return req.query.environment === 'live' ? 'live' : 'test';
+}

@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import Stripe from 'stripe';
+import { errors, TtlCache, type SecretBox } from '@platform/tenancy';
+import type { BillingConfig } from '../config';
+import type { Scope } from '../shared/scope';
+import { findStripeConfig } from './stripe-config.repository';
+
+/** A project's Stripe account in one environment: the SDK client and the webhook signing secret. */
+export interface StripeAccess {
+  stripe: Stripe;
+  webhookSecret: string | null;
+}
+
+interface Connection {
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+}
+
+/** STRIPE_API_BASE (a local stand-in in tests, Stripe itself otherwise) as the SDK's host options. */
+export function connectionOf(apiBase: string | undefined): Connection {
+  if (!apiBase) return {};
+  const url = new URL(apiBase);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
+}
+
+const keyOf = (scope: Scope) => `${scope.tenantId}:${scope.projectId}:${scope.environment}`;
+
+/**
+ * One Stripe client per project and environment, built from the stored (encrypted) keys and
+ * reused. A change of keys in this process drops the entry at once; other replicas see it
+ * within the cache TTL.
+ */
+export class StripeClients {
+  private readonly cache = new TtlCache<Promise<StripeAccess | null>>();
+  private readonly connection: Connection;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly secrets: SecretBox,
+    private readonly config: BillingConfig,
+    apiBase: string | undefined,
+  ) {
+    this.connection = connectionOf(apiBase);
+  }
+
+  /** The project's Stripe access, or null when it has stored no keys for that environment. */
+  find(scope: Scope): Promise<StripeAccess | null> {
+    const key = keyOf(scope);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const loading = this.load(scope);
+    this.cache.set(key, loading, this.config.stripeClientTtlMs);
+    loading.catch(() => this.cache.delete(key));
+    return loading;
+  }
+
+  /** The project's Stripe client; 403 PROVIDER_NOT_CONFIGURED when it has none for that environment. */
+  async require(scope: Scope): Promise<StripeAccess> {
+    const access = await this.find(scope);
+    if (!access) {
+      throw errors.providerNotConfigured(
+        `Stripe is not configured for the ${scope.environment} environment of this project`,
+      );
+    }
+    return access;
+  }
+
+  invalidate(scope: Scope): void {
+    this.cache.delete(keyOf(scope));
+  }
+
+  private async load(scope: Scope): Promise<StripeAccess | null> {
+    const row = await findStripeConfig(this.db, scope);
+    if (!row) return null;
+    const stripe = new Stripe(this.secrets.decrypt(row.secretKeyEnc), {
+      ...this.connection,
+      timeout: this.config.stripeTimeoutMs,
+      maxNetworkRetries: this.config.stripeMaxNetworkRetries,
+      telemetry: false,
+      appInfo: { name: 'platform-billing' },
+    });
+    return { stripe, webhookSecret: row.webhookSecretEnc ? this.secrets.decrypt(row.webhookSecretEnc) : null };
+  }
+}

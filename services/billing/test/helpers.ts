@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { billingService, createApp, loadBillingConfig, type BillingConfig } from '../src';
+import { openapi } from '../src/openapi';
+import { startStripeStub, type StripeStub } from './stripe-stub';
+
+export interface BillingTest {
+  svc: TestService;
+  stripe: StripeStub;
+  close(): Promise<void>;
+}
+
+/** The service around fresh databases, its Stripe calls going to a local stand-in. */
+export async function startBilling(overrides: Partial<BillingConfig> = {}): Promise<BillingTest> {
+  const stripe = await startStripeStub();
+  const config = { ...loadBillingConfig({}), stripeMaxNetworkRetries: 0, ...overrides };
+  const svc = await createTestService(
+    { ...billingService, createApp: (deps) => createApp(deps, config) },
+    { env: { STRIPE_API_BASE: stripe.url } },
+  );
+  return {
+    svc,
+    stripe,
+    async close() {
+      await svc.close();
+      await stripe.close();
+    },
+  };
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/**
+ * A request whose response is checked against the service's OpenAPI document: every
+ * status and body the tests see is one the document promises.
+ */
+export function api(t: BillingTest) {
+  return async (method: Method, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) => {
+    let req = request(t.svc.app)
+      [method](`/v1${path}`)
+      .set(options.headers ?? {});
+    if (options.body !== undefined) req = req.send(options.body as object);
+    const res = await req;
+    assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
+    return res;
+  };
+}
+
+export const newKey = (mode: 'test' | 'live' = 'test') => `sk_${mode}_${randomBytes(12).toString('hex')}`;
+export const newWebhookSecret = () => `whsec_${randomBytes(16).toString('hex')}`;
+
+/** A project with Stripe keys stored for the environment (and the stand-in accepting them). */
+export async function configuredProject(t: BillingTest, environment: 'test' | 'live' = 'test') {
+  const project = await t.svc.createProject();
+  const secretKey = newKey(environment);
+  const webhookSecret = newWebhookSecret();
+  t.stripe.keys.add(secretKey);
+  const res = await api(t)('put', '/pay/config', {
+    headers: project.headers,
+    body: { environment, secretKey, webhookSecret },
+  });
+  if (res.status !== 200) throw new Error(`configuring Stripe failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { project, secretKey, webhookSecret };
+}
+
+/** Key headers plus a bearer token of a fresh user of that project. */
+export function signedIn(project: TestProject, email = `user-${randomBytes(4).toString('hex')}@example.com`) {
+  const userId = randomUUID();
+  return {
+    userId,
+    email,
+    headers: { ...project.headers, authorization: `Bearer ${project.accessToken({ userId, email })}` },
+  };
+}
+
+/** A valid checkout body. */
+export const checkoutBody = {
+  line_items: [{ price: 'price_basic', quantity: 1 }],
+  mode: 'subscription',
+  success_url: 'https://app.example.com/success',
+  cancel_url: 'https://app.example.com/cancel',
+};
