@@ -2,7 +2,8 @@
 /**
  * Production bundle of one workspace package (a service, or the admin CLI):
  *
- *   node infra/docker/bundle.mjs <package dir> [entry ...]     (default entries: src/main.ts src/migrate.ts)
+ *   node infra/docker/bundle.mjs <package dir> [entry ...] [--outdir <dir>]
+ *   (default entries: src/main.ts src/migrate.ts; default outdir: <package dir>/dist)
  *
  * Our own workspace packages (`@platform/*`, whose `main` is TypeScript source) are bundled
  * into dist/; every npm package stays external and is loaded from the production
@@ -14,14 +15,17 @@ import { builtinModules } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const [dirArg, ...entryArgs] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const outFlag = argv.indexOf('--outdir');
+const outArg = outFlag >= 0 ? argv.splice(outFlag, 2)[1] : undefined;
+const [dirArg, ...entryArgs] = argv;
 if (!dirArg) {
   process.stderr.write('usage: node infra/docker/bundle.mjs <package dir> [entry ...]\n');
   process.exit(2);
 }
 const dir = path.resolve(dirArg);
 const entries = entryArgs.length ? entryArgs : ['src/main.ts', 'src/migrate.ts'];
-const outdir = path.join(dir, 'dist');
+const outdir = outArg ? path.resolve(outArg) : path.join(dir, 'dist');
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /** `lodash/get` -> `lodash`, `@scope/pkg/sub` -> `@scope/pkg`. */
