@@ -268,7 +268,7 @@ export function render(dir: string): Manifest[] {
 
   let resources: Manifest[] = [];
   for (const entry of kustomization.resources ?? []) {
-    const full = path.join(dir, entry);
+    const full = path.resolve(dir, entry);
     if (statSync(full).isDirectory()) resources.push(...render(full));
     else resources.push(...readYamlDocuments(full).map((doc) => asManifest(doc, full)));
   }
