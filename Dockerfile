@@ -14,19 +14,24 @@
 
 ARG NODE_IMAGE=node:20.19-bookworm-slim
 
-# ---- base: Node plus the pnpm pinned in package.json (corepack) -------------------------
+# ---- base: Node plus the pnpm pinned in package.json's packageManager (corepack) ---------
 FROM ${NODE_IMAGE} AS base
+# corepack verifies pnpm's npm signature when it downloads it; only where that cannot work (a
+# registry mirror that strips signatures) build with --build-arg COREPACK_SKIP_SIGNATURE=true
+ARG COREPACK_SKIP_SIGNATURE=false
 ENV PNPM_HOME=/pnpm \
+    COREPACK_HOME=/corepack \
     COREPACK_ENABLE_DOWNLOAD_PROMPT=0 \
-    COREPACK_INTEGRITY_KEYS=0 \
     CI=true
-RUN corepack enable
 WORKDIR /repo
+COPY package.json ./
+RUN if [ "$COREPACK_SKIP_SIGNATURE" = "true" ]; then export COREPACK_INTEGRITY_KEYS=0; fi; \
+    corepack enable && corepack install && pnpm --version
 
 # ---- deps: the whole workspace's packages into pnpm's store, from the lockfile only -------
 # (a layer cached until pnpm-lock.yaml changes; the build stage installs --offline from it)
 FROM base AS deps
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch --frozen-lockfile --store-dir /pnpm/store
 
 # ---- build: bundle one package and deploy its production dependencies to /app -------------
@@ -77,6 +82,7 @@ CMD ["migrate", "--json"]
 
 # ---- service (default target): one HTTP service ------------------------------------------
 FROM runtime AS service
+# the service listens on PORT, by default its own: auth 4001 ... notifications 4006
 EXPOSE 4001 4002 4003 4004 4005 4006
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "/app/healthcheck.mjs"]
