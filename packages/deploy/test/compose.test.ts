@@ -14,8 +14,11 @@ const KNOWN_SETTINGS = new Set([
   'NODE_ENV', 'PORT', 'DATABASE_URL', 'PLATFORM_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'MASTER_KEY',
   'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'STRIPE_API_BASE',
   'SENDGRID_API_BASE', 'MAILGUN_API_BASE', 'WEBHOOK_ALLOWED_HOSTS', 'NEWS_FEEDS', 'LOG_LEVEL',
-  'SHUTDOWN_DRAIN_MS', 'TRUST_PROXY', 'KEY_CACHE_TTL_MS',
+  'SHUTDOWN_DRAIN_MS', 'TRUST_PROXY', 'KEY_CACHE_TTL_MS', 'LLM_ROLE',
 ]);
+
+/** The llm API hands batch items to the llm-worker service (LLM_ROLE), which it brings along. */
+const extraDependencies = (name: string): string[] => (name === 'llm' ? ['llm-worker'] : []);
 
 describe('docker-compose.yml against the Compose specification', () => {
   test('when the file is validated against the compose-spec JSON schema, then it has no errors', () => {
@@ -101,12 +104,13 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
       redis: { condition: 'service_healthy' },
       'platform-migrate': { condition: 'service_completed_successfully' },
       [`${name}-migrate`]: { condition: 'service_completed_successfully' },
+      ...Object.fromEntries(extraDependencies(name).map((dep) => [dep, { condition: 'service_started' }])),
     });
   });
 
   test('when `docker compose up` names only this service, then it pulls in its dependencies and no other service', () => {
     const closure = dependencyClosure(resolved, name);
-    expect([...closure].sort()).toEqual(['platform-migrate', 'postgres', 'rabbitmq', 'redis', name, `${name}-migrate`].sort());
+    expect([...closure].sort()).toEqual(['platform-migrate', 'postgres', 'rabbitmq', 'redis', name, `${name}-migrate`, ...extraDependencies(name)].sort());
   });
 
   test('when its migration job runs, then it is `node dist/migrate.js` of the same image against the same database', () => {
@@ -115,6 +119,21 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
     expect(job.image).toBe(service.image);
     expect(job.environment?.DATABASE_URL).toBe(env.DATABASE_URL);
     expect(job.restart).toBe('no');
+  });
+});
+
+describe('docker-compose.yml llm-worker', () => {
+  test('when batch workers run, then they are the llm image with LLM_ROLE=worker on the llm database, and the API has LLM_ROLE=api', () => {
+    const worker = resolved.services['llm-worker'];
+    const api = resolved.services.llm;
+    expect(worker.image).toBe(api.image);
+    expect(worker.build?.args).toEqual({ SERVICE: 'llm' });
+    expect(worker.environment?.LLM_ROLE).toBe('worker');
+    expect(api.environment?.LLM_ROLE).toBe('api');
+    expect(worker.environment?.DATABASE_URL).toBe(api.environment?.DATABASE_URL);
+    expect(worker.ports).toBeUndefined();
+    expect(worker.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
+    expect(Object.keys(worker.depends_on ?? {}).sort()).toEqual(['llm-migrate', 'platform-migrate', 'postgres', 'rabbitmq', 'redis']);
   });
 });
 

@@ -161,12 +161,12 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     });
   });
 
-  test('when the LLM worker runs, then it is the llm image with LLM_ROLE=worker and the API is not', () => {
+  test('when the LLM worker runs, then it is the llm image with LLM_ROLE=worker and the API has LLM_ROLE=api', () => {
     const worker = one<IDeployment>('Deployment', 'llm-worker').spec!.template.spec!.containers[0];
     const api = one<IDeployment>('Deployment', 'llm').spec!.template.spec!.containers[0];
     expect(worker.image).toBe(api.image);
     expect(worker.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('worker');
-    expect(api.env?.find((e) => e.name === 'LLM_ROLE')).toBeUndefined();
+    expect(api.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('api');
   });
 
   test.each(SERVICE_NAMES)('when %s is deployed, then a migration Job runs `node dist/migrate.js` of its image on its database', (name) => {
