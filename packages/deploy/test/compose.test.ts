@@ -1,6 +1,7 @@
-import { createPublicKey, createPrivateKey, sign, verify } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { assertProductionSecrets, loadPlatformConfig, signAccessToken, verifyAccessToken } from '@platform/tenancy';
 import { composeSchemaErrors } from '../src/compose-schema';
 import { dependencyClosure, interpolateAll, parseDotenv, readCompose, type ComposeFile } from '../src/compose';
 import { REPO_ROOT, SERVICE_NAMES, SERVICES } from '../src/paths';
@@ -145,12 +146,16 @@ describe('.env.example', () => {
     expect(text).toMatch(/never use them/i);
   });
 
-  test('when the sample JWT keys are used, then the public key verifies what the private key signs', () => {
-    const pem = (value: string) => value.replace(/\\n/g, '\n');
-    const privateKey = createPrivateKey(pem(envExample.JWT_PRIVATE_KEY));
-    const publicKey = createPublicKey(pem(envExample.JWT_PUBLIC_KEY));
-    const signature = sign('sha256', Buffer.from('payload'), privateKey);
-    expect(verify('sha256', Buffer.from('payload'), publicKey, signature)).toBe(true);
+  test('when auth runs with the sample settings, then the configuration loads and its tokens verify everywhere', () => {
+    const auth = resolved.services.auth.environment as NodeJS.ProcessEnv;
+    const other = resolved.services.notifications.environment as NodeJS.ProcessEnv;
+    const authConfig = loadPlatformConfig(auth);
+    const otherConfig = loadPlatformConfig(other);
+    expect(() => assertProductionSecrets(authConfig, { jwtPrivateKey: true })).not.toThrow();
+    expect(() => assertProductionSecrets(otherConfig)).not.toThrow();
+    const claims = { userId: randomUUID(), tenantId: randomUUID(), projectId: randomUUID(), email: 'ada@example.com', tokenVersion: 0 };
+    const token = signAccessToken(claims, authConfig.jwtPrivateKey!);
+    expect(verifyAccessToken(token, otherConfig.jwtPublicKey!)).toMatchObject(claims);
   });
 });
 
