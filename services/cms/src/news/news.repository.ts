@@ -78,7 +78,9 @@ export async function upsertNews(db: Knex, items: ParsedNewsItem[]): Promise<voi
       category: db.raw('excluded.category'),
       feed_url: db.raw('excluded.feed_url'),
       fetched_at: db.fn.now(),
-    });
+    })
+    // The feed that first stored a URL owns it: a second feed listing it changes nothing.
+    .whereRaw('news_items.feed_url = excluded.feed_url');
 }
 
 export async function feedStates(db: Knex, urls: string[]): Promise<FeedState[]> {
