@@ -116,6 +116,15 @@ describe('slugs', () => {
     expect(slugs).toEqual(['release-notes', 'release-notes-2', 'release-notes-3']);
   });
 
+  it('when higher suffixes were taken explicitly, then the next slug follows the highest', async () => {
+    const client = await freshClient();
+    await client.post('/v1/content', { type: 'blog', title: 'Launch', content: '' });
+    await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-5' });
+    await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-week' });
+    await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-09' });
+    expect((await client.post('/v1/content', { type: 'blog', title: 'Launch', content: '' })).body.slug).toBe('launch-6');
+  });
+
   it('when the same title is used in another type, then that type gets the plain slug', async () => {
     await api.post('/v1/content', { type: 'blog', title: 'Pricing', content: '' });
     const res = await api.post('/v1/content', { type: 'page', title: 'Pricing', content: '' });

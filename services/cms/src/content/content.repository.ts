@@ -95,13 +95,22 @@ export async function insertContentItem(db: Knex, tenant: TenantContext, item: N
   return row;
 }
 
-/** Slugs of this type equal to `base` or `base-N`; `base` holds only [a-z0-9-], so it is safe in a regex. */
-export async function takenSlugs(db: Knex, tenant: TenantContext, type: ContentKind, base: string): Promise<string[]> {
-  const rows: { slug: string }[] = await scoped(db, tenant)
+/**
+ * Whether `base` is taken in this type, and the highest N of the `base-N` slugs; one row
+ * however many items share the title. `base` holds only [a-z0-9-], so it is safe in a regex.
+ */
+export async function slugUsage(
+  db: Knex,
+  tenant: TenantContext,
+  type: ContentKind,
+  base: string,
+): Promise<{ baseTaken: boolean; highestSuffix: number }> {
+  const suffix = `^${base}-([1-9][0-9]{0,8})$`;
+  const row: { baseTaken: boolean | null; highestSuffix: string | null } = await scoped(db, tenant)
     .where({ type })
-    .andWhere((q) => q.where({ slug: base }).orWhereRaw(`slug ~ ?`, [`^${base}-[0-9]+$`]))
-    .select('slug');
-  return rows.map((r) => r.slug);
+    .andWhere((q) => q.where({ slug: base }).orWhereRaw('slug ~ ?', [suffix]))
+    .first(db.raw('bool_or(slug = ?) AS "baseTaken"', [base]), db.raw('max(substring(slug from ?)::bigint) AS "highestSuffix"', [suffix]));
+  return { baseTaken: Boolean(row?.baseTaken), highestSuffix: Number(row?.highestSuffix ?? 0) };
 }
 
 export async function findContentItem(db: Knex, tenant: TenantContext, id: string): Promise<ContentItemRow | undefined> {

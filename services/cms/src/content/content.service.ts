@@ -96,7 +96,7 @@ export class ContentService {
     for (let attempt = 1; ; attempt++) {
       const slug =
         attempt <= SLUG_ATTEMPTS
-          ? nextFreeSlug(base, await repo.takenSlugs(this.db, tenant, input.type, base))
+          ? nextFreeSlug(base, await repo.slugUsage(this.db, tenant, input.type, base))
           : `${base}-${randomBytes(4).toString('hex')}`;
       try {
         return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug }));

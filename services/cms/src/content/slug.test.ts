@@ -35,14 +35,14 @@ describe('slugify', () => {
 
 describe('nextFreeSlug', () => {
   it('when the base is free, then it is used as it is', () => {
-    expect(nextFreeSlug('hello', ['hello-2'])).toBe('hello');
+    expect(nextFreeSlug('hello', { baseTaken: false, highestSuffix: 2 })).toBe('hello');
   });
 
-  it('when the base is taken, then -2 follows', () => {
-    expect(nextFreeSlug('hello', ['hello'])).toBe('hello-2');
+  it('when the base is taken and no suffix is, then -2 follows', () => {
+    expect(nextFreeSlug('hello', { baseTaken: true, highestSuffix: 0 })).toBe('hello-2');
   });
 
   it('when suffixes are taken, then the one after the highest follows', () => {
-    expect(nextFreeSlug('hello', ['hello', 'hello-2', 'hello-7', 'hello-world', 'hello-07'])).toBe('hello-8');
+    expect(nextFreeSlug('hello', { baseTaken: true, highestSuffix: 7 })).toBe('hello-8');
   });
 });

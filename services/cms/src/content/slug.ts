@@ -47,14 +47,7 @@ export function slugify(title: string): string {
   return base.replace(/-+$/, '') || FALLBACK_SLUG;
 }
 
-/** The next free slug for `base`, given the taken slugs `base` and `base-N` in the same scope. */
-export function nextFreeSlug(base: string, taken: string[]): string {
-  const set = new Set(taken);
-  if (!set.has(base)) return base;
-  let highest = 1;
-  for (const slug of taken) {
-    const suffix = slug.slice(base.length + 1);
-    if (slug.startsWith(`${base}-`) && /^[1-9][0-9]{0,8}$/.test(suffix)) highest = Math.max(highest, Number(suffix));
-  }
-  return `${base}-${highest + 1}`;
+/** The next free slug for `base`: itself when free, else one past the highest `base-N` (from -2). */
+export function nextFreeSlug(base: string, usage: { baseTaken: boolean; highestSuffix: number }): string {
+  return usage.baseTaken ? `${base}-${Math.max(usage.highestSuffix, 1) + 1}` : base;
 }
