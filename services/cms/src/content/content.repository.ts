@@ -95,6 +95,11 @@ export async function insertContentItem(db: Knex, tenant: TenantContext, item: N
   return row;
 }
 
+/** Serialises slug generation for one base within a type until the transaction ends. */
+export async function lockSlugBase(trx: Knex.Transaction, tenant: TenantContext, type: ContentKind, base: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`cms.slug:${tenant.projectId}:${type}:${base}`]);
+}
+
 /**
  * Whether `base` is taken in this type, and the highest N of the `base-N` slugs; one row
  * however many items share the title. `base` holds only [a-z0-9-], so it is safe in a regex.

@@ -63,7 +63,7 @@ const isSlugConflict = (error: unknown) => {
 
 const slugTaken = (type: string, slug: string) => errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
 
-/** Tries with a computed free slug; after this many lost races, a random suffix ends the contest. */
+/** After this many lost races for a generated slug, a random suffix ends the contest. */
 const SLUG_ATTEMPTS = 5;
 
 /** Content items: slugs, custom-type validation, partial updates. */
@@ -94,15 +94,23 @@ export class ContentService {
     }
     const base = slugify(input.title);
     for (let attempt = 1; ; attempt++) {
-      const slug =
-        attempt <= SLUG_ATTEMPTS
-          ? nextFreeSlug(base, await repo.slugUsage(this.db, tenant, input.type, base))
-          : `${base}-${randomBytes(4).toString('hex')}`;
       try {
-        return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug }));
+        if (attempt === 1) {
+          // Usually nobody else is creating this title: two queries, no transaction.
+          const slug = nextFreeSlug(base, await repo.slugUsage(this.db, tenant, input.type, base));
+          return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug }));
+        }
+        if (attempt > SLUG_ATTEMPTS) {
+          return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: `${base}-${randomBytes(4).toString('hex')}` }));
+        }
+        // Lost a race: queue on an advisory lock for this title instead of racing again.
+        return await this.db.transaction(async (trx) => {
+          await repo.lockSlugBase(trx, tenant, input.type, base);
+          const slug = nextFreeSlug(base, await repo.slugUsage(trx, tenant, input.type, base));
+          return toContentItem(await repo.insertContentItem(trx, tenant, { ...item, slug }));
+        });
       } catch (error) {
-        // Another request took the same slug between our read and insert: compute again.
-        if (!isSlugConflict(error) || attempt > SLUG_ATTEMPTS + 2) throw error;
+        if (!isSlugConflict(error) || attempt > SLUG_ATTEMPTS) throw error;
       }
     }
   }
