@@ -38,6 +38,13 @@ export interface NewsRefreshReport {
   feeds: FeedReport[];
 }
 
+/** fetch() reports "fetch failed" and keeps the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+function describe(error: unknown): string {
+  const err = error as Error & { cause?: { code?: string; message?: string } };
+  const cause = err.cause?.code ?? err.cause?.message;
+  return `${err.message || String(error)}${cause ? ` (${cause})` : ''}`;
+}
+
 async function mapLimited<T, R>(values: T[], limit: number, fn: (value: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(values.length);
   let next = 0;
@@ -82,7 +89,7 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
       try {
         return { feed, items: await readFeed(feed, readOptions) };
       } catch (error) {
-        return { feed, error: (error as Error).message || String(error) };
+        return { feed, error: describe(error) };
       }
     });
 
