@@ -79,6 +79,12 @@ describe('POST and GET /v1/content-types', () => {
     expect(good.status).toBe(201);
   });
 
+  it('when the schema is asynchronous ($async), then 400', async () => {
+    const res = await api.post('/v1/content-types', { name: 'async', schema: { $async: true, type: 'object' } });
+    expect(res.status).toBe(400);
+    expect(paths(res)).toEqual(['schema']);
+  });
+
   it.each([
     [{ schema: { type: 'object' } }, 'name'],
     [{ name: 'x' }, 'schema'],

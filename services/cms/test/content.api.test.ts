@@ -97,6 +97,20 @@ describe('POST /v1/content', () => {
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
 
+  it.each([
+    [{ type: 'blog', title: 'a\u0000b', content: '' }, 'title'],
+    [{ type: 'blog', title: 'x', content: '', metadata: { deep: ['ok', 'n\u0000l'] } }, 'metadata.deep.1'],
+  ])('when a text holds a NUL character (%j), then 400 naming %s, never a 500', async (body, path) => {
+    const res = await api.post('/v1/content', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ path, message: 'contains a NUL character' }]);
+  });
+
+  it('when a query filter holds a NUL character, then 400', async () => {
+    expect((await api.get('/v1/content?slug=a%00b')).status).toBe(400);
+    expect((await api.get(`/v1/content/${encodeURIComponent('a\u0000')}`)).status).toBe(404);
+  });
+
   it('when the key headers are missing, then 401 UNAUTHORIZED', async () => {
     const res = await clientFor(svc.app, {}).post('/v1/content', { type: 'blog', title: 'x', content: 'y' });
     expect(res.status).toBe(401);

@@ -4,6 +4,7 @@ import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import * as repo from './content-types.repository';
 import type { ContentTypeRow } from './content-types.repository';
 import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
+import { isUniqueViolation } from '../pg-errors';
 import { compileSchema, ValidatorCache } from './schema-compiler';
 
 export interface ContentTypeSummary {
@@ -28,7 +29,6 @@ const toSummary = (row: ContentTypeRow): ContentTypeSummary => ({
 
 const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row), schema: row.schema });
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 /** Content type definitions and the validators of their schemas. */
 export class ContentTypesService {

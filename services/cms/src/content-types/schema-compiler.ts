@@ -19,6 +19,9 @@ function dialectOf(schema: Record<string, unknown>): AjvClass {
  * `$id`, and a shared instance would also keep every schema ever compiled in memory.
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+  if (schema.$async === true) {
+    throw errors.validation('schema is not supported', [{ path: 'schema', message: 'asynchronous schemas ($async) are not supported' }]);
+  }
   const Dialect = dialectOf(schema);
   const ajv = new Dialect({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
   addFormats(ajv);

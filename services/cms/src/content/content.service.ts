@@ -6,6 +6,7 @@ import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
 import type { ContentItemRow, ContentKind, ContentSummaryRow } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
+import { isUniqueViolation } from '../pg-errors';
 import { nextFreeSlug, slugify } from './slug';
 
 export interface ContentItem {
@@ -56,10 +57,7 @@ const toSummary = (row: ContentSummaryRow): ContentSummary => ({
   createdAt: toIso(row.createdAt) as string,
 });
 
-const isSlugConflict = (error: unknown) => {
-  const pg = error as { code?: string; constraint?: string };
-  return pg.code === '23505' && pg.constraint === repo.SLUG_CONSTRAINT;
-};
+const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
 const slugTaken = (type: string, slug: string) => errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
 
