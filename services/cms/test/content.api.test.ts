@@ -253,3 +253,32 @@ describe('isolation between projects', () => {
     expect((await other.get('/v1/content?slug=only-mine')).body.total).toBe(0);
   });
 });
+
+describe('GET /v1/openapi.json', () => {
+  it('when the document is fetched, then every CMS endpoint is described with the key headers', async () => {
+    const res = await request(svc.app).get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const operations = Object.entries(res.body.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item)
+          .filter(([method]) => method !== 'parameters')
+          .map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.security]),
+    );
+    expect(operations.map(([name]) => name).sort()).toEqual(
+      [
+        'POST /content',
+        'GET /content',
+        'GET /content/{content_id}',
+        'PUT /content/{content_id}',
+        'DELETE /content/{content_id}',
+        'POST /content-types',
+        'GET /content-types',
+        'GET /content-types/{content_type_id}',
+        'PUT /content-types/{content_type_id}',
+        'GET /news',
+        'GET /news/{news_id}',
+      ].sort(),
+    );
+    for (const [, security] of operations) expect(security).toEqual([{ apiKey: [], secretKey: [], tenantId: [], projectId: [] }]);
+  });
+});
