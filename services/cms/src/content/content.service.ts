@@ -4,7 +4,7 @@ import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
 import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
-import type { ContentItemRow, ContentKind, ContentSummaryRow } from './content.repository';
+import type { ContentItemRow, ContentKind, ContentSummaryRow, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
 import { isUniqueViolation } from '../pg-errors';
 import { nextFreeSlug, slugify } from './slug';
@@ -22,6 +22,13 @@ export interface ContentItem {
   contentType: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ContentPage {
+  content: ContentSummary[];
+  total: number;
+  limit: number;
+  offset: number;
 }
 
 export interface ContentSummary {
@@ -73,7 +80,7 @@ export class ContentService {
 
   async create(tenant: TenantContext, input: CreateContentInput): Promise<ContentItem> {
     if (input.type === 'custom') await this.validateCustomContent(tenant, input.contentType as string, input.content);
-    const item = {
+    const item: Omit<NewContentItem, 'slug'> = {
       id: randomUUID(),
       type: input.type,
       title: input.title,
@@ -82,38 +89,16 @@ export class ContentService {
       metadata: input.metadata,
       contentType: input.type === 'custom' ? (input.contentType as string) : null,
     };
-    if (input.slug) {
-      try {
-        return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: input.slug }));
-      } catch (error) {
-        if (isSlugConflict(error)) throw slugTaken(input.type, input.slug);
-        throw error;
-      }
-    }
-    const base = slugify(input.title);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        if (attempt === 1) {
-          // Usually nobody else is creating this title: two queries, no transaction.
-          const slug = nextFreeSlug(base, await repo.slugUsage(this.db, tenant, input.type, base));
-          return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug }));
-        }
-        if (attempt > SLUG_ATTEMPTS) {
-          return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: `${base}-${randomBytes(4).toString('hex')}` }));
-        }
-        // Lost a race: queue on an advisory lock for this title instead of racing again.
-        return await this.db.transaction(async (trx) => {
-          await repo.lockSlugBase(trx, tenant, input.type, base);
-          const slug = nextFreeSlug(base, await repo.slugUsage(trx, tenant, input.type, base));
-          return toContentItem(await repo.insertContentItem(trx, tenant, { ...item, slug }));
-        });
-      } catch (error) {
-        if (!isSlugConflict(error) || attempt > SLUG_ATTEMPTS) throw error;
-      }
+    if (!input.slug) return toContentItem(await this.insertWithGeneratedSlug(tenant, item));
+    try {
+      return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: input.slug }));
+    } catch (error) {
+      if (isSlugConflict(error)) throw slugTaken(input.type, input.slug);
+      throw error;
     }
   }
 
-  async list(tenant: TenantContext, query: ListContentQuery) {
+  async list(tenant: TenantContext, query: ListContentQuery): Promise<ContentPage> {
     const { limit, offset, ...filters } = query;
     const { rows, total } = await repo.listContentItems(this.db, tenant, filters, { limit, offset });
     return { content: rows.map(toSummary), total, limit, offset };
@@ -142,6 +127,31 @@ export class ContentService {
 
   async remove(tenant: TenantContext, id: string): Promise<void> {
     if (!isUuid(id) || !(await repo.deleteContentItem(this.db, tenant, id))) throw errors.notFound('Content');
+  }
+
+  /** The title's slug, or the next free `-N`: optimistic first, queued on a lock after a lost race. */
+  private async insertWithGeneratedSlug(tenant: TenantContext, item: Omit<NewContentItem, 'slug'>): Promise<ContentItemRow> {
+    const base = slugify(item.title);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (attempt === 1) {
+          // Usually nobody else is creating this title: two queries, no transaction.
+          const slug = nextFreeSlug(base, await repo.slugUsage(this.db, tenant, item.type, base));
+          return await repo.insertContentItem(this.db, tenant, { ...item, slug });
+        }
+        if (attempt > SLUG_ATTEMPTS) {
+          return await repo.insertContentItem(this.db, tenant, { ...item, slug: `${base}-${randomBytes(4).toString('hex')}` });
+        }
+        return await this.db.transaction(async (trx) => {
+          await repo.lockSlugBase(trx, tenant, item.type, base);
+          const slug = nextFreeSlug(base, await repo.slugUsage(trx, tenant, item.type, base));
+          return repo.insertContentItem(trx, tenant, { ...item, slug });
+        });
+      } catch (error) {
+        // Also reached when an explicit slug written meanwhile took the computed one.
+        if (!isSlugConflict(error) || attempt > SLUG_ATTEMPTS) throw error;
+      }
+    }
   }
 
   private async find(tenant: TenantContext, id: string): Promise<ContentItemRow> {
