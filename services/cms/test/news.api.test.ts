@@ -6,10 +6,12 @@ import { clientFor, type Client } from './helpers';
 
 const RSS_ITEMS = 12;
 
+let titleSuffix = '';
+
 function rssFeed(): string {
   const items = Array.from({ length: RSS_ITEMS }, (_, i) => {
     const day = String(i + 1).padStart(2, '0');
-    return `<item><title>Tech story ${i + 1}</title><link>https://news.example.com/tech/${i + 1}</link>
+    return `<item><title>Tech story ${i + 1}${titleSuffix}</title><link>https://news.example.com/tech/${i + 1}</link>
       <description>Summary of story ${i + 1}</description><pubDate>${new Date(`2026-10-${day}T08:00:00Z`).toUTCString()}</pubDate></item>`;
   }).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -72,6 +74,10 @@ beforeAll(async () => {
     if (req.path === '/rss.xml' && !rssFails) {
       res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
       res.end(rssFeed());
+    } else if (req.path === '/big.xml') {
+      const items = Array.from({ length: 9_000 }, (_, i) => `<item><title>Big ${i}</title><link>https://big.example.net/${i}</link></item>`);
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      res.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>${items.join('')}</channel></rss>`);
     } else if (req.path === '/atom.xml') {
       res.writeHead(200, { 'content-type': 'application/atom+xml' });
       res.end(ATOM_FEED);
@@ -130,13 +136,27 @@ describe('news refresh', () => {
     expect(tech.body.news[RSS_ITEMS]).toMatchObject({ title: 'Shared story', source: 'Example Tech', publishedAt: null });
   });
 
-  it('when the feeds are refreshed again, then no item is duplicated and ids stay the same', async () => {
-    const before = (await api.get('/v1/news?limit=100')).body.news as { id: string; url: string }[];
-    await refresh();
-    const after = (await api.get('/v1/news?limit=100')).body.news as { id: string; url: string }[];
+  it('when the feeds are refreshed again, then no item is duplicated, ids stay and changed titles are updated', async () => {
+    const before = (await api.get('/v1/news?limit=100')).body.news as { id: string; url: string; title: string }[];
+    titleSuffix = ' (updated)';
+    try {
+      await refresh();
+    } finally {
+      titleSuffix = '';
+    }
+    const after = (await api.get('/v1/news?limit=100')).body.news as { id: string; url: string; title: string }[];
     expect(after).toHaveLength(before.length);
     expect(new Set(after.map((n) => n.url)).size).toBe(after.length);
     expect(after.map((n) => n.id).sort()).toEqual(before.map((n) => n.id).sort());
+    const story = after.find((n) => n.url === 'https://news.example.com/tech/1');
+    expect(story).toMatchObject({ id: before.find((n) => n.url === story?.url)?.id, title: 'Tech story 1 (updated)' });
+  });
+
+  it('when a feed has more items than the 65,535 bind parameters of one statement allow, then all are stored', async () => {
+    const report = await refresh({ feeds: [{ url: `${stub.url}/big.xml`, category: 'big' }] });
+    expect(report.feeds[0]).toMatchObject({ ok: true, items: 9_000 });
+    const [{ count }] = await svc.deps.db('news_items').where({ category: 'big' }).count({ count: '*' });
+    expect(Number(count)).toBe(9_000);
   });
 
   it('when a feed fails after a good fetch, then its last good items are still served unchanged', async () => {

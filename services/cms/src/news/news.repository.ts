@@ -55,7 +55,15 @@ export async function findNews(db: Knex, id: string): Promise<NewsItemRow | unde
 
 /** Inserts new items and refreshes known ones; the URL is the identity (unique index). URLs must be distinct. */
 export async function upsertNews(db: Knex, items: ParsedNewsItem[]): Promise<void> {
-  if (!items.length) return;
+  // Batches keep each statement well under Postgres' 65,535 bind parameters.
+  for (let start = 0; start < items.length; start += UPSERT_BATCH) {
+    await upsertBatch(db, items.slice(start, start + UPSERT_BATCH));
+  }
+}
+
+const UPSERT_BATCH = 500;
+
+async function upsertBatch(db: Knex, items: ParsedNewsItem[]): Promise<void> {
   await db('news_items')
     .insert(
       items.map((item) => ({
