@@ -1,0 +1,28 @@
+import { ConfigError, Joi } from '@platform/tenancy';
+
+/** CMS-only settings; the feed list itself is platform config (`NEWS_FEEDS`). */
+export interface CmsConfig {
+  /** How often the news job runs (SPEC limits: 2 hours). */
+  newsRefreshIntervalMs: number;
+  /** Per-feed request timeout. */
+  newsFeedTimeoutMs: number;
+  /** Largest feed document accepted. */
+  newsFeedMaxBytes: number;
+}
+
+const schema = Joi.object({
+  NEWS_REFRESH_INTERVAL_MS: Joi.number().integer().min(1_000).default(2 * 60 * 60 * 1000),
+  NEWS_FEED_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
+  NEWS_FEED_MAX_BYTES: Joi.number().integer().min(1_024).default(5 * 1024 * 1024),
+}).unknown(true);
+
+/** Reads the CMS settings from the environment once, with defaults. */
+export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
+  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(`Invalid CMS configuration: ${error.message}`);
+  return {
+    newsRefreshIntervalMs: value.NEWS_REFRESH_INTERVAL_MS,
+    newsFeedTimeoutMs: value.NEWS_FEED_TIMEOUT_MS,
+    newsFeedMaxBytes: value.NEWS_FEED_MAX_BYTES,
+  };
+}

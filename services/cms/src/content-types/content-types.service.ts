@@ -1,0 +1,86 @@
+import type { Knex } from 'knex';
+import type { ValidateFunction } from 'ajv';
+import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
+import * as repo from './content-types.repository';
+import type { ContentTypeRow } from './content-types.repository';
+import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
+import { isUniqueViolation } from '../pg-errors';
+import { compileSchema, ValidatorCache } from './schema-compiler';
+
+export interface ContentTypeSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ContentType extends ContentTypeSummary {
+  schema: Record<string, unknown>;
+}
+
+const toSummary = (row: ContentTypeRow): ContentTypeSummary => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  createdAt: toIso(row.createdAt) as string,
+  updatedAt: toIso(row.updatedAt) as string,
+});
+
+const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row), schema: row.schema });
+
+
+/** Content type definitions and the validators of their schemas. */
+export class ContentTypesService {
+  private readonly validators = new ValidatorCache();
+
+  constructor(private readonly db: Knex) {}
+
+  async create(tenant: TenantContext, input: CreateContentTypeInput): Promise<ContentType> {
+    compileSchema(input.schema);
+    try {
+      const row = await repo.insertContentType(this.db, tenant, {
+        name: input.name,
+        description: input.description || null,
+        schema: input.schema,
+      });
+      return toContentType(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw errors.conflict(`A content type named '${input.name}' already exists`);
+      throw error;
+    }
+  }
+
+  async list(tenant: TenantContext): Promise<ContentTypeSummary[]> {
+    return (await repo.listContentTypes(this.db, tenant)).map(toSummary);
+  }
+
+  async get(tenant: TenantContext, id: string): Promise<ContentType> {
+    const row = isUuid(id) ? await repo.findContentTypeById(this.db, tenant, id) : undefined;
+    if (!row) throw errors.notFound('Content type');
+    return toContentType(row);
+  }
+
+  /** Items already stored are not revalidated; the new schema applies from their next write. */
+  async update(tenant: TenantContext, id: string, input: UpdateContentTypeInput): Promise<ContentType> {
+    if (input.schema) compileSchema(input.schema);
+    const row = isUuid(id)
+      ? await repo.updateContentType(this.db, tenant, id, {
+          description: input.description === undefined ? undefined : input.description || null,
+          schema: input.schema,
+        })
+      : undefined;
+    if (!row) throw errors.notFound('Content type');
+    this.validators.forget(row.id);
+    return toContentType(row);
+  }
+
+  /** The validator of the project's type with this name; 400 when the project has no such type. */
+  async validatorFor(tenant: TenantContext, name: string): Promise<ValidateFunction> {
+    const row = await repo.findContentTypeByName(this.db, tenant, name);
+    if (!row) {
+      throw errors.validation('Unknown content type', [{ path: 'contentType', message: `no content type named '${name}'` }]);
+    }
+    return this.validators.get(row.id, row.schema);
+  }
+}

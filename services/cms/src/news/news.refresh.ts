@@ -1,0 +1,115 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@platform/tenancy';
+import { loadCmsConfig } from '../config';
+import { readFeed, type FeedSource } from './feed-reader';
+import * as repo from './news.repository';
+import type { ParsedNewsItem } from './news.repository';
+
+/** Held for the length of one refresh so that only one replica (or CronJob) refreshes at a time. */
+const NEWS_REFRESH_LOCK = '4735220917324001';
+const FEED_CONCURRENCY = 4;
+
+export interface NewsRefreshDeps {
+  db: Knex;
+  logger: Logger;
+  config: { newsFeeds: FeedSource[] };
+}
+
+export interface NewsRefreshOptions {
+  /** Defaults to `deps.config.newsFeeds` (NEWS_FEEDS). */
+  feeds?: FeedSource[];
+  /** Feeds tried less than this long ago (by any replica) are skipped; 0 refreshes all. */
+  minIntervalMs?: number;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export interface FeedReport {
+  url: string;
+  category: string;
+  ok: boolean;
+  items: number;
+  error?: string;
+}
+
+export interface NewsRefreshReport {
+  /** False when another replica held the lock. */
+  ran: boolean;
+  feeds: FeedReport[];
+}
+
+/** fetch() reports "fetch failed" and keeps the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
+function describe(error: unknown): string {
+  const err = error as Error & { cause?: { code?: string; message?: string } };
+  const cause = err.cause?.code ?? err.cause?.message;
+  return `${err.message || String(error)}${cause ? ` (${cause})` : ''}`;
+}
+
+async function mapLimited<T, R>(values: T[], limit: number, fn: (value: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(values.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < values.length) {
+      const index = next++;
+      results[index] = await fn(values[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
+  return results;
+}
+
+/**
+ * Fetches every due feed and stores its items, deduplicated by URL. A feed that fails is
+ * logged and its stored items stay as they were. Exported for a CronJob-style runner too.
+ */
+export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOptions = {}): Promise<NewsRefreshReport> {
+  const feeds = options.feeds ?? deps.config.newsFeeds;
+  if (!feeds.length) return { ran: true, feeds: [] };
+  const defaults = loadCmsConfig();
+  const readOptions = {
+    timeoutMs: options.timeoutMs ?? defaults.newsFeedTimeoutMs,
+    maxBytes: options.maxBytes ?? defaults.newsFeedMaxBytes,
+  };
+  const minIntervalMs = options.minIntervalMs ?? 0;
+
+  return deps.db.transaction(async (trx) => {
+    // The transaction-level lock is released by commit, rollback, or a dropped connection.
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('SELECT pg_try_advisory_xact_lock(?::bigint) AS locked', [
+      NEWS_REFRESH_LOCK,
+    ]);
+    if (!rows[0].locked) return { ran: false, feeds: [] };
+
+    const states = new Map((await repo.feedStates(trx, feeds.map((f) => f.url))).map((s) => [s.url, s.lastAttemptAt]));
+    const due = feeds.filter((feed) => {
+      const last = states.get(feed.url);
+      return !last || Date.now() - last.getTime() >= minIntervalMs;
+    });
+
+    const fetched = await mapLimited(due, FEED_CONCURRENCY, async (feed) => {
+      try {
+        return { feed, items: await readFeed(feed, readOptions) };
+      } catch (error) {
+        return { feed, error: describe(error) };
+      }
+    });
+
+    const seen = new Set<string>();
+    const reports: FeedReport[] = [];
+    for (const result of fetched) {
+      const { feed } = result;
+      if (result.error !== undefined) {
+        deps.logger.warn('news feed failed; keeping its last good items', { feedUrl: feed.url, category: feed.category, error: result.error });
+        await repo.recordFeedResult(trx, feed, { ok: false, error: result.error });
+        reports.push({ url: feed.url, category: feed.category, ok: false, items: 0, error: result.error });
+        continue;
+      }
+      // The same link in two entries (or two feeds) is one news item; the first one wins.
+      const fresh: ParsedNewsItem[] = result.items.filter((item) => !seen.has(item.url) && seen.add(item.url));
+      await repo.upsertNews(trx, fresh);
+      await repo.recordFeedResult(trx, feed, { ok: true, itemCount: fresh.length });
+      reports.push({ url: feed.url, category: feed.category, ok: true, items: fresh.length });
+    }
+    deps.logger.info('news refreshed', { feeds: reports.length, failed: reports.filter((r) => !r.ok).length });
+    return { ran: true, feeds: reports };
+  });
+}
