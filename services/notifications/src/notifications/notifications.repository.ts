@@ -1,0 +1,169 @@
+import type { Knex } from 'knex';
+import type { TenantContext } from '@platform/tenancy';
+import type { NotificationType } from './notifications.schemas';
+
+/** Whose data: every function here takes it first, so no query can forget the tenant. */
+export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+export interface NotificationRow {
+  id: string;
+  user_id: string | null;
+  title: string;
+  message: string;
+  type: NotificationType;
+  data: Record<string, unknown>;
+  /** As seen by the viewer when one was given: a broadcast counts as read once they read it. */
+  read_at: Date | null;
+  created_at: Date;
+  expires_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface NewNotification {
+  userId: string | null;
+  title: string;
+  message: string;
+  type: NotificationType;
+  data: Record<string, unknown>;
+  expiresAt?: Date;
+}
+
+export interface ListFilter {
+  /** The user whose feed this is: their own notifications and the broadcasts. */
+  userId?: string;
+  read?: boolean;
+  type?: NotificationType;
+  limit: number;
+  offset: number;
+}
+
+const NOTIFICATIONS = 'notifications as n';
+const COLUMNS = ['n.id', 'n.user_id', 'n.title', 'n.message', 'n.type', 'n.data', 'n.created_at', 'n.expires_at', 'n.deleted_at'];
+export const DEFAULT_EXPIRY = "interval '30 days'";
+
+/** Rows of this tenant that queries may see: not soft-deleted and not expired. */
+function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
+  return db(NOTIFICATIONS)
+    .where('n.tenant_id', tenant.tenantId)
+    .andWhere('n.project_id', tenant.projectId)
+    .whereNull('n.deleted_at')
+    .andWhere('n.expires_at', '>', db.fn.now());
+}
+
+/** The viewer's receipt for a broadcast; personal notifications never have one. */
+function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
+  return db('notification_receipts as r').select(db.raw('1')).whereRaw('r.notification_id = n.id').andWhere('r.user_id', viewer);
+}
+
+function withReadFilter(db: Knex, qb: Knex.QueryBuilder, read: boolean | undefined, broadcastViewer?: string): Knex.QueryBuilder {
+  if (read === undefined) return qb;
+  if (!broadcastViewer) return read ? qb.whereNotNull('n.read_at') : qb.whereNull('n.read_at');
+  return read
+    ? qb.where((w) => w.whereNotNull('n.read_at').orWhereExists(receiptOf(db, broadcastViewer)))
+    : qb.whereNull('n.read_at').whereNotExists(receiptOf(db, broadcastViewer));
+}
+
+/**
+ * The branches a list reads, each matching one index range: a user's feed is their own
+ * notifications plus the broadcasts; without a user it is the whole project.
+ */
+function branches(db: Knex, tenant: Tenant, filter: ListFilter): Knex.QueryBuilder[] {
+  const base = () => {
+    const qb = visible(db, tenant);
+    return filter.type ? qb.andWhere('n.type', filter.type) : qb;
+  };
+  if (filter.userId === undefined) return [withReadFilter(db, base(), filter.read)];
+  return [
+    withReadFilter(db, base().andWhere('n.user_id', filter.userId), filter.read),
+    withReadFilter(db, base().whereNull('n.user_id'), filter.read, filter.userId),
+  ];
+}
+
+const newestFirst = (qb: Knex.QueryBuilder) => qb.orderBy('n.created_at', 'desc').orderBy('n.id', 'desc');
+
+/**
+ * The two statements of a list: one page, newest first, and the total for the same filter.
+ * Each branch is read newest first from its own index range and cut at offset + limit, so a
+ * page costs O(offset + limit) index entries however many rows the project holds.
+ */
+export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { page: Knex.QueryBuilder; count: Knex.QueryBuilder } {
+  const parts = branches(db, tenant, filter);
+  const counts = parts.map((qb) => qb.clone().count('*'));
+  const count = db.select(db.raw(counts.map(() => '(?)').join(' + ') + ' as total', counts));
+  if (filter.userId === undefined) {
+    const page = newestFirst(parts[0].select(...COLUMNS, 'n.read_at')).limit(filter.limit).offset(filter.offset);
+    return { page, count };
+  }
+  const cut = filter.offset + filter.limit;
+  const feed = db.unionAll(parts.map((qb) => newestFirst(qb.select(...COLUMNS, 'n.read_at')).limit(cut)), true);
+  const page = newestFirst(
+    db
+      .select(...COLUMNS, db.raw('least(r.read_at, n.read_at) as read_at'))
+      .from(feed.as('n'))
+      .leftJoin('notification_receipts as r', (j) => j.on('r.notification_id', 'n.id').andOnVal('r.user_id', filter.userId!)),
+  )
+    .limit(filter.limit)
+    .offset(filter.offset);
+  return { page, count };
+}
+
+export async function listNotifications(db: Knex, tenant: Tenant, filter: ListFilter): Promise<{ rows: NotificationRow[]; total: number }> {
+  const { page, count } = listQueries(db, tenant, filter);
+  const [rows, [{ total }]] = await Promise.all([page as Promise<NotificationRow[]>, count as Promise<{ total: number }[]>]);
+  return { rows, total: Number(total) };
+}
+
+export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
+  const [row] = await db('notifications as n')
+    .insert({
+      tenant_id: tenant.tenantId,
+      project_id: tenant.projectId,
+      user_id: input.userId,
+      title: input.title,
+      message: input.message,
+      type: input.type,
+      data: input.data,
+      expires_at: input.expiresAt ?? db.raw(`now() + ${DEFAULT_EXPIRY}`),
+    })
+    .returning([...COLUMNS, 'n.read_at']);
+  return row;
+}
+
+/** One visible notification; with a viewer, only if it is theirs or a broadcast, read as they see it. */
+export async function findNotification(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<NotificationRow | undefined> {
+  const qb = visible(db, tenant).andWhere('n.id', id);
+  if (viewer === undefined) return qb.first(...COLUMNS, 'n.read_at');
+  return qb
+    .where((w) => w.where('n.user_id', viewer).orWhereNull('n.user_id'))
+    .leftJoin('notification_receipts as r', (j) => j.on('r.notification_id', 'n.id').andOnVal('r.user_id', viewer))
+    .first(...COLUMNS, db.raw('least(r.read_at, n.read_at) as read_at'));
+}
+
+/** Marks the notification itself read; the first readAt is kept. */
+export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<void> {
+  await visible(db, tenant).andWhere('n.id', id).whereNull('n.read_at').update({ read_at: db.fn.now() });
+}
+
+/** Records that one user read a broadcast; reading it again keeps the first receipt. */
+export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<void> {
+  const source = visible(db, tenant).andWhere('n.id', id).whereNull('n.user_id').select('n.id', db.raw('?', [userId]), db.fn.now());
+  await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [source]);
+}
+
+/** Marks every unread notification a user sees as read for that user; returns how many changed. */
+export async function markAllRead(trx: Knex.Transaction, tenant: Tenant, userId: string): Promise<number> {
+  const own = await visible(trx, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: trx.fn.now() });
+  const broadcasts = withReadFilter(trx, visible(trx, tenant).whereNull('n.user_id'), false, userId).select(
+    'n.id',
+    trx.raw('?', [userId]),
+    trx.fn.now(),
+  );
+  const inserted = await trx.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [broadcasts]);
+  return own + (inserted.rowCount ?? 0);
+}
+
+/** Soft delete: the row stays (until the purge) but no query sees it again. */
+export async function softDeleteNotification(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
+  const changed = await visible(db, tenant).andWhere('n.id', id).update({ deleted_at: db.fn.now() });
+  return changed > 0;
+}
