@@ -150,16 +150,25 @@ export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId
   await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [source]);
 }
 
+/**
+ * The two statements of mark-all-read: the user's own unread rows are marked read, and each
+ * broadcast still unread for them gets a receipt (nobody else's view changes).
+ */
+export function markAllReadQueries(db: Knex, tenant: Tenant, userId: string): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
+  const own = visible(db, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: db.fn.now() });
+  const unread = withReadFilter(db, visible(db, tenant).whereNull('n.user_id'), false, userId);
+  const broadcasts = db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
+    unread.select('n.id', db.raw('?', [userId]), db.fn.now()),
+  ]);
+  return { own, broadcasts };
+}
+
 /** Marks every unread notification a user sees as read for that user; returns how many changed. */
 export async function markAllRead(trx: Knex.Transaction, tenant: Tenant, userId: string): Promise<number> {
-  const own = await visible(trx, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: trx.fn.now() });
-  const broadcasts = withReadFilter(trx, visible(trx, tenant).whereNull('n.user_id'), false, userId).select(
-    'n.id',
-    trx.raw('?', [userId]),
-    trx.fn.now(),
-  );
-  const inserted = await trx.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [broadcasts]);
-  return own + (inserted.rowCount ?? 0);
+  const { own, broadcasts } = markAllReadQueries(trx, tenant, userId);
+  const ownChanged = (await own) as unknown as number;
+  const inserted = (await broadcasts) as { rowCount: number | null };
+  return ownChanged + (inserted.rowCount ?? 0);
 }
 
 /** Soft delete: the row stays (until the purge) but no query sees it again. */
