@@ -4,12 +4,14 @@ import type { Migration } from '@platform/db';
  * Notifications and the per-user read receipts of broadcasts (RESOLUTIONS 8).
  *
  * Index plan, sized for a million rows in one project (see test/notifications.indexes.test.ts):
- * - notifications_feed_idx serves the per-user feed: `user_id = $1` for a user's own
- *   notifications and `user_id IS NULL` for broadcasts are both index conditions on it (a
- *   btree indexes NULLs), read newest first, and it carries expires_at so that counts can be
- *   answered from the index alone. Mark-all-read finds its rows through it too.
+ * - notifications_feed_idx serves a user's own notifications (`user_id = $1`), newest first;
+ *   it carries expires_at so that counts need not visit the table.
+ * - notifications_broadcast_idx serves the broadcasts, newest first. It is separate because
+ *   `user_id IS NULL` is not an equality, so the planner would not take the feed index's
+ *   order after it; it is small, and carries read_at for the unread filters.
  * - notifications_project_idx serves the project-wide list (no userId).
- * - Both are partial on `deleted_at IS NULL`: soft-deleted rows never cost a list anything.
+ * - All three are partial on `deleted_at IS NULL`: soft-deleted rows never cost a list anything.
+ * Mark-all-read finds its rows through the first two.
  * - The purge job finds old rows through notifications_expires_idx and the small
  *   notifications_deleted_idx.
  */
@@ -35,6 +37,10 @@ export const createNotifications: Migration = {
       create index notifications_feed_idx on notifications
         (tenant_id, project_id, user_id, created_at desc, id desc) include (expires_at)
         where deleted_at is null`);
+    await db.raw(`
+      create index notifications_broadcast_idx on notifications
+        (tenant_id, project_id, created_at desc, id desc) include (expires_at, read_at)
+        where user_id is null and deleted_at is null`);
     await db.raw(`
       create index notifications_project_idx on notifications
         (tenant_id, project_id, created_at desc, id desc) include (expires_at)
