@@ -41,8 +41,8 @@ const scansOf = (nodes: PlanNode[]) =>
 
 beforeAll(async () => {
   svc = await createTestService(notificationsService);
-  await seedNotifications(svc.deps.db, tenant, { count: 20_000, users: 200, broadcastEvery: 100 });
-  await seedNotifications(svc.deps.db, { tenantId: randomUUID(), projectId: randomUUID() }, { count: 5_000, users: 50, broadcastEvery: 100 });
+  await seedNotifications(svc.deps.db, tenant, { count: 20_000, users: 200, broadcastEvery: 100, readers: 200 });
+  await seedNotifications(svc.deps.db, { tenantId: randomUUID(), projectId: randomUUID() }, { count: 5_000, users: 50, broadcastEvery: 100, readers: 50 });
   await svc.deps.db.raw('vacuum analyze notifications');
   await svc.deps.db.raw('vacuum analyze notification_receipts');
 }, 60_000);
