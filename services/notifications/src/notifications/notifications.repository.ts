@@ -85,35 +85,37 @@ interface ListSql {
  * A user's feed is two index ranges, their own notifications and the broadcasts: each is
  * read newest first and cut at offset + limit, then merged, so a page costs O(offset + limit)
  * index entries however many rows the project holds. Without a user it is the whole project.
+ * The page carries the total (an uncorrelated subquery, computed once), so a list is one
+ * round trip; only a page past the end needs the separate count.
  */
 function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql {
   const type = filter.type ? ' and n.type = :type' : '';
   const read = filter.read === undefined ? undefined : (String(filter.read) as 'true' | 'false');
   if (filter.userId === undefined) {
     const where = `${VISIBLE}${type}${read ? ROW_READ[read] : ''}`;
+    const total = `(select count(*) from notifications n where ${where})`;
     return {
-      page: `select ${LIST_COLUMNS}, n.read_at from notifications n where ${where} ${NEWEST_FIRST} limit :limit offset :offset`,
-      count: `select count(*) as total from notifications n where ${where}`,
+      page: `select ${LIST_COLUMNS}, n.read_at, ${total} as total from notifications n where ${where} ${NEWEST_FIRST} limit :limit offset :offset`,
+      count: `select ${total} as total`,
     };
   }
   const own = `${VISIBLE} and n.user_id = :userId${type}${read ? ROW_READ[read] : ''}`;
   const broadcasts = `${VISIBLE} and n.user_id is null${type}${read ? BROADCAST_READ[read] : ''}`;
   const branch = (where: string) => `(select ${LIST_COLUMNS}, n.read_at from notifications n where ${where} ${NEWEST_FIRST} limit :cut)`;
+  const total = `(select count(*) from notifications n where ${own}) + (select count(*) from notifications n where ${broadcasts})`;
   return {
     page:
-      `select ${LIST_COLUMNS}, least(r.read_at, n.read_at) as read_at ` +
+      `select ${LIST_COLUMNS}, least(r.read_at, n.read_at) as read_at, ${total} as total ` +
       `from (${branch(own)} union all ${branch(broadcasts)}) as n ` +
       'left join notification_receipts r on r.notification_id = n.id and r.user_id = :userId ' +
       `${NEWEST_FIRST} limit :limit offset :offset`,
-    count:
-      `select (select count(*) from notifications n where ${own}) ` +
-      `+ (select count(*) from notifications n where ${broadcasts}) as total`,
+    count: `select ${total} as total`,
   };
 }
 
 const listSqlCache = new Map<string, ListSql>();
 
-/** The two statements of a list: one page, newest first, and the total for the same filter. */
+/** The statements of a list: one page, newest first, with the total for the same filter; and that total alone. */
 export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { page: Knex.Raw; count: Knex.Raw } {
   const shape = `${filter.userId !== undefined}/${filter.read}/${filter.type !== undefined}`;
   let sql = listSqlCache.get(shape);
@@ -132,8 +134,10 @@ export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { pag
 
 export async function listNotifications(db: Knex, tenant: Tenant, filter: ListFilter): Promise<{ rows: NotificationRow[]; total: number }> {
   const { page, count } = listQueries(db, tenant, filter);
-  const [rows, counted] = await Promise.all([page, count]);
-  return { rows: rows.rows as NotificationRow[], total: Number(counted.rows[0].total) };
+  const rows = (await page).rows as (NotificationRow & { total: number })[];
+  if (rows.length) return { rows, total: Number(rows[0].total) };
+  if (filter.offset === 0) return { rows, total: 0 };
+  return { rows, total: Number((await count).rows[0].total) };
 }
 
 export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
