@@ -89,6 +89,12 @@ describe('POST /v1/notifications', () => {
     expect((await api.create({ userId: null, title: 't', message: 'm' })).body.userId).toBeNull();
   });
 
+  it('when expiresAt is null, then the 30-day default applies', async () => {
+    const res = await api.create({ title: 't', message: 'm', expiresAt: null });
+    expect(res.status).toBe(201);
+    expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(30 * DAY_MS);
+  });
+
   it('when userId is 255 characters, then it is accepted', async () => {
     const userId = 'u'.repeat(255);
     expect((await api.create({ userId, title: 't', message: 'm' })).body.userId).toBe(userId);
@@ -110,6 +116,8 @@ describe('POST /v1/notifications', () => {
     ['userId is a number', { userId: 7, title: 't', message: 'm' }, 'userId'],
     ['expiresAt is not a date', { title: 't', message: 'm', expiresAt: 'tomorrow' }, 'expiresAt'],
     ['expiresAt is an impossible date', { title: 't', message: 'm', expiresAt: '2030-13-45T00:00:00Z' }, 'expiresAt'],
+    ['expiresAt is past the year 9999', { title: 't', message: 'm', expiresAt: '+010000-01-01T00:00:00.000Z' }, 'expiresAt'],
+    ['expiresAt is a number', { title: 't', message: 'm', expiresAt: 1700000000000 }, 'expiresAt'],
     ['expiresAt is in the past', { title: 't', message: 'm', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt'],
   ])('when %s, then 400 VALIDATION_ERROR naming the field', async (_case, body, field) => {
     const res = await api.create(body);

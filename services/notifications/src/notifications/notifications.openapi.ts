@@ -38,7 +38,11 @@ export const notificationSchemas: Record<string, JsonSchema> = {
       message: { type: 'string', minLength: 1, maxLength: LIMITS.message, pattern: '\\S' },
       type: { enum: [...NOTIFICATION_TYPES], default: 'info' },
       data: { type: 'object', default: {} },
-      expiresAt: { ...timestamp, description: 'Must be in the future (else 400). Default: 30 days after creation' },
+      expiresAt: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        description: 'Must be in the future (else 400), at most 9999-12-31. Absent or null: 30 days after creation',
+      },
     },
   },
   NotificationList: {

@@ -25,7 +25,7 @@ export interface NewNotification {
   message: string;
   type: NotificationType;
   data: Record<string, unknown>;
-  expiresAt?: Date;
+  expiresAt?: Date | null;
 }
 
 export interface ListFilter {
@@ -39,7 +39,7 @@ export interface ListFilter {
 
 const NOTIFICATIONS = 'notifications as n';
 const COLUMNS = ['n.id', 'n.user_id', 'n.title', 'n.message', 'n.type', 'n.data', 'n.created_at', 'n.expires_at', 'n.deleted_at'];
-export const DEFAULT_EXPIRY = "interval '30 days'";
+const DEFAULT_EXPIRY = "interval '30 days'";
 
 /** Rows of this tenant that queries may see: not soft-deleted and not expired. */
 function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
@@ -53,14 +53,6 @@ function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
 function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
   return db('notification_receipts as r').select(db.raw('1')).whereRaw('r.notification_id = n.id').andWhere('r.user_id', viewer);
-}
-
-function withReadFilter(db: Knex, qb: Knex.QueryBuilder, read: boolean | undefined, broadcastViewer?: string): Knex.QueryBuilder {
-  if (read === undefined) return qb;
-  if (!broadcastViewer) return read ? qb.whereNotNull('n.read_at') : qb.whereNull('n.read_at');
-  return read
-    ? qb.where((w) => w.whereNotNull('n.read_at').orWhereExists(receiptOf(db, broadcastViewer)))
-    : qb.whereNull('n.read_at').whereNotExists(receiptOf(db, broadcastViewer));
 }
 
 // The list statements are written out in SQL: they are the hot path, and building them with
@@ -183,7 +175,7 @@ export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId
  */
 export function markAllReadQueries(db: Knex, tenant: Tenant, userId: string): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
   const own = visible(db, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: db.fn.now() });
-  const unread = withReadFilter(db, visible(db, tenant).whereNull('n.user_id'), false, userId);
+  const unread = visible(db, tenant).whereNull('n.user_id').whereNull('n.read_at').whereNotExists(receiptOf(db, userId));
   const broadcasts = db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
     unread.select('n.id', db.raw('?', [userId]), db.fn.now()),
   ]);

@@ -16,8 +16,11 @@ export interface CreateNotificationInput {
   message: string;
   type: NotificationType;
   data: Record<string, unknown>;
-  expiresAt?: Date;
+  expiresAt?: Date | null;
 }
+
+// Far enough for any use, near enough that every layer (JS Date, Postgres, ISO 8601) agrees.
+const LATEST_EXPIRY = new Date('9999-12-31T23:59:59.999Z');
 
 export const createNotificationBody = Joi.object<CreateNotificationInput>({
   userId: userId.allow(null).default(null),
@@ -28,7 +31,8 @@ export const createNotificationBody = Joi.object<CreateNotificationInput>({
     .default('info'),
   // A free-form payload: its own keys are kept as sent (only our top-level fields are checked).
   data: Joi.object().unknown(true).default({}),
-  expiresAt: Joi.date().iso(),
+  // null or absent: the default, 30 days after creation.
+  expiresAt: Joi.date().iso().max(LATEST_EXPIRY).allow(null),
 });
 
 export interface ListNotificationsQuery extends Page {
