@@ -21,14 +21,20 @@ import { notificationsService } from '@platform/notifications';
 import { allMigrations, type ServiceDeps } from '@platform/runtime';
 import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 import { testJwtKeys } from '@platform/testkit';
-import { listQueries, type NotificationRow, type Tenant } from '../services/notifications/src/notifications/notifications.repository';
+import {
+  listQueries,
+  type NotificationRow,
+  type Tenant,
+} from '../services/notifications/src/notifications/notifications.repository';
 import { toNotification } from '../services/notifications/src/notifications/notifications.service';
 import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
 import { benchDatabaseServer } from './lib/database';
 import { compare, formatComparison, runLoad } from './lib/load';
 
 // The baseline's own dependencies, resolved where the workspace installed them.
-const express = createRequire(require.resolve('@platform/notifications/package.json'))('express') as typeof ExpressModule;
+const express = createRequire(require.resolve('@platform/notifications/package.json'))(
+  'express',
+) as typeof ExpressModule;
 const pg = createRequire(require.resolve('@platform/db/package.json'))('pg') as typeof PgModule;
 
 const SHAPE: SeedShape = { count: 1_000_000, users: 10_000, broadcastEvery: 1_000, readers: 200 };
@@ -46,16 +52,24 @@ async function listen(app: ExpressModule.Express): Promise<{ server: Server; url
 
 /** The seeded project, reusing the rows of an earlier run when they are all there. */
 async function seededTenant(db: Db, platformDb: Db, secrets: SecretBox): Promise<{ tenant: Tenant; seeded: string }> {
-  await db.raw('create table if not exists bench_seed (tenant_id uuid not null, project_id uuid not null, count integer not null)');
+  await db.raw(
+    'create table if not exists bench_seed (tenant_id uuid not null, project_id uuid not null, count integer not null)',
+  );
   const previous = await db('bench_seed').first('tenant_id', 'project_id', 'count');
   const known = previous && (await platformDb('projects').where({ id: previous.project_id }).first('id'));
   if (previous && known && previous.count === SHAPE.count && !process.env.BENCH_RESEED) {
-    return { tenant: { tenantId: previous.tenant_id, projectId: previous.project_id }, seeded: 'reused the seeded rows' };
+    return {
+      tenant: { tenantId: previous.tenant_id, projectId: previous.project_id },
+      seeded: 'reused the seeded rows',
+    };
   }
   const started = Date.now();
   await db.raw('truncate notifications cascade');
   await db('bench_seed').delete();
-  const project = await createProject(platformDb, secrets, { tenant: `bench-${randomBytes(4).toString('hex')}`, project: 'notifications' });
+  const project = await createProject(platformDb, secrets, {
+    tenant: `bench-${randomBytes(4).toString('hex')}`,
+    project: 'notifications',
+  });
   const tenant = { tenantId: project.tenantId, projectId: project.projectId };
   await seedNotifications(db, tenant, SHAPE);
   await db.raw('vacuum analyze notifications');
@@ -73,7 +87,12 @@ function baselineApp(pool: PgModule.Pool, db: Db, tenant: Tenant): ExpressModule
   app.get('/v1/notifications', async (req, res) => {
     const user = String(req.query.userId);
     const { rows } = await pool.query<NotificationRow & { total: number }>(pageSql.sql, bind(pageSql.bindings, user));
-    res.json({ notifications: rows.map(toNotification), total: rows.length ? Number(rows[0].total) : 0, limit: 20, offset: 0 });
+    res.json({
+      notifications: rows.map(toNotification),
+      total: rows.length ? Number(rows[0].total) : 0,
+      limit: 20,
+      offset: 0,
+    });
   });
   return app;
 }
@@ -81,11 +100,20 @@ function baselineApp(pool: PgModule.Pool, db: Db, tenant: Tenant): ExpressModule
 async function plans(pool: PgModule.Pool, db: Db, tenant: Tenant): Promise<string[]> {
   const { page, count } = listQueries(db, tenant, { userId: USER, limit: 20, offset: 0 });
   const lines: string[] = [];
-  for (const [name, query] of [['page with total', page], ['total alone (a page past the end)', count]] as const) {
+  for (const [name, query] of [
+    ['page with total', page],
+    ['total alone (a page past the end)', count],
+  ] as const) {
     const { sql, bindings } = query.toSQL().toNative();
-    const result = await pool.query<Record<string, string>>(`explain (analyze, costs off, timing off, summary on) ${sql}`, [...bindings]);
+    const result = await pool.query<Record<string, string>>(
+      `explain (analyze, costs off, timing off, summary on) ${sql}`,
+      [...bindings],
+    );
     const text = result.rows.map((r) => r['QUERY PLAN']);
-    lines.push(`      plan (${name}):`, ...text.filter((l) => /Scan|Execution Time|Append|Join/.test(l)).map((l) => `        ${l.trim()}`));
+    lines.push(
+      `      plan (${name}):`,
+      ...text.filter((l) => /Scan|Execution Time|Append|Join/.test(l)).map((l) => `        ${l.trim()}`),
+    );
   }
   return lines;
 }
@@ -123,19 +151,31 @@ export default async function bench(): Promise<string[]> {
     servers.push(subject.server, baseline.server);
 
     const path = `/v1/notifications?userId=${USER}`;
-    const headers = { 'x-api-key': keys.apiKey, 'x-secret-key': keys.secretKey, 'x-tenant-id': tenant.tenantId, 'x-project-id': tenant.projectId };
+    const headers = {
+      'x-api-key': keys.apiKey,
+      'x-secret-key': keys.secretKey,
+      'x-tenant-id': tenant.tenantId,
+      'x-project-id': tenant.projectId,
+    };
     const probe = await fetch(subject.url + path, { headers });
     const body = (await probe.json()) as { total?: number };
     if (probe.status !== 200) throw new Error(`subject answered ${probe.status}: ${JSON.stringify(body)}`);
     const reference = (await (await fetch(baseline.url + path)).json()) as { total?: number };
-    if (reference.total !== body.total) throw new Error(`baseline total ${reference.total} differs from subject ${body.total}`);
+    if (reference.total !== body.total)
+      throw new Error(`baseline total ${reference.total} differs from subject ${body.total}`);
 
     // Warm both (pools, JIT, caches) before measuring.
     await runLoad({ url: subject.url + path, headers, durationSeconds: 1 });
     await runLoad({ url: baseline.url + path, durationSeconds: 1 });
     const measured = await runLoad({ url: subject.url + path, headers, connections: 50 });
     const bare = await runLoad({ url: baseline.url + path, connections: 50 });
-    const comparison = compare(`GET ${path} (1,000,000 rows, 50 connections, p99 < 25 ms)`, measured, bare, 0.7, (s) => s.p99Ms < 25);
+    const comparison = compare(
+      `GET ${path} (1,000,000 rows, 50 connections, p99 < 25 ms)`,
+      measured,
+      bare,
+      0.7,
+      (s) => s.p99Ms < 25,
+    );
     return [
       formatComparison(comparison),
       `      data: ${SHAPE.count.toLocaleString('en')} notifications, ${SHAPE.users.toLocaleString('en')} users, 1 in ${SHAPE.broadcastEvery} a broadcast; ${seeded}; ${USER} sees total ${body.total}`,

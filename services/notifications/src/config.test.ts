@@ -3,11 +3,19 @@ import { loadNotificationsConfig } from './config';
 
 describe('notifications configuration', () => {
   it('when nothing is set, then retention is 30 days, the purge runs hourly in batches of 5000', () => {
-    expect(loadNotificationsConfig({})).toEqual({ retentionDays: 30, purgeIntervalMs: 3_600_000, purgeBatchSize: 5_000 });
+    expect(loadNotificationsConfig({})).toEqual({
+      retentionDays: 30,
+      purgeIntervalMs: 3_600_000,
+      purgeBatchSize: 5_000,
+    });
   });
 
   it('when the variables are set, then they are used', () => {
-    const env = { NOTIFICATIONS_RETENTION_DAYS: '7', NOTIFICATIONS_PURGE_INTERVAL_MS: '60000', NOTIFICATIONS_PURGE_BATCH_SIZE: '100' };
+    const env = {
+      NOTIFICATIONS_RETENTION_DAYS: '7',
+      NOTIFICATIONS_PURGE_INTERVAL_MS: '60000',
+      NOTIFICATIONS_PURGE_BATCH_SIZE: '100',
+    };
     expect(loadNotificationsConfig(env)).toEqual({ retentionDays: 7, purgeIntervalMs: 60_000, purgeBatchSize: 100 });
   });
 

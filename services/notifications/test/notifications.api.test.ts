@@ -24,10 +24,14 @@ function clientOf(project: TestProject) {
   const send = (test: request.Test) => test.set(project.headers).then(checked);
   return {
     create: (body: object) => send(request(svc.app).post('/v1/notifications').send(body)),
-    list: (query: Record<string, string | number | boolean> = {}) => send(request(svc.app).get('/v1/notifications').query(query)),
-    get: (id: string, query: Record<string, string> = {}) => send(request(svc.app).get(`/v1/notifications/${id}`).query(query)),
-    read: (id: string, query: Record<string, string> = {}) => send(request(svc.app).patch(`/v1/notifications/${id}/read`).query(query)),
-    readAll: (query: Record<string, string> = {}) => send(request(svc.app).patch('/v1/notifications/mark-all-read').query(query)),
+    list: (query: Record<string, string | number | boolean> = {}) =>
+      send(request(svc.app).get('/v1/notifications').query(query)),
+    get: (id: string, query: Record<string, string> = {}) =>
+      send(request(svc.app).get(`/v1/notifications/${id}`).query(query)),
+    read: (id: string, query: Record<string, string> = {}) =>
+      send(request(svc.app).patch(`/v1/notifications/${id}/read`).query(query)),
+    readAll: (query: Record<string, string> = {}) =>
+      send(request(svc.app).patch('/v1/notifications/mark-all-read').query(query)),
     remove: (id: string) => send(request(svc.app).delete(`/v1/notifications/${id}`)),
   };
 }
@@ -59,7 +63,16 @@ describe('POST /v1/notifications', () => {
   it('when only title and message are sent, then 201 with a broadcast of type info, unread, expiring in 30 days', async () => {
     const res = await api.create({ title: 'Welcome', message: 'Hi there' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ userId: null, title: 'Welcome', message: 'Hi there', type: 'info', data: {}, read: false, readAt: null, deletedAt: null });
+    expect(res.body).toMatchObject({
+      userId: null,
+      title: 'Welcome',
+      message: 'Hi there',
+      type: 'info',
+      data: {},
+      read: false,
+      readAt: null,
+      deletedAt: null,
+    });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(res.body.expiresAt) - Date.parse(res.body.createdAt)).toBe(30 * DAY_MS);
@@ -69,7 +82,14 @@ describe('POST /v1/notifications', () => {
   it('when every field is sent, then each is stored and returned as sent', async () => {
     const expiresAt = new Date(Date.now() + 2 * DAY_MS).toISOString();
     const data = { orderId: 42, nested: { list: [1, 'two', null], flag: true } };
-    const body = { userId: 'user-1', title: '  Shipped ', message: 'Your order shipped', type: 'success', data, expiresAt };
+    const body = {
+      userId: 'user-1',
+      title: '  Shipped ',
+      message: 'Your order shipped',
+      type: 'success',
+      data,
+      expiresAt,
+    };
     const res = await api.create(body);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ ...body, read: false });
@@ -116,9 +136,17 @@ describe('POST /v1/notifications', () => {
     ['userId is a number', { userId: 7, title: 't', message: 'm' }, 'userId'],
     ['expiresAt is not a date', { title: 't', message: 'm', expiresAt: 'tomorrow' }, 'expiresAt'],
     ['expiresAt is an impossible date', { title: 't', message: 'm', expiresAt: '2030-13-45T00:00:00Z' }, 'expiresAt'],
-    ['expiresAt is past the year 9999', { title: 't', message: 'm', expiresAt: '+010000-01-01T00:00:00.000Z' }, 'expiresAt'],
+    [
+      'expiresAt is past the year 9999',
+      { title: 't', message: 'm', expiresAt: '+010000-01-01T00:00:00.000Z' },
+      'expiresAt',
+    ],
     ['expiresAt is a number', { title: 't', message: 'm', expiresAt: 1700000000000 }, 'expiresAt'],
-    ['expiresAt is in the past', { title: 't', message: 'm', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'expiresAt'],
+    [
+      'expiresAt is in the past',
+      { title: 't', message: 'm', expiresAt: new Date(Date.now() - 60_000).toISOString() },
+      'expiresAt',
+    ],
   ])('when %s, then 400 VALIDATION_ERROR naming the field', async (_case, body, field) => {
     const res = await api.create(body);
     expect(res.status).toBe(400);
@@ -242,7 +270,9 @@ describe('GET /v1/notifications', () => {
     expect(titles(last)).toEqual(['a1']);
     const beyond = await api.list({ userId: 'alice', limit: 2, offset: 50 });
     expect(beyond.body).toMatchObject({ notifications: [], total: 5, limit: 2, offset: 50 });
-    expect((await api.list({ limit: 3, offset: 1 })).body.notifications.map((n: { title: string }) => n.title)).toEqual(['all2', 'a2', 'all1']);
+    expect((await api.list({ limit: 3, offset: 1 })).body.notifications.map((n: { title: string }) => n.title)).toEqual(
+      ['all2', 'a2', 'all1'],
+    );
   });
 
   it('when limit is 100, then it is accepted', async () => {
@@ -293,7 +323,7 @@ describe('PATCH /v1/notifications/{id}/read', () => {
     expect((await api.get(n.id)).body.read).toBe(true);
   });
 
-  it("when ?userId= names someone else than the owner, then 404 and nothing changes", async () => {
+  it('when ?userId= names someone else than the owner, then 404 and nothing changes', async () => {
     const n = await created(api, { userId: 'alice', title: 't', message: 'm' });
     expect((await api.read(n.id, { userId: 'bob' })).status).toBe(404);
     expect((await api.get(n.id)).body.read).toBe(false);
@@ -335,7 +365,9 @@ describe('read filter with per-user broadcasts', () => {
   beforeAll(async () => {
     api = clientOf(await svc.createProject());
     for (const name of ['aliceOwn', 'bobOwn', 'broadcastA', 'broadcastB']) {
-      ids[name] = (await created(api, { userId: name.endsWith('Own') ? name.replace('Own', '') : null, title: name, message: 'm' })).id;
+      ids[name] = (
+        await created(api, { userId: name.endsWith('Own') ? name.replace('Own', '') : null, title: name, message: 'm' })
+      ).id;
     }
     await api.read(ids.aliceOwn);
     await api.read(ids.broadcastA, { userId: 'alice' });
@@ -365,7 +397,8 @@ describe('read filter with per-user broadcasts', () => {
   it('when a userId is given, then read and readAt in the list are as that user sees them', async () => {
     const alice = await api.list({ userId: 'alice' });
     const bob = await api.list({ userId: 'bob' });
-    const byTitle = (res: Response, title: string) => res.body.notifications.find((n: { title: string }) => n.title === title);
+    const byTitle = (res: Response, title: string) =>
+      res.body.notifications.find((n: { title: string }) => n.title === title);
     expect(byTitle(alice, 'broadcastA')).toMatchObject({ read: true });
     expect(byTitle(alice, 'broadcastA').readAt).not.toBeNull();
     expect(byTitle(bob, 'broadcastA')).toMatchObject({ read: false, readAt: null });
@@ -407,7 +440,11 @@ describe('PATCH /v1/notifications/mark-all-read', () => {
     expect(y.body.notifications.map((n: { title: string }) => n.title)).toEqual(['b2', 'b1', 'y1']);
     expect((await api.get(y1.id)).body.read).toBe(false);
     // The broadcasts themselves stay unread: only X's receipts were written.
-    expect((await api.list({ read: false })).body.notifications.map((n: { title: string }) => n.title)).toEqual(['b2', 'b1', 'y1']);
+    expect((await api.list({ read: false })).body.notifications.map((n: { title: string }) => n.title)).toEqual([
+      'b2',
+      'b1',
+      'y1',
+    ]);
 
     const again = await api.readAll({ userId: 'x' });
     expect(again.body).toMatchObject({ updated: 0, count: 0 });
@@ -519,9 +556,7 @@ describe('tenant isolation', () => {
     ['PATCH', '/v1/notifications/mark-all-read?userId=alice'],
     ['DELETE', '/v1/notifications/4b0b4a4e-2b8a-4c8e-9d55-0e1b1c9b5f11'],
   ])('when %s %s comes without keys, then 401 UNAUTHORIZED', async (method, url) => {
-    const res = await request(svc.app)
-      [method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](url)
-      .then(checked);
+    const res = await request(svc.app)[method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](url).then(checked);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
   });
@@ -546,9 +581,12 @@ describe('the OpenAPI document', () => {
 
   it('when the suite has run, then every documented operation and status was exercised', () => {
     const documented: string[] = [];
-    for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, { responses: object }>>)) {
+    for (const [path, operations] of Object.entries(
+      openapi.paths as Record<string, Record<string, { responses: object }>>,
+    )) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const status of Object.keys(operation.responses)) documented.push(`${method.toUpperCase()} ${path} ${status}`);
+        for (const status of Object.keys(operation.responses))
+          documented.push(`${method.toUpperCase()} ${path} ${status}`);
       }
     }
     const missing = documented.filter((entry) => !covered.has(entry));

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { listQueries, markAllReadQueries, type ListFilter, type Tenant } from '../src/notifications/notifications.repository';
+import {
+  listQueries,
+  markAllReadQueries,
+  type ListFilter,
+  type Tenant,
+} from '../src/notifications/notifications.repository';
 import { seedNotifications } from './seed';
 
 /**
@@ -45,7 +50,11 @@ const scansOf = (nodes: PlanNode[]) =>
 beforeAll(async () => {
   svc = await createTestService(notificationsService);
   await seedNotifications(svc.deps.db, tenant, { count: 20_000, users: 200, broadcastEvery: 100, readers: 200 });
-  await seedNotifications(svc.deps.db, { tenantId: randomUUID(), projectId: randomUUID() }, { count: 5_000, users: 50, broadcastEvery: 100, readers: 50 });
+  await seedNotifications(
+    svc.deps.db,
+    { tenantId: randomUUID(), projectId: randomUUID() },
+    { count: 5_000, users: 50, broadcastEvery: 100, readers: 50 },
+  );
   await svc.deps.db.raw('vacuum analyze notifications');
   await svc.deps.db.raw('vacuum analyze notification_receipts');
 }, 60_000);
@@ -63,21 +72,31 @@ describe('query plans with realistic statistics', () => {
     ["a user's feed, third page", { userId: 'user-7', limit: 20, offset: 40 }],
   ];
 
-  it.each(feeds)('when %s is paged, then own rows come from the feed index and broadcasts from theirs, newest first with no sort', async (_name, filter) => {
-    const nodes = await planOf(listQueries(svc.deps.db, tenant, filter).page, true);
-    const scans = scansOf(nodes);
-    expect(scans).not.toContain('notifications');
-    expect(scans.filter((s) => s.startsWith('notifications_'))).toEqual(['notifications_broadcast_idx', 'notifications_feed_idx']);
-    expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
-  });
+  it.each(feeds)(
+    'when %s is paged, then own rows come from the feed index and broadcasts from theirs, newest first with no sort',
+    async (_name, filter) => {
+      const nodes = await planOf(listQueries(svc.deps.db, tenant, filter).page, true);
+      const scans = scansOf(nodes);
+      expect(scans).not.toContain('notifications');
+      expect(scans.filter((s) => s.startsWith('notifications_'))).toEqual([
+        'notifications_broadcast_idx',
+        'notifications_feed_idx',
+      ]);
+      expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
+    },
+  );
 
-  it.each(feeds)('when %s is counted, then each of the two counts reads the feed or the broadcast index', async (_name, filter) => {
-    const scans = scansOf(await planOf(listQueries(svc.deps.db, tenant, filter).count));
-    expect(scans).not.toContain('notifications');
-    const notificationScans = scans.filter((s) => s.startsWith('notifications_'));
-    expect(notificationScans).toHaveLength(2);
-    for (const index of notificationScans) expect(['notifications_feed_idx', 'notifications_broadcast_idx']).toContain(index);
-  });
+  it.each(feeds)(
+    'when %s is counted, then each of the two counts reads the feed or the broadcast index',
+    async (_name, filter) => {
+      const scans = scansOf(await planOf(listQueries(svc.deps.db, tenant, filter).count));
+      expect(scans).not.toContain('notifications');
+      const notificationScans = scans.filter((s) => s.startsWith('notifications_'));
+      expect(notificationScans).toHaveLength(2);
+      for (const index of notificationScans)
+        expect(['notifications_feed_idx', 'notifications_broadcast_idx']).toContain(index);
+    },
+  );
 
   it("when a user's page is fetched, then its total is computed with the same indexes as the count", async () => {
     const scans = scansOf(await planOf(listQueries(svc.deps.db, tenant, feeds[0][1]).page));

@@ -16,14 +16,20 @@ afterAll(async () => {
 });
 
 async function create(body: object = {}): Promise<string> {
-  const res = await request(svc.app).post('/v1/notifications').set(headers).send({ title: 't', message: 'm', ...body });
+  const res = await request(svc.app)
+    .post('/v1/notifications')
+    .set(headers)
+    .send({ title: 't', message: 'm', ...body });
   expect(res.status).toBe(201);
   return res.body.id;
 }
 
 /** Moves a row's clock back: the only way to have "expired 31 days ago" without waiting. */
 async function backdate(id: string, column: 'expires_at' | 'deleted_at', daysAgo: number): Promise<void> {
-  await svc.deps.db('notifications').where({ id }).update({ [column]: svc.deps.db.raw(`now() - make_interval(days => ?)`, [daysAgo]) });
+  await svc.deps
+    .db('notifications')
+    .where({ id })
+    .update({ [column]: svc.deps.db.raw(`now() - make_interval(days => ?)`, [daysAgo]) });
 }
 
 async function existing(ids: string[]): Promise<string[]> {
@@ -50,8 +56,12 @@ describe('purge of old notifications', () => {
     expect(result).toEqual({ removed: 2, skipped: false });
     const all = [live, expiredLongAgo, expiredRecently, deletedLongAgo, deletedRecently];
     expect(await existing(all)).toEqual([live, expiredRecently, deletedRecently].sort());
-    expect(await svc.deps.db('notification_receipts').where({ notification_id: expiredLongAgo }).count('* as n')).toEqual([{ n: 0 }]);
-    expect(await svc.deps.db('notification_receipts').where({ notification_id: live }).count('* as n')).toEqual([{ n: 1 }]);
+    expect(
+      await svc.deps.db('notification_receipts').where({ notification_id: expiredLongAgo }).count('* as n'),
+    ).toEqual([{ n: 0 }]);
+    expect(await svc.deps.db('notification_receipts').where({ notification_id: live }).count('* as n')).toEqual([
+      { n: 1 },
+    ]);
   });
 
   it('when there are more old rows than one batch, then every batch runs until none is left', async () => {
@@ -76,7 +86,10 @@ describe('purge of old notifications', () => {
     const holder = await svc.deps.db.transaction();
     try {
       await holder.raw('select pg_advisory_xact_lock(hashtext(?))', [PURGE_LOCK]);
-      expect(await purgeNotifications(svc.deps.db, { retentionDays: 30, batchSize: 100 })).toEqual({ removed: 0, skipped: true });
+      expect(await purgeNotifications(svc.deps.db, { retentionDays: 30, batchSize: 100 })).toEqual({
+        removed: 0,
+        skipped: true,
+      });
       expect(await existing([id])).toEqual([id]);
     } finally {
       await holder.rollback();
@@ -87,7 +100,11 @@ describe('purge of old notifications', () => {
   it('when the schedule is started, then it purges on its interval until stopped', async () => {
     const id = await create();
     await backdate(id, 'expires_at', 90);
-    const stop = startPurgeSchedule(svc.deps.db, svc.deps.logger, { retentionDays: 30, purgeIntervalMs: 1_000, purgeBatchSize: 100 });
+    const stop = startPurgeSchedule(svc.deps.db, svc.deps.logger, {
+      retentionDays: 30,
+      purgeIntervalMs: 1_000,
+      purgeBatchSize: 100,
+    });
     try {
       await waitFor(async () => (await existing([id])).length === 0, { timeoutMs: 5_000 });
     } finally {

@@ -32,7 +32,13 @@ export async function seedNotifications(db: Knex, tenant: Tenant, shape: SeedSha
             now() + interval '365 days' - make_interval(secs => g * :spacing::float8),
             case when g % 50 = 1 then now() end
        from generate_series(1, :count) as g`,
-    { ...tenant, count: shape.count, users: shape.users, broadcastEvery: shape.broadcastEvery, spacing: spacingSeconds },
+    {
+      ...tenant,
+      count: shape.count,
+      users: shape.users,
+      broadcastEvery: shape.broadcastEvery,
+      spacing: spacingSeconds,
+    },
   );
   await db.raw(
     `insert into notification_receipts (notification_id, user_id, read_at)

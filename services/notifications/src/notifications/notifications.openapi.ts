@@ -9,10 +9,26 @@ export const notificationSchemas: Record<string, JsonSchema> = {
   Notification: {
     type: 'object',
     additionalProperties: false,
-    required: ['id', 'userId', 'title', 'message', 'type', 'data', 'read', 'readAt', 'createdAt', 'expiresAt', 'deletedAt'],
+    required: [
+      'id',
+      'userId',
+      'title',
+      'message',
+      'type',
+      'data',
+      'read',
+      'readAt',
+      'createdAt',
+      'expiresAt',
+      'deletedAt',
+    ],
     properties: {
       id: { type: 'string', format: 'uuid' },
-      userId: { type: ['string', 'null'], maxLength: LIMITS.userId, description: 'null: a broadcast to every user of the project' },
+      userId: {
+        type: ['string', 'null'],
+        maxLength: LIMITS.userId,
+        description: 'null: a broadcast to every user of the project',
+      },
       title: { type: 'string', minLength: 1, maxLength: LIMITS.title },
       message: { type: 'string', minLength: 1, maxLength: LIMITS.message },
       type: { enum: [...NOTIFICATION_TYPES] },
@@ -20,12 +36,21 @@ export const notificationSchemas: Record<string, JsonSchema> = {
       read: {
         type: 'boolean',
         description:
-          'With ?userId= on a broadcast: true once that user read it (or it was marked read without userId). Otherwise the notification\'s own read state.',
+          "With ?userId= on a broadcast: true once that user read it (or it was marked read without userId). Otherwise the notification's own read state.",
       },
-      readAt: { ...nullableTimestamp, description: 'When it was (first) marked read, as seen by the same rule as `read`' },
+      readAt: {
+        ...nullableTimestamp,
+        description: 'When it was (first) marked read, as seen by the same rule as `read`',
+      },
       createdAt: timestamp,
-      expiresAt: { ...timestamp, description: 'Default 30 days after creation; an expired notification is hidden and 404' },
-      deletedAt: { ...nullableTimestamp, description: 'Always null in responses: soft-deleted notifications are hidden' },
+      expiresAt: {
+        ...timestamp,
+        description: 'Default 30 days after creation; an expired notification is hidden and 404',
+      },
+      deletedAt: {
+        ...nullableTimestamp,
+        description: 'Always null in responses: soft-deleted notifications are hidden',
+      },
     },
   },
   NotificationInput: {
@@ -33,7 +58,12 @@ export const notificationSchemas: Record<string, JsonSchema> = {
     required: ['title', 'message'],
     description: 'Unknown fields are ignored.',
     properties: {
-      userId: { type: ['string', 'null'], minLength: 1, maxLength: LIMITS.userId, description: 'Omitted or null: broadcast' },
+      userId: {
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: LIMITS.userId,
+        description: 'Omitted or null: broadcast',
+      },
       title: { type: 'string', minLength: 1, maxLength: LIMITS.title, pattern: '\\S' },
       message: { type: 'string', minLength: 1, maxLength: LIMITS.message, pattern: '\\S' },
       type: { enum: [...NOTIFICATION_TYPES], default: 'info' },
@@ -62,7 +92,11 @@ export const notificationSchemas: Record<string, JsonSchema> = {
     required: ['success', 'updated', 'count', 'message'],
     properties: {
       success: { const: true },
-      updated: { type: 'integer', minimum: 0, description: 'Notifications that changed from unread to read for that user' },
+      updated: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Notifications that changed from unread to read for that user',
+      },
       count: { type: 'integer', minimum: 0, description: 'Same as updated' },
       message: { type: 'string' },
     },
@@ -96,7 +130,11 @@ export const notificationPaths: Record<string, unknown> = {
         userIdParam("That user's own notifications plus broadcasts, with read state as that user sees it"),
         { name: 'read', in: 'query', schema: { type: 'boolean' } },
         { name: 'type', in: 'query', schema: { enum: [...NOTIFICATION_TYPES] } },
-        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE } },
+        {
+          name: 'limit',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE },
+        },
         { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
       ],
       responses: {
@@ -107,7 +145,7 @@ export const notificationPaths: Record<string, unknown> = {
   },
   '/notifications/mark-all-read': {
     patch: {
-      summary: "Mark every unread notification a user sees (their own and broadcasts) read for that user",
+      summary: 'Mark every unread notification a user sees (their own and broadcasts) read for that user',
       description: "Broadcasts get a per-user receipt: other users' read state does not change.",
       security: KEYS,
       parameters: [userIdParam('The user', true)],
@@ -121,7 +159,7 @@ export const notificationPaths: Record<string, unknown> = {
     get: {
       summary: 'One notification',
       security: KEYS,
-      parameters: [idParam, userIdParam('Read it as this user sees it; 404 when it is another user\'s')],
+      parameters: [idParam, userIdParam("Read it as this user sees it; 404 when it is another user's")],
       responses: {
         '200': jsonResponse('The notification', ref('Notification')),
         ...errorResponses(400, 401, 404),
@@ -138,7 +176,7 @@ export const notificationPaths: Record<string, unknown> = {
     patch: {
       summary: 'Mark read (idempotent: the first readAt is kept)',
       description:
-        'With userId on a broadcast, records that user\'s read only; without userId, marks the notification itself read.',
+        "With userId on a broadcast, records that user's read only; without userId, marks the notification itself read.",
       security: KEYS,
       parameters: [idParam, userIdParam("Mark read for this user; 404 when it is another user's notification")],
       responses: {

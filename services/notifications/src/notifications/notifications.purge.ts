@@ -28,7 +28,10 @@ export async function purgeNotifications(db: Knex, options: PurgeOptions): Promi
   let removed = 0;
   for (;;) {
     const batch = await db.transaction(async (trx) => {
-      const lock = await trx.raw<{ rows: { locked: boolean }[] }>('select pg_try_advisory_xact_lock(hashtext(?)) as locked', [PURGE_LOCK]);
+      const lock = await trx.raw<{ rows: { locked: boolean }[] }>(
+        'select pg_try_advisory_xact_lock(hashtext(?)) as locked',
+        [PURGE_LOCK],
+      );
       if (!lock.rows[0].locked) return null;
       const result = await trx.raw<{ rowCount: number }>(
         `delete from notifications where id in (
@@ -54,7 +57,8 @@ export function startPurgeSchedule(db: Knex, logger: Logger, config: Notificatio
     if (running) return;
     running = purgeNotifications(db, { retentionDays: config.retentionDays, batchSize: config.purgeBatchSize })
       .then((result) => {
-        if (result.removed) logger.info('notifications purged', { removed: result.removed, retentionDays: config.retentionDays });
+        if (result.removed)
+          logger.info('notifications purged', { removed: result.removed, retentionDays: config.retentionDays });
       })
       .catch((error: unknown) => {
         logger.error('notifications purge failed', { error });

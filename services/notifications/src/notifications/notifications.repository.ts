@@ -38,7 +38,17 @@ export interface ListFilter {
 }
 
 const NOTIFICATIONS = 'notifications as n';
-const COLUMNS = ['n.id', 'n.user_id', 'n.title', 'n.message', 'n.type', 'n.data', 'n.created_at', 'n.expires_at', 'n.deleted_at'];
+const COLUMNS = [
+  'n.id',
+  'n.user_id',
+  'n.title',
+  'n.message',
+  'n.type',
+  'n.data',
+  'n.created_at',
+  'n.expires_at',
+  'n.deleted_at',
+];
 const DEFAULT_EXPIRY = "interval '30 days'";
 
 /** Rows of this tenant that queries may see: not soft-deleted and not expired. */
@@ -52,7 +62,10 @@ function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
 
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
 function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
-  return db('notification_receipts as r').select(db.raw('1')).whereRaw('r.notification_id = n.id').andWhere('r.user_id', viewer);
+  return db('notification_receipts as r')
+    .select(db.raw('1'))
+    .whereRaw('r.notification_id = n.id')
+    .andWhere('r.user_id', viewer);
 }
 
 // The list statements are written out in SQL: they are the hot path, and building them with
@@ -60,7 +73,8 @@ function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
 // are joined; every value is a named binding.
 const LIST_COLUMNS = 'n.id, n.user_id, n.title, n.message, n.type, n.data, n.created_at, n.expires_at, n.deleted_at';
 const NEWEST_FIRST = 'order by n.created_at desc, n.id desc';
-const VISIBLE = 'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
+const VISIBLE =
+  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
 const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 const ROW_READ = { true: ' and n.read_at is not null', false: ' and n.read_at is null' };
 const BROADCAST_READ = {
@@ -93,7 +107,8 @@ function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql 
   }
   const own = `${VISIBLE} and n.user_id = :userId${type}${read ? ROW_READ[read] : ''}`;
   const broadcasts = `${VISIBLE} and n.user_id is null${type}${read ? BROADCAST_READ[read] : ''}`;
-  const branch = (where: string) => `(select ${LIST_COLUMNS}, n.read_at from notifications n where ${where} ${NEWEST_FIRST} limit :cut)`;
+  const branch = (where: string) =>
+    `(select ${LIST_COLUMNS}, n.read_at from notifications n where ${where} ${NEWEST_FIRST} limit :cut)`;
   const total = `(select count(*) from notifications n where ${own}) + (select count(*) from notifications n where ${broadcasts})`;
   return {
     page:
@@ -124,7 +139,11 @@ export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { pag
   return { page: db.raw(sql.page, bindings), count: db.raw(sql.count, bindings) };
 }
 
-export async function listNotifications(db: Knex, tenant: Tenant, filter: ListFilter): Promise<{ rows: NotificationRow[]; total: number }> {
+export async function listNotifications(
+  db: Knex,
+  tenant: Tenant,
+  filter: ListFilter,
+): Promise<{ rows: NotificationRow[]; total: number }> {
   const { page, count } = listQueries(db, tenant, filter);
   const rows = (await page).rows as (NotificationRow & { total: number })[];
   if (rows.length) return { rows, total: Number(rows[0].total) };
@@ -149,7 +168,12 @@ export async function insertNotification(db: Knex, tenant: Tenant, input: NewNot
 }
 
 /** One visible notification; with a viewer, only if it is theirs or a broadcast, read as they see it. */
-export async function findNotification(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<NotificationRow | undefined> {
+export async function findNotification(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  viewer?: string,
+): Promise<NotificationRow | undefined> {
   const qb = visible(db, tenant).andWhere('n.id', id);
   if (viewer === undefined) return qb.first(...COLUMNS, 'n.read_at');
   return qb
@@ -165,20 +189,33 @@ export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise
 
 /** Records that one user read a broadcast; reading it again keeps the first receipt. */
 export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<void> {
-  const source = visible(db, tenant).andWhere('n.id', id).whereNull('n.user_id').select('n.id', db.raw('?', [userId]), db.fn.now());
-  await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [source]);
+  const source = visible(db, tenant)
+    .andWhere('n.id', id)
+    .whereNull('n.user_id')
+    .select('n.id', db.raw('?', [userId]), db.fn.now());
+  await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
+    source,
+  ]);
 }
 
 /**
  * The two statements of mark-all-read: the user's own unread rows are marked read, and each
  * broadcast still unread for them gets a receipt (nobody else's view changes).
  */
-export function markAllReadQueries(db: Knex, tenant: Tenant, userId: string): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
+export function markAllReadQueries(
+  db: Knex,
+  tenant: Tenant,
+  userId: string,
+): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
   const own = visible(db, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: db.fn.now() });
-  const unread = visible(db, tenant).whereNull('n.user_id').whereNull('n.read_at').whereNotExists(receiptOf(db, userId));
-  const broadcasts = db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
-    unread.select('n.id', db.raw('?', [userId]), db.fn.now()),
-  ]);
+  const unread = visible(db, tenant)
+    .whereNull('n.user_id')
+    .whereNull('n.read_at')
+    .whereNotExists(receiptOf(db, userId));
+  const broadcasts = db.raw(
+    'insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing',
+    [unread.select('n.id', db.raw('?', [userId]), db.fn.now())],
+  );
   return { own, broadcasts };
 }
 

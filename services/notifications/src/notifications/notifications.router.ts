@@ -1,12 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
-import {
-  createNotificationBody,
-  listNotificationsQuery,
-  markAllReadQuery,
-  viewerQuery,
-} from './notifications.schemas';
+import { createNotificationBody, listNotificationsQuery, markAllReadQuery, viewerQuery } from './notifications.schemas';
 import * as notifications from './notifications.service';
 
 /** Thin handlers: validated input -> service -> response. Errors go to the one error handler. */

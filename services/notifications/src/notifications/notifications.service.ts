@@ -52,14 +52,24 @@ export function toNotification(row: NotificationRow): Notification {
 
 const notFound = () => errors.notFound('Notification');
 
-export async function createNotification(db: Knex, tenant: Tenant, input: CreateNotificationInput): Promise<Notification> {
+export async function createNotification(
+  db: Knex,
+  tenant: Tenant,
+  input: CreateNotificationInput,
+): Promise<Notification> {
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw errors.validation('Request validation failed', [{ path: 'expiresAt', message: 'expiresAt must be in the future' }]);
+    throw errors.validation('Request validation failed', [
+      { path: 'expiresAt', message: 'expiresAt must be in the future' },
+    ]);
   }
   return toNotification(await repo.insertNotification(db, tenant, input));
 }
 
-export async function listNotifications(db: Knex, tenant: Tenant, query: ListNotificationsQuery): Promise<NotificationList> {
+export async function listNotifications(
+  db: Knex,
+  tenant: Tenant,
+  query: ListNotificationsQuery,
+): Promise<NotificationList> {
   const { rows, total } = await repo.listNotifications(db, tenant, query);
   return { notifications: rows.map(toNotification), total, limit: query.limit, offset: query.offset };
 }
