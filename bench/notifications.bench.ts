@@ -5,8 +5,9 @@
  * p99 < 25 ms at 50 connections.
  *
  * The rows are seeded in bulk (generate_series) into the `bench_notifications` database the
- * first time, and reused on later runs (BENCH_RESEED=1 seeds again). It also prints the
- * EXPLAIN ANALYZE plans of the statements at that size.
+ * first time, and reused on later runs (BENCH_RESEED=1 seeds again). Subject and baseline
+ * are measured in three interleaved slices each (BENCH_SECONDS split between them; latency
+ * is the median of the slices). It also prints the EXPLAIN ANALYZE plans at that size.
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -29,7 +30,7 @@ import {
 import { toNotification } from '../services/notifications/src/notifications/notifications.service';
 import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
 import { benchDatabaseServer } from './lib/database';
-import { compare, formatComparison, runLoad } from './lib/load';
+import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
 // The baseline's own dependencies, resolved where the workspace installed them.
 const express = createRequire(require.resolve('@platform/notifications/package.json'))(
@@ -40,6 +41,20 @@ const pg = createRequire(require.resolve('@platform/db/package.json'))('pg') as 
 const SHAPE: SeedShape = { count: 1_000_000, users: 10_000, broadcastEvery: 1_000, readers: 200 };
 const USER = 'user-42';
 const POOL_SIZE = 10;
+const ROUNDS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** One result from equal-length slices: mean throughput, median latencies, summed failures. */
+function combine(results: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length,
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
 
 type Db = ServiceDeps['db'];
 
@@ -167,8 +182,17 @@ export default async function bench(): Promise<string[]> {
     // Warm both (pools, JIT, caches) before measuring.
     await runLoad({ url: subject.url + path, headers, durationSeconds: 1 });
     await runLoad({ url: baseline.url + path, durationSeconds: 1 });
-    const measured = await runLoad({ url: subject.url + path, headers, connections: 50 });
-    const bare = await runLoad({ url: baseline.url + path, connections: 50 });
+    // Interleaved slices, so that a change in the machine's load mid-run hits both sides alike.
+    const slices: { subject: LoadResult[]; baseline: LoadResult[] } = { subject: [], baseline: [] };
+    const sliceSeconds = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 5) / ROUNDS));
+    for (let round = 0; round < ROUNDS; round++) {
+      slices.subject.push(
+        await runLoad({ url: subject.url + path, headers, connections: 50, durationSeconds: sliceSeconds }),
+      );
+      slices.baseline.push(await runLoad({ url: baseline.url + path, connections: 50, durationSeconds: sliceSeconds }));
+    }
+    const measured = combine(slices.subject);
+    const bare = combine(slices.baseline);
     const comparison = compare(
       `GET ${path} (1,000,000 rows, 50 connections, p99 < 25 ms)`,
       measured,
