@@ -111,4 +111,9 @@ describe('purge of old notifications', () => {
       await stop();
     }
   });
+
+  it("when the service's background work is started and stopped, then it starts with the default settings and stops cleanly", async () => {
+    const stop = await notificationsService.startBackground!(svc.deps);
+    await expect(stop()).resolves.toBeUndefined();
+  });
 });
