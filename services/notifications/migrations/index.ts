@@ -1,4 +1,5 @@
 import type { Migration } from '@platform/db';
+import { createNotifications } from './0001-notifications';
 
 /** The Notifications service's schema changes, oldest first. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [createNotifications];

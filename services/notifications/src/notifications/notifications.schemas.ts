@@ -1,0 +1,58 @@
+import { Joi, pageSchema, type Page } from '@platform/tenancy';
+
+export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error', 'custom'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const LIMITS = { userId: 255, title: 255, message: 10_000 } as const;
+export const DEFAULT_PAGE_SIZE = 20;
+
+const userId = Joi.string().min(1).max(LIMITS.userId);
+// Required text must say something, but is stored exactly as sent (no trimming).
+const text = (max: number) => Joi.string().min(1).max(max).pattern(/\S/, 'non-blank');
+
+export interface CreateNotificationInput {
+  userId: string | null;
+  title: string;
+  message: string;
+  type: NotificationType;
+  data: Record<string, unknown>;
+  expiresAt?: Date | null;
+}
+
+// Far enough for any use, near enough that every layer (JS Date, Postgres, ISO 8601) agrees.
+const LATEST_EXPIRY = new Date('9999-12-31T23:59:59.999Z');
+
+export const createNotificationBody = Joi.object<CreateNotificationInput>({
+  userId: userId.allow(null).default(null),
+  title: text(LIMITS.title).required(),
+  message: text(LIMITS.message).required(),
+  type: Joi.string()
+    .valid(...NOTIFICATION_TYPES)
+    .default('info'),
+  // A free-form payload: its own keys are kept as sent (only our top-level fields are checked).
+  data: Joi.object().unknown(true).default({}),
+  // null or absent: the default, 30 days after creation.
+  expiresAt: Joi.date().iso().max(LATEST_EXPIRY).allow(null),
+});
+
+export interface ListNotificationsQuery extends Page {
+  userId?: string;
+  read?: boolean;
+  type?: NotificationType;
+}
+
+export const listNotificationsQuery = Joi.object<ListNotificationsQuery>({
+  userId,
+  read: Joi.boolean(),
+  type: Joi.string().valid(...NOTIFICATION_TYPES),
+  ...pageSchema(DEFAULT_PAGE_SIZE),
+});
+
+/** `?userId=` on a single notification: read it (or mark it read) as that user sees it. */
+export interface ViewerQuery {
+  userId?: string;
+}
+
+export const viewerQuery = Joi.object<ViewerQuery>({ userId });
+
+export const markAllReadQuery = Joi.object<{ userId: string }>({ userId: userId.required() });

@@ -1,0 +1,107 @@
+import type { Knex } from 'knex';
+import { errors, isUuid, toIso } from '@platform/tenancy';
+import * as repo from './notifications.repository';
+import type { NotificationRow, Tenant } from './notifications.repository';
+import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
+
+/** The Notification resource as the API returns it (SPEC.md "Notification"). */
+export interface Notification {
+  id: string;
+  userId: string | null;
+  title: string;
+  message: string;
+  type: NotificationType;
+  data: Record<string, unknown>;
+  read: boolean;
+  readAt: string | null;
+  createdAt: string;
+  expiresAt: string;
+  deletedAt: string | null;
+}
+
+export interface NotificationList {
+  notifications: Notification[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface MarkAllReadResult {
+  success: true;
+  updated: number;
+  count: number;
+  message: string;
+}
+
+/** Rows become API objects here and nowhere else. */
+export function toNotification(row: NotificationRow): Notification {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    title: row.title,
+    message: row.message,
+    type: row.type,
+    data: row.data ?? {},
+    read: row.read_at !== null,
+    readAt: toIso(row.read_at),
+    createdAt: toIso(row.created_at)!,
+    expiresAt: toIso(row.expires_at)!,
+    deletedAt: toIso(row.deleted_at),
+  };
+}
+
+const notFound = () => errors.notFound('Notification');
+
+export async function createNotification(
+  db: Knex,
+  tenant: Tenant,
+  input: CreateNotificationInput,
+): Promise<Notification> {
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+    throw errors.validation('Request validation failed', [
+      { path: 'expiresAt', message: 'expiresAt must be in the future' },
+    ]);
+  }
+  return toNotification(await repo.insertNotification(db, tenant, input));
+}
+
+export async function listNotifications(
+  db: Knex,
+  tenant: Tenant,
+  query: ListNotificationsQuery,
+): Promise<NotificationList> {
+  const { rows, total } = await repo.listNotifications(db, tenant, query);
+  return { notifications: rows.map(toNotification), total, limit: query.limit, offset: query.offset };
+}
+
+/** Absent, deleted, expired, another project's, or another user's (for a viewer): all 404. */
+export async function getNotification(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Notification> {
+  const row = isUuid(id) ? await repo.findNotification(db, tenant, id, viewer) : undefined;
+  if (!row) throw notFound();
+  return toNotification(row);
+}
+
+/**
+ * With a viewer, a broadcast gets that user's receipt and nobody else's view changes; a
+ * personal notification (or any notification without a viewer) is marked read itself.
+ * Marking a read notification again keeps its first readAt.
+ */
+export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Notification> {
+  const current = isUuid(id) ? await repo.findNotification(db, tenant, id, viewer) : undefined;
+  if (!current) throw notFound();
+  if (current.read_at === null) {
+    if (viewer !== undefined && current.user_id === null) await repo.insertReceipt(db, tenant, id, viewer);
+    else await repo.markRowRead(db, tenant, id);
+  }
+  return getNotification(db, tenant, id, viewer);
+}
+
+export async function markAllRead(db: Knex, tenant: Tenant, userId: string): Promise<MarkAllReadResult> {
+  const updated = await db.transaction((trx) => repo.markAllRead(trx, tenant, userId));
+  return { success: true, updated, count: updated, message: `${updated} notification(s) marked as read` };
+}
+
+export async function deleteNotification(db: Knex, tenant: Tenant, id: string): Promise<void> {
+  const deleted = isUuid(id) && (await repo.softDeleteNotification(db, tenant, id));
+  if (!deleted) throw notFound();
+}
