@@ -65,6 +65,12 @@ describe('GET /v1/me', () => {
     expect((await api.get('/me', { bearer: accessToken, headers: project.headers })).status).toBe(200);
   });
 
+  it('when a validly signed token names a user id that is not a UUID, then 401 (not a 500)', async () => {
+    const res = await api.get('/me', { bearer: project.accessToken({ userId: 'not-a-uuid', email: 'x@example.com' }) });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_SESSION');
+  });
+
   it('when the user no longer exists, then 401 INVALID_SESSION', async () => {
     const { user, accessToken } = await registerUser(api, project);
     await svc.deps.db('users').where({ id: user.id }).delete();

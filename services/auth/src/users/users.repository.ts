@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { isUuid } from '@platform/tenancy';
 import type { Tenant } from '../context';
+import { preparedFirst } from '../db/prepared';
 
 /** A user as stored (the password hash never leaves the service). */
 export interface UserRecord {
@@ -79,8 +81,12 @@ const owned = (db: Knex, tenant: Tenant) =>
 /** Emails are compared trimmed and lowercased (RESOLUTIONS 3). */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+const BY_ID = `select ${COLUMNS.join(', ')} from users where tenant_id = $1 and project_id = $2 and id = $3`;
+
+/** Every GET /me runs this, so it is a prepared statement (see preparedFirst). */
 export async function findUserById(db: Knex, tenant: Tenant, id: string): Promise<UserRecord | null> {
-  const row = await owned(db, tenant).where({ id }).first(COLUMNS);
+  if (![tenant.tenantId, tenant.projectId, id].every(isUuid)) return null;
+  const row = await preparedFirst(db, 'auth_user_by_id', BY_ID, [tenant.tenantId, tenant.projectId, id]);
   return row ? fromRow(row) : null;
 }
 

@@ -1,0 +1,118 @@
+/**
+ * Authentication benchmarks (`pnpm bench auth`):
+ * 1. POST /v1/login throughput against the bcrypt floor measured in the same run: how many
+ *    bcrypt comparisons per second this machine does at the configured cost with every
+ *    thread-pool thread busy. Login costs one comparison, so the floor is its ceiling;
+ *    target >= 85% of it.
+ * 2. GET /v1/me throughput against a bare Express app that only verifies the same JWT;
+ *    target >= 70%.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import bcrypt from 'bcrypt';
+import express from 'express';
+import jwt from 'jsonwebtoken';
+import { createTestService } from '@platform/testkit';
+import { authService } from '../services/auth/src';
+import { createAuthApp } from '../services/auth/src/app';
+import { loadAuthConfig } from '../services/auth/src/config';
+import { benchDatabaseServer } from './lib/database';
+import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
+
+const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
+
+async function listen(app: express.Express): Promise<{ url: string; server: Server }> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, () => resolve(s));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const close = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+/** bcrypt.compare calls per second with `concurrency` in flight (enough to keep every pool thread busy). */
+async function bcryptFloor(cost: number, durationSeconds: number, concurrency: number): Promise<LoadResult> {
+  const hash = await bcrypt.hash('correct horse battery', cost);
+  const latencies: number[] = [];
+  const deadline = performance.now() + durationSeconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const start = performance.now();
+      await bcrypt.compare('correct horse battery', hash);
+      latencies.push(performance.now() - start);
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+  return { requestsPerSecond: latencies.length / elapsed, p50Ms: at(0.5), p99Ms: at(0.99), non2xx: 0, errors: 0 };
+}
+
+export default async function authBench(): Promise<string[]> {
+  const database = await benchDatabaseServer();
+  process.env.TEST_DATABASE_URL ??= database.url;
+  // The configured cost (BCRYPT_COST, default 10); limits out of the way of a load test.
+  const config = loadAuthConfig({ ...process.env, AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' });
+  const svc = await createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
+  const { url, server } = await listen(svc.app);
+  const lines: string[] = [];
+  try {
+    const project = await svc.createProject();
+    const credentials = { email: 'bench@example.com', password: 'correct horse battery' };
+    const registered = await fetch(`${url}/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...project.headers },
+      body: JSON.stringify(credentials),
+    });
+    const { accessToken } = (await registered.json()) as { accessToken: string };
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+
+    // 1. Login against the bcrypt floor.
+    await bcryptFloor(config.bcryptCost, 1, threads * 2);
+    const floor = await bcryptFloor(config.bcryptCost, seconds(), threads * 2);
+    const login = await runLoad({
+      url: `${url}/v1/login`,
+      method: 'POST',
+      headers: project.headers,
+      body: credentials,
+      connections: threads * 4,
+    });
+    const loginComparison = compare(`POST /v1/login vs bcrypt floor (cost ${config.bcryptCost}, ${threads} pool threads)`, login, floor, 0.85);
+    lines.push(formatComparison(loginComparison));
+
+    // 2. GET /v1/me against a bare Express app verifying the same JWT.
+    const publicKey = svc.deps.jwt.publicKey;
+    const bare = express();
+    bare.get('/v1/me', (req, res) => {
+      const token = (req.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+      try {
+        res.json({ user: jwt.verify(token, publicKey, { algorithms: ['RS256'] }) });
+      } catch {
+        res.status(401).json({ success: false });
+      }
+    });
+    const baselineServer = await listen(bare);
+    const authHeaders = { authorization: `Bearer ${accessToken}` };
+    try {
+      await runLoad({ url: `${baselineServer.url}/v1/me`, headers: authHeaders, durationSeconds: 1 });
+      const baseline = await runLoad({ url: `${baselineServer.url}/v1/me`, headers: authHeaders });
+      await runLoad({ url: `${url}/v1/me`, headers: authHeaders, durationSeconds: 1 });
+      const me = await runLoad({ url: `${url}/v1/me`, headers: authHeaders });
+      lines.push(formatComparison(compare('GET /v1/me vs bare Express verifying the same JWT', me, baseline, 0.7)));
+    } finally {
+      await close(baselineServer.server);
+    }
+  } finally {
+    await close(server);
+    await svc.close();
+    await database.stop();
+  }
+  return lines;
+}
