@@ -43,9 +43,9 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
     throw invalidCredentials();
   }
   const result = await ctx.db.transaction(async (trx) => {
-    // A concurrent attempt may have locked the account while bcrypt was running.
+    // While bcrypt ran, a concurrent attempt may have locked the account or a reset changed the password.
     const current = await findUserByIdForUpdate(trx, tenant, found.id);
-    if (!current) return { error: invalidCredentials() };
+    if (!current || current.passwordHash !== found.passwordHash) return { error: invalidCredentials() };
     if (isLocked(current.lockedUntil)) return { error: accountLocked(current.lockedUntil) };
     const user = (await recordLoginSuccess(trx, tenant, found.id))!;
     return { user, tokens: await issueSession(trx, ctx, tenant, user) };
