@@ -20,7 +20,15 @@ export interface AuthConfig {
   };
 }
 
-const schema = Joi.object({
+interface AuthEnv {
+  BCRYPT_COST: number;
+  APP_URL: string;
+  AUTH_RATE_LIMIT_WINDOW_MS: number;
+  AUTH_RATE_LIMIT_PER_IP: number;
+  AUTH_RATE_LIMIT_PER_EMAIL: number;
+}
+
+const schema = Joi.object<AuthEnv>({
   BCRYPT_COST: Joi.number().integer().min(4).max(15).default(10),
   APP_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
@@ -31,8 +39,11 @@ const schema = Joi.object({
 }).unknown(true);
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid auth configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const result = schema.validate(env, { abortEarly: false, convert: true });
+  if (result.error) {
+    throw new ConfigError(`Invalid auth configuration: ${result.error.details.map((d) => d.message).join('; ')}`);
+  }
+  const value = result.value;
   return {
     bcryptCost: value.BCRYPT_COST,
     appUrl: value.APP_URL.replace(/\/+$/, ''),

@@ -16,7 +16,9 @@ export interface AccountTokenRecord {
 
 const COLUMNS = ['id', 'tenant_id', 'project_id', 'user_id', 'purpose', 'expires_at', 'used_at'];
 
-function fromRow(row: Record<string, unknown>): AccountTokenRecord {
+type Row = Record<string, unknown>;
+
+function fromRow(row: Row): AccountTokenRecord {
   return {
     id: row.id as string,
     tenantId: row.tenant_id as string,
@@ -66,7 +68,7 @@ export async function findAccountToken(
     purpose,
     token_hash: tokenHash,
   });
-  const row = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
+  const row: Row | undefined = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
   return row ? fromRow(row) : null;
 }
 
@@ -75,7 +77,9 @@ export async function findAccountToken(
  * token itself names its tenant: a 256-bit random value cannot be guessed into another project.
  */
 export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<Tenant | null> {
-  const row = await db('account_tokens').where({ purpose, token_hash: tokenHash }).first('tenant_id', 'project_id');
+  const row: { tenant_id: string; project_id: string } | undefined = await db('account_tokens')
+    .where({ purpose, token_hash: tokenHash })
+    .first('tenant_id', 'project_id');
   return row ? { tenantId: row.tenant_id, projectId: row.project_id } : null;
 }
 

@@ -54,7 +54,7 @@ export async function findRefreshToken(
   options: { forUpdate?: boolean } = {},
 ): Promise<RefreshTokenRecord | null> {
   const query = owned(db, tenant).where({ token_hash: tokenHash });
-  const row = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
+  const row: Record<string, unknown> | undefined = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
   return row ? fromRow(row) : null;
 }
 

@@ -33,6 +33,8 @@ function accountLocked(until: Date): AppError {
 
 const isLocked = (until: Date | null): until is Date => until !== null && until.getTime() > Date.now();
 
+type LoginOutcome = { kind: 'refused'; error: AppError } | { kind: 'in'; user: UserRecord; tokens: SessionTokens };
+
 export async function login(ctx: AuthContext, tenant: Tenant, input: { email: string; password: string }) {
   const found = await findUserByEmail(ctx.db, tenant, input.email);
   if (found && isLocked(found.lockedUntil)) throw accountLocked(found.lockedUntil);
@@ -42,16 +44,16 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
     if (found) await recordLoginFailure(ctx.db, tenant, found.id, LOCKOUT_THRESHOLD, LOCKOUT_MS);
     throw invalidCredentials();
   }
-  const result = await ctx.db.transaction(async (trx) => {
+  const outcome = await ctx.db.transaction(async (trx): Promise<LoginOutcome> => {
     // While bcrypt ran, a concurrent attempt may have locked the account or a reset changed the password.
     const current = await findUserByIdForUpdate(trx, tenant, found.id);
-    if (!current || current.passwordHash !== found.passwordHash) return { error: invalidCredentials() };
-    if (isLocked(current.lockedUntil)) return { error: accountLocked(current.lockedUntil) };
+    if (!current || current.passwordHash !== found.passwordHash) return { kind: 'refused', error: invalidCredentials() };
+    if (isLocked(current.lockedUntil)) return { kind: 'refused', error: accountLocked(current.lockedUntil) };
     const user = (await recordLoginSuccess(trx, tenant, found.id))!;
-    return { user, tokens: await issueSession(trx, ctx, tenant, user) };
+    return { kind: 'in', user, tokens: await issueSession(trx, ctx, tenant, user) };
   });
-  if ('error' in result) throw result.error;
-  return { success: true as const, user: toUserJson(result.user), ...result.tokens };
+  if (outcome.kind === 'refused') throw outcome.error;
+  return { success: true as const, user: toUserJson(outcome.user), ...outcome.tokens };
 }
 
 type RefreshOutcome =

@@ -91,13 +91,13 @@ export async function findUserById(db: Knex, tenant: Tenant, id: string): Promis
 }
 
 export async function findUserByEmail(db: Knex, tenant: Tenant, email: string): Promise<UserRecord | null> {
-  const row = await owned(db, tenant).where({ email: normalizeEmail(email) }).first(COLUMNS);
+  const row: UserRow | undefined = await owned(db, tenant).where({ email: normalizeEmail(email) }).first(COLUMNS);
   return row ? fromRow(row) : null;
 }
 
 /** Locks the user's row for the rest of the transaction. */
 export async function findUserByIdForUpdate(db: Knex, tenant: Tenant, id: string): Promise<UserRecord | null> {
-  const row = await owned(db, tenant).where({ id }).forUpdate().first(COLUMNS);
+  const row: UserRow | undefined = await owned(db, tenant).where({ id }).forUpdate().first(COLUMNS);
   return row ? fromRow(row) : null;
 }
 
@@ -109,7 +109,7 @@ export interface NewUser {
 
 /** Inserts a user; null when the email is already taken in this project. */
 export async function insertUser(db: Knex, tenant: Tenant, input: NewUser): Promise<UserRecord | null> {
-  const rows = await db('users')
+  const rows: UserRow[] = await db('users')
     .insert({
       id: randomUUID(),
       tenant_id: tenant.tenantId,
@@ -125,7 +125,7 @@ export async function insertUser(db: Knex, tenant: Tenant, input: NewUser): Prom
 }
 
 async function updateReturning(db: Knex, tenant: Tenant, id: string, changes: Record<string, unknown>) {
-  const rows = await owned(db, tenant).where({ id }).update(changes).returning(COLUMNS);
+  const rows: UserRow[] = await owned(db, tenant).where({ id }).update(changes).returning(COLUMNS);
   return rows.length ? fromRow(rows[0]) : null;
 }
 
