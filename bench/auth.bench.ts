@@ -8,12 +8,14 @@
  *    target >= 70%.
  * Each comparison alternates baseline and subject (BENCH_ROUNDS rounds of BENCH_SECONDS each).
  */
+import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import bcrypt from 'bcrypt';
-import express from 'express';
-import jwt from 'jsonwebtoken';
+import type Bcrypt from 'bcrypt';
+import type Express from 'express';
+import type Jwt from 'jsonwebtoken';
 import { createTestService } from '@platform/testkit';
 import { authService } from '../services/auth/src';
 import { createAuthApp } from '../services/auth/src/app';
@@ -21,11 +23,17 @@ import { loadAuthConfig } from '../services/auth/src/config';
 import { benchDatabaseServer } from './lib/database';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
+// The same copies of bcrypt, Express and jsonwebtoken the service runs on (they are its dependencies, not the root's).
+const requireFromAuth = createRequire(path.join(__dirname, '../services/auth/package.json'));
+const bcrypt = requireFromAuth('bcrypt') as typeof Bcrypt;
+const express = requireFromAuth('express') as typeof Express;
+const jwt = requireFromAuth('jsonwebtoken') as typeof Jwt;
+
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 /** Alternating rounds per comparison (BENCH_ROUNDS, default 2). */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 
-async function listen(app: express.Express): Promise<{ url: string; server: Server }> {
+async function listen(app: Express.Express): Promise<{ url: string; server: Server }> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, () => resolve(s));
   });
