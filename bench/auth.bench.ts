@@ -64,8 +64,15 @@ async function bcryptFloor(cost: number, durationSeconds: number, concurrency: n
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  return { requestsPerSecond: latencies.length / durationSeconds, p50Ms: at(0.5), p99Ms: at(0.99), non2xx: 0, errors: 0 };
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return {
+    requestsPerSecond: latencies.length / durationSeconds,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    non2xx: 0,
+    errors: 0,
+  };
 }
 
 /** Averages of several runs: throughput and p50 averaged, worst p99, failures summed. */
@@ -107,7 +114,11 @@ export default async function authBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
   // The configured cost (BCRYPT_COST, default 10); limits out of the way of a load test.
-  const config = loadAuthConfig({ ...process.env, AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' });
+  const config = loadAuthConfig({
+    ...process.env,
+    AUTH_RATE_LIMIT_PER_IP: '100000000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+  });
   const svc = await createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
   const { url, server } = await listen(svc.app);
   const lines: string[] = [];
@@ -124,7 +135,13 @@ export default async function authBench(): Promise<string[]> {
 
     // 1. Login against the bcrypt floor.
     const concurrency = threads * 4;
-    const loginLoad = { url: `${url}/v1/login`, method: 'POST' as const, headers: project.headers, body: credentials, connections: concurrency };
+    const loginLoad = {
+      url: `${url}/v1/login`,
+      method: 'POST' as const,
+      headers: project.headers,
+      body: credentials,
+      connections: concurrency,
+    };
     await bcryptFloor(config.bcryptCost, 1, concurrency);
     await runLoad({ ...loginLoad, durationSeconds: 1 });
     const logins = await alternate(
@@ -156,7 +173,9 @@ export default async function authBench(): Promise<string[]> {
         () => runLoad({ url: `${baselineServer.url}/v1/me`, headers: authHeaders }),
         () => runLoad({ url: `${url}/v1/me`, headers: authHeaders }),
       );
-      lines.push(formatComparison(compare('GET /v1/me vs bare Express verifying the same JWT', me.subject, me.baseline, 0.7)));
+      lines.push(
+        formatComparison(compare('GET /v1/me vs bare Express verifying the same JWT', me.subject, me.baseline, 0.7)),
+      );
     } finally {
       await close(baselineServer.server);
     }

@@ -17,13 +17,19 @@ describe('loadAuthConfig', () => {
       AUTH_RATE_LIMIT_PER_IP: '5',
       AUTH_RATE_LIMIT_PER_EMAIL: '2',
     });
-    expect(config).toEqual({ bcryptCost: 12, appUrl: 'https://app.example.com', rateLimit: { windowMs: 60_000, perIp: 5, perEmail: 2 } });
+    expect(config).toEqual({
+      bcryptCost: 12,
+      appUrl: 'https://app.example.com',
+      rateLimit: { windowMs: 60_000, perIp: 5, perEmail: 2 },
+    });
   });
 
-  it.each([['BCRYPT_COST', '3'], ['BCRYPT_COST', '32'], ['APP_URL', 'ftp://x'], ['AUTH_RATE_LIMIT_PER_IP', '0']])(
-    'when %s is %s, then start-up is refused',
-    (name, value) => {
-      expect(() => loadAuthConfig({ [name]: value })).toThrow(/Invalid auth configuration/);
-    },
-  );
+  it.each([
+    ['BCRYPT_COST', '3'],
+    ['BCRYPT_COST', '32'],
+    ['APP_URL', 'ftp://x'],
+    ['AUTH_RATE_LIMIT_PER_IP', '0'],
+  ])('when %s is %s, then start-up is refused', (name, value) => {
+    expect(() => loadAuthConfig({ [name]: value })).toThrow(/Invalid auth configuration/);
+  });
 });

@@ -33,7 +33,10 @@ const schema = Joi.object<AuthEnv>({
   APP_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://localhost:3000'),
-  AUTH_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1_000).default(15 * 60_000),
+  AUTH_RATE_LIMIT_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1_000)
+    .default(15 * 60_000),
   AUTH_RATE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
   AUTH_RATE_LIMIT_PER_EMAIL: Joi.number().integer().min(1).default(10),
 }).unknown(true);

@@ -11,7 +11,8 @@ const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id']
  */
 export function keysWhenSent(directory: PlatformDirectory): RequestHandler {
   const keys = requireKeys(directory);
-  return (req, res, next) => (KEY_HEADERS.some((name) => req.headers[name] !== undefined) ? keys(req, res, next) : next());
+  return (req, res, next) =>
+    KEY_HEADERS.some((name) => req.headers[name] !== undefined) ? keys(req, res, next) : next();
 }
 
 /** Per client IP and per email (within the project), each with its own counters per endpoint. */

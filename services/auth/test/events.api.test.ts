@@ -29,7 +29,11 @@ describe('event delivery', () => {
     await api.post('/forgot-password', { headers: project.headers, body: { email: user.email } });
     const mine = () => received.filter((e) => (e.data as { userId?: string }).userId === user.id);
     await waitFor(() => mine().length >= 3);
-    expect(mine().map((e) => e.type).sort()).toEqual(
+    expect(
+      mine()
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(
       [AUTH_EVENTS.passwordResetRequested, AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested].sort(),
     );
     await waitFor(async () => {

@@ -69,7 +69,11 @@ export async function registerUser(api: Api, project: TestProject, email = uniqu
 }
 
 /** Outbox events of a project, oldest first. */
-export async function outboxEvents<T = Record<string, unknown>>(db: Knex, project: TestProject, type?: string): Promise<EventEnvelope<T>[]> {
+export async function outboxEvents<T = Record<string, unknown>>(
+  db: Knex,
+  project: TestProject,
+  type?: string,
+): Promise<EventEnvelope<T>[]> {
   const rows: { envelope: EventEnvelope<T> }[] = await db('outbox')
     .modify((q) => {
       if (type) q.where({ type });

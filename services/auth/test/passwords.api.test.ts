@@ -14,10 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const forgot = (email: string, p: TestProject = project) => api.post('/forgot-password', { headers: p.headers, body: { email } });
+const forgot = (email: string, p: TestProject = project) =>
+  api.post('/forgot-password', { headers: p.headers, body: { email } });
 const reset = (token: string, password = 'a brand new password', p: TestProject = project) =>
   api.post('/reset-password', { headers: p.headers, body: { token, password } });
-const login = (email: string, password: string) => api.post('/login', { headers: project.headers, body: { email, password } });
+const login = (email: string, password: string) =>
+  api.post('/login', { headers: project.headers, body: { email, password } });
 
 /** Asks for a reset and returns the token from the event written for the Mailer. */
 async function resetTokenFor(email: string, p: TestProject = project): Promise<string> {
@@ -41,10 +43,24 @@ describe('POST /v1/forgot-password', () => {
   it('when the email exists, then auth.password-reset.requested is in the outbox with a link to the project app valid 1 hour', async () => {
     const { user } = await registerUser(api, project);
     await forgot(user.email.toUpperCase());
-    const events = await outboxEvents<PasswordResetRequestedData>(svc.deps.db, project, AUTH_EVENTS.passwordResetRequested);
+    const events = await outboxEvents<PasswordResetRequestedData>(
+      svc.deps.db,
+      project,
+      AUTH_EVENTS.passwordResetRequested,
+    );
     const event = events.find((e) => e.data.userId === user.id)!;
-    expect(event).toMatchObject({ type: 'auth.password-reset.requested', tenantId: project.tenantId, projectId: project.projectId, version: 1 });
-    expect(event.data).toEqual({ userId: user.id, email: user.email, link: expect.any(String), expiresAt: expect.any(String) });
+    expect(event).toMatchObject({
+      type: 'auth.password-reset.requested',
+      tenantId: project.tenantId,
+      projectId: project.projectId,
+      version: 1,
+    });
+    expect(event.data).toEqual({
+      userId: user.id,
+      email: user.email,
+      link: expect.any(String),
+      expiresAt: expect.any(String),
+    });
     expect(event.data.link).toMatch(new RegExp(`^${APP_URL}/reset-password\\?token=[A-Za-z0-9_-]{43}$`));
     const ttl = Date.parse(event.data.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(59 * 60_000);
@@ -54,7 +70,11 @@ describe('POST /v1/forgot-password', () => {
   it('when the email is unknown, then no event is written', async () => {
     const email = uniqueEmail('ghost');
     await forgot(email);
-    const events = await outboxEvents<PasswordResetRequestedData>(svc.deps.db, project, AUTH_EVENTS.passwordResetRequested);
+    const events = await outboxEvents<PasswordResetRequestedData>(
+      svc.deps.db,
+      project,
+      AUTH_EVENTS.passwordResetRequested,
+    );
     expect(events.filter((e) => e.data.email === email)).toHaveLength(0);
   });
 
@@ -80,7 +100,10 @@ describe('POST /v1/reset-password', () => {
     expect(res.body).toEqual({ success: true, message: expect.any(String) });
     expect((await login(session.user.email, PASSWORD)).status).toBe(401);
     expect((await login(session.user.email, 'a brand new password')).status).toBe(200);
-    const refreshed = await api.post('/refresh-token', { headers: project.headers, body: { refreshToken: session.refreshToken } });
+    const refreshed = await api.post('/refresh-token', {
+      headers: project.headers,
+      body: { refreshToken: session.refreshToken },
+    });
     expect(refreshed.status).toBe(401);
     expect(refreshed.body.error.code).toBe('INVALID_SESSION');
   });
@@ -97,7 +120,8 @@ describe('POST /v1/reset-password', () => {
   it('when the token is older than 1 hour, then 410 TOKEN_EXPIRED and the password is unchanged', async () => {
     const { user } = await registerUser(api, project);
     const token = await resetTokenFor(user.email);
-    await svc.deps.db('account_tokens')
+    await svc.deps
+      .db('account_tokens')
       .where({ user_id: user.id, purpose: 'reset_password' })
       .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await reset(token);
@@ -148,7 +172,11 @@ describe('POST /v1/reset-password', () => {
     const plain = await svc.createProject();
     const { user } = await registerUser(api, plain);
     await forgot(user.email, plain);
-    const [event] = await outboxEvents<PasswordResetRequestedData>(svc.deps.db, plain, AUTH_EVENTS.passwordResetRequested);
+    const [event] = await outboxEvents<PasswordResetRequestedData>(
+      svc.deps.db,
+      plain,
+      AUTH_EVENTS.passwordResetRequested,
+    );
     expect(event.data.link).toMatch(/^https:\/\/default\.example\.org\/reset-password\?token=/);
   });
 });

@@ -17,20 +17,29 @@ describe('per-email limits', () => {
   let project: TestProject;
 
   beforeAll(async () => {
-    svc = await startAuth({ AUTH_RATE_LIMIT_PER_EMAIL: '2', AUTH_RATE_LIMIT_PER_IP: '1000', AUTH_RATE_LIMIT_WINDOW_MS: '60000' });
+    svc = await startAuth({
+      AUTH_RATE_LIMIT_PER_EMAIL: '2',
+      AUTH_RATE_LIMIT_PER_IP: '1000',
+      AUTH_RATE_LIMIT_WINDOW_MS: '60000',
+    });
     api = apiOf(svc.app);
     project = await svc.createProject();
   });
   afterAll(() => svc.close());
 
-  it.each(ENDPOINTS)('when %s names the same email more often than the limit, then 429 with Retry-After', async (path) => {
-    const email = uniqueEmail('limited');
-    for (let i = 0; i < 2; i++) {
-      expect((await api.post(path, { headers: project.headers, body: bodyFor(email) })).status).not.toBe(429);
-    }
-    expectLimited(await api.post(path, { headers: project.headers, body: bodyFor(email.toUpperCase()) }));
-    expect((await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail('other')) })).status).not.toBe(429);
-  });
+  it.each(ENDPOINTS)(
+    'when %s names the same email more often than the limit, then 429 with Retry-After',
+    async (path) => {
+      const email = uniqueEmail('limited');
+      for (let i = 0; i < 2; i++) {
+        expect((await api.post(path, { headers: project.headers, body: bodyFor(email) })).status).not.toBe(429);
+      }
+      expectLimited(await api.post(path, { headers: project.headers, body: bodyFor(email.toUpperCase()) }));
+      expect((await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail('other')) })).status).not.toBe(
+        429,
+      );
+    },
+  );
 
   it('when the same email is limited in one project, then another project is not affected', async () => {
     const second = await svc.createProject();
@@ -47,18 +56,25 @@ describe('per-IP limits', () => {
   let project: TestProject;
 
   beforeAll(async () => {
-    svc = await startAuth({ AUTH_RATE_LIMIT_PER_EMAIL: '1000', AUTH_RATE_LIMIT_PER_IP: '3', AUTH_RATE_LIMIT_WINDOW_MS: '60000' });
+    svc = await startAuth({
+      AUTH_RATE_LIMIT_PER_EMAIL: '1000',
+      AUTH_RATE_LIMIT_PER_IP: '3',
+      AUTH_RATE_LIMIT_WINDOW_MS: '60000',
+    });
     api = apiOf(svc.app);
     project = await svc.createProject();
   });
   afterAll(() => svc.close());
 
-  it.each(ENDPOINTS)('when one client calls %s more often than the limit with different emails, then 429', async (path) => {
-    for (let i = 0; i < 3; i++) {
-      expect((await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail()) })).status).not.toBe(429);
-    }
-    expectLimited(await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail()) }));
-  });
+  it.each(ENDPOINTS)(
+    'when one client calls %s more often than the limit with different emails, then 429',
+    async (path) => {
+      for (let i = 0; i < 3; i++) {
+        expect((await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail()) })).status).not.toBe(429);
+      }
+      expectLimited(await api.post(path, { headers: project.headers, body: bodyFor(uniqueEmail()) }));
+    },
+  );
 
   it('when a limited client calls an endpoint without a limit, then it is served', async () => {
     const res = await api.post('/refresh-token', { headers: project.headers, body: { refreshToken: 'rt_x' } });

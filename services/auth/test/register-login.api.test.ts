@@ -34,13 +34,22 @@ describe('POST /v1/register', () => {
   it('when registering, then the access token is RS256, lives 15 minutes and names user, tenant, project and version', async () => {
     const { user, accessToken } = await registerUser(api, project);
     const claims = jwt.verify(accessToken, svc.deps.jwt.publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
-    expect(claims).toMatchObject({ sub: user.id, tid: project.tenantId, pid: project.projectId, email: user.email, ver: 0 });
+    expect(claims).toMatchObject({
+      sub: user.id,
+      tid: project.tenantId,
+      pid: project.projectId,
+      email: user.email,
+      ver: 0,
+    });
     expect(claims.exp! - claims.iat!).toBe(15 * 60);
   });
 
   it('when the email has spaces and capitals, then it is stored trimmed and lowercased', async () => {
     const email = uniqueEmail('Mixed');
-    const res = await api.post('/register', { headers: project.headers, body: { email: `  ${email.toUpperCase()} `, password: PASSWORD } });
+    const res = await api.post('/register', {
+      headers: project.headers,
+      body: { email: `  ${email.toUpperCase()} `, password: PASSWORD },
+    });
     expect(res.status).toBe(201);
     expect(res.body.user.email).toBe(email.toLowerCase());
   });
@@ -48,14 +57,19 @@ describe('POST /v1/register', () => {
   it('when the email is already registered in another case, then 409 USER_ALREADY_EXISTS', async () => {
     const email = uniqueEmail('dup');
     await registerUser(api, project, email);
-    const res = await api.post('/register', { headers: project.headers, body: { email: email.toUpperCase(), password: PASSWORD } });
+    const res = await api.post('/register', {
+      headers: project.headers,
+      body: { email: email.toUpperCase(), password: PASSWORD },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ success: false, error: { code: 'USER_ALREADY_EXISTS', message: expect.any(String) } });
   });
 
   it('when the same email registers concurrently twice, then exactly one 201 and one 409', async () => {
     const email = uniqueEmail('race');
-    const results = await Promise.all([1, 2].map(() => api.post('/register', { headers: project.headers, body: { email, password: PASSWORD } })));
+    const results = await Promise.all(
+      [1, 2].map(() => api.post('/register', { headers: project.headers, body: { email, password: PASSWORD } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 
@@ -91,11 +105,16 @@ describe('POST /v1/register', () => {
     await registerUser(api, project, email, password);
     const wrongLast = `${'é'.repeat(35)}e`;
     expect((await api.post('/login', { headers: project.headers, body: { email, password } })).status).toBe(200);
-    expect((await api.post('/login', { headers: project.headers, body: { email, password: wrongLast } })).status).toBe(401);
+    expect((await api.post('/login', { headers: project.headers, body: { email, password: wrongLast } })).status).toBe(
+      401,
+    );
   });
 
   it('when the body is not JSON, then 400 VALIDATION_ERROR', async () => {
-    const res = await api.post('/register', { headers: { ...project.headers, 'content-type': 'application/json' }, body: '{"email":' });
+    const res = await api.post('/register', {
+      headers: { ...project.headers, 'content-type': 'application/json' },
+      body: '{"email":',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -110,9 +129,17 @@ describe('POST /v1/register', () => {
 describe('POST /v1/login', () => {
   it('when the credentials are right, then 200 with user, tokens and lastLogin set', async () => {
     const { user } = await registerUser(api, project);
-    const res = await api.post('/login', { headers: project.headers, body: { email: ` ${user.email.toUpperCase()}`, password: PASSWORD } });
+    const res = await api.post('/login', {
+      headers: project.headers,
+      body: { email: ` ${user.email.toUpperCase()}`, password: PASSWORD },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, user: { id: user.id }, accessToken: expect.any(String), refreshToken: expect.any(String) });
+    expect(res.body).toMatchObject({
+      success: true,
+      user: { id: user.id },
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+    });
     expect(Date.now() - Date.parse(res.body.user.lastLogin)).toBeLessThan(60_000);
   });
 
@@ -135,8 +162,14 @@ describe('POST /v1/login', () => {
 
   it('when the email is unknown or the password wrong, then the same 401 INVALID_CREDENTIALS body', async () => {
     const { user } = await registerUser(api, project);
-    const unknown = await api.post('/login', { headers: project.headers, body: { email: uniqueEmail('nobody'), password: PASSWORD } });
-    const wrong = await api.post('/login', { headers: project.headers, body: { email: user.email, password: 'wrong password' } });
+    const unknown = await api.post('/login', {
+      headers: project.headers,
+      body: { email: uniqueEmail('nobody'), password: PASSWORD },
+    });
+    const wrong = await api.post('/login', {
+      headers: project.headers,
+      body: { email: user.email, password: 'wrong password' },
+    });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
@@ -154,17 +187,26 @@ describe('POST /v1/login', () => {
   it('when a password longer than 72 bytes shares the first 72 bytes of the real one, then 401 (never truncated)', async () => {
     const password = 'p'.repeat(72);
     const { user } = await registerUser(api, project, uniqueEmail(), password);
-    const res = await api.post('/login', { headers: project.headers, body: { email: user.email, password: `${password}extra` } });
+    const res = await api.post('/login', {
+      headers: project.headers,
+      body: { email: user.email, password: `${password}extra` },
+    });
     expect(res.status).toBe(401);
   });
 
   it('when 5 consecutive logins fail, then the account is locked: 423 ACCOUNT_LOCKED with Retry-After, even with the right password', async () => {
     const { user } = await registerUser(api, project);
     for (let i = 0; i < 5; i++) {
-      const res = await api.post('/login', { headers: project.headers, body: { email: user.email, password: 'wrong password' } });
+      const res = await api.post('/login', {
+        headers: project.headers,
+        body: { email: user.email, password: 'wrong password' },
+      });
       expect(res.status).toBe(401);
     }
-    const locked = await api.post('/login', { headers: project.headers, body: { email: user.email, password: PASSWORD } });
+    const locked = await api.post('/login', {
+      headers: project.headers,
+      body: { email: user.email, password: PASSWORD },
+    });
     expect(locked.status).toBe(423);
     expect(locked.body.error.code).toBe('ACCOUNT_LOCKED');
     const retryAfter = Number(locked.headers['retry-after']);
@@ -177,14 +219,18 @@ describe('POST /v1/login', () => {
     for (let i = 0; i < 5; i++) {
       await api.post('/login', { headers: project.headers, body: { email: user.email, password: 'wrong password' } });
     }
-    await svc.deps.db('users').where({ id: user.id }).update({ locked_until: new Date(Date.now() - 1000) });
+    await svc.deps
+      .db('users')
+      .where({ id: user.id })
+      .update({ locked_until: new Date(Date.now() - 1000) });
     const res = await api.post('/login', { headers: project.headers, body: { email: user.email, password: PASSWORD } });
     expect(res.status).toBe(200);
   });
 
   it('when a login succeeds between failures, then the count starts again', async () => {
     const { user } = await registerUser(api, project);
-    const attempt = (password: string) => api.post('/login', { headers: project.headers, body: { email: user.email, password } });
+    const attempt = (password: string) =>
+      api.post('/login', { headers: project.headers, body: { email: user.email, password } });
     for (let i = 0; i < 4; i++) expect((await attempt('wrong password')).status).toBe(401);
     expect((await attempt(PASSWORD)).status).toBe(200);
     for (let i = 0; i < 4; i++) expect((await attempt('wrong password')).status).toBe(401);

@@ -14,7 +14,8 @@ afterAll(() => svc.close());
 
 const refresh = (refreshToken: unknown, p: TestProject = project) =>
   api.post('/refresh-token', { headers: p.headers, body: { refreshToken } });
-const logout = (refreshToken: unknown, p: TestProject = project) => api.post('/logout', { headers: p.headers, body: { refreshToken } });
+const logout = (refreshToken: unknown, p: TestProject = project) =>
+  api.post('/logout', { headers: p.headers, body: { refreshToken } });
 const login = (email: string) => api.post('/login', { headers: project.headers, body: { email, password: PASSWORD } });
 
 describe('POST /v1/refresh-token', () => {
@@ -69,7 +70,10 @@ describe('POST /v1/refresh-token', () => {
 
   it('when the refresh token is older than 30 days, then 401 INVALID_SESSION', async () => {
     const session = await registerUser(api, project);
-    await svc.deps.db('refresh_tokens').where({ user_id: session.user.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc.deps
+      .db('refresh_tokens')
+      .where({ user_id: session.user.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await refresh(session.refreshToken);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('INVALID_SESSION');

@@ -24,7 +24,19 @@ describe('GET /v1/me', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['user']);
     expect(Object.keys(res.body.user).sort()).toEqual(
-      ['avatarUrl', 'createdAt', 'email', 'emailVerified', 'id', 'lastLogin', 'metadata', 'phoneNumber', 'phoneVerified', 'updatedAt', 'username'].sort(),
+      [
+        'avatarUrl',
+        'createdAt',
+        'email',
+        'emailVerified',
+        'id',
+        'lastLogin',
+        'metadata',
+        'phoneNumber',
+        'phoneVerified',
+        'updatedAt',
+        'username',
+      ].sort(),
     );
     expect(res.body.user).toMatchObject({ id: user.id, email: user.email });
   });
@@ -112,7 +124,11 @@ describe('PATCH /v1/me', () => {
     const { accessToken } = await registerUser(api, project);
     await api.patch('/me', { bearer: accessToken, body: { username: 'first', metadata: { keep: 1 } } });
     const res = await api.patch('/me', { bearer: accessToken, body: { avatarUrl: 'https://x.example.com/p.png' } });
-    expect(res.body.user).toMatchObject({ username: 'first', metadata: { keep: 1 }, avatarUrl: 'https://x.example.com/p.png' });
+    expect(res.body.user).toMatchObject({
+      username: 'first',
+      metadata: { keep: 1 },
+      avatarUrl: 'https://x.example.com/p.png',
+    });
   });
 
   it('when a field is null, then it is cleared', async () => {
@@ -145,7 +161,10 @@ describe('PATCH /v1/me', () => {
 
   it('when unknown fields are sent, then they are ignored, never stored', async () => {
     const { accessToken } = await registerUser(api, project);
-    const res = await api.patch('/me', { bearer: accessToken, body: { email: 'evil@example.com', emailVerified: true, isAdmin: true } });
+    const res = await api.patch('/me', {
+      bearer: accessToken,
+      body: { email: 'evil@example.com', emailVerified: true, isAdmin: true },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.emailVerified).toBe(false);
     expect(res.body.user.email).not.toBe('evil@example.com');
@@ -165,7 +184,10 @@ describe('DELETE /v1/me', () => {
 
   it('when keys are sent with null, then exactly those keys are removed', async () => {
     const { accessToken } = await userWithMetadata();
-    const res = await api.delete('/me', { bearer: accessToken, body: { metadata: { a: null, c: null, missing: null } } });
+    const res = await api.delete('/me', {
+      bearer: accessToken,
+      body: { metadata: { a: null, c: null, missing: null } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ user: expect.objectContaining({ metadata: { b: 2 } }) });
   });
@@ -196,7 +218,10 @@ describe('DELETE /v1/me', () => {
 describe('GET /v1/users/by-email', () => {
   it('when the user exists in the project, then 200 with the lookup fields', async () => {
     const { user } = await registerUser(api, project);
-    const res = await api.get('/users/by-email', { headers: project.headers, query: { email: user.email.toUpperCase() } });
+    const res = await api.get('/users/by-email', {
+      headers: project.headers,
+      query: { email: user.email.toUpperCase() },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({
       id: user.id,
@@ -232,7 +257,7 @@ describe('GET /v1/users/by-email', () => {
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
 
-  it("when the user belongs to another project, then 404 with these keys", async () => {
+  it('when the user belongs to another project, then 404 with these keys', async () => {
     const { user } = await registerUser(api, other);
     const res = await api.get('/users/by-email', { headers: project.headers, query: { email: user.email } });
     expect(res.status).toBe(404);
@@ -256,7 +281,19 @@ describe('GET /v1/openapi.json', () => {
   it('when fetched, then it documents every route of the service', async () => {
     const res = await request(svc.app).get('/v1/openapi.json');
     expect(Object.keys(res.body.paths).sort()).toEqual(
-      ['/.well-known/jwks.json', '/forgot-password', '/login', '/logout', '/me', '/refresh-token', '/register', '/resend-verification', '/reset-password', '/users/by-email', '/verify-email'].sort(),
+      [
+        '/.well-known/jwks.json',
+        '/forgot-password',
+        '/login',
+        '/logout',
+        '/me',
+        '/refresh-token',
+        '/register',
+        '/resend-verification',
+        '/reset-password',
+        '/users/by-email',
+        '/verify-email',
+      ].sort(),
     );
     expect(Object.keys(res.body.paths['/me']).sort()).toEqual(['delete', 'get', 'patch']);
   });

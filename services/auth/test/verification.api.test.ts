@@ -15,8 +15,10 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const verify = (token: unknown, headers?: Record<string, string>) => api.post('/verify-email', { headers, body: { token } });
-const resend = (email: string, p: TestProject = verifying) => api.post('/resend-verification', { headers: p.headers, body: { email } });
+const verify = (token: unknown, headers?: Record<string, string>) =>
+  api.post('/verify-email', { headers, body: { token } });
+const resend = (email: string, p: TestProject = verifying) =>
+  api.post('/resend-verification', { headers: p.headers, body: { email } });
 const me = (accessToken: string) => api.get('/me', { bearer: accessToken });
 
 async function registeredEvent(p: TestProject, userId: string) {
@@ -33,11 +35,18 @@ describe('registration events', () => {
   it('when the project requires verification, then auth.user.registered carries a 24-hour verification link', async () => {
     const { user } = await registerUser(api, verifying);
     const event = await registeredEvent(verifying, user.id);
-    expect(event).toMatchObject({ type: 'auth.user.registered', tenantId: verifying.tenantId, projectId: verifying.projectId });
+    expect(event).toMatchObject({
+      type: 'auth.user.registered',
+      tenantId: verifying.tenantId,
+      projectId: verifying.projectId,
+    });
     expect(event.data).toEqual({
       userId: user.id,
       email: user.email,
-      verification: { link: expect.stringMatching(/^https:\/\/verify\.example\.com\/verify-email\?token=[A-Za-z0-9_-]+$/), expiresAt: expect.any(String) },
+      verification: {
+        link: expect.stringMatching(/^https:\/\/verify\.example\.com\/verify-email\?token=[A-Za-z0-9_-]+$/),
+        expiresAt: expect.any(String),
+      },
     });
     const ttl = Date.parse(event.data.verification!.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(24 * 3600_000 - 60_000);
@@ -82,7 +91,10 @@ describe('POST /v1/verify-email', () => {
   it('when the token is older than 24 hours, then 400 and the email stays unverified', async () => {
     const session = await registerUser(api, verifying);
     const token = tokenOf((await registeredEvent(verifying, session.user.id)).data.verification!.link);
-    await svc.deps.db('account_tokens').where({ user_id: session.user.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await svc.deps
+      .db('account_tokens')
+      .where({ user_id: session.user.id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await verify(token);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -117,7 +129,11 @@ describe('POST /v1/resend-verification', () => {
     const res = await resend(session.user.email.toUpperCase());
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: expect.any(String) });
-    const events = await outboxEvents<VerificationRequestedData>(svc.deps.db, verifying, AUTH_EVENTS.verificationRequested);
+    const events = await outboxEvents<VerificationRequestedData>(
+      svc.deps.db,
+      verifying,
+      AUTH_EVENTS.verificationRequested,
+    );
     const event = events.find((e) => e.data.userId === session.user.id)!;
     expect(event.data).toEqual({
       userId: session.user.id,

@@ -76,7 +76,11 @@ export async function findAccountToken(
  * Verify-email may arrive without keys (the link in the email is all the user has), so the
  * token itself names its tenant: a 256-bit random value cannot be guessed into another project.
  */
-export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<Tenant | null> {
+export async function findTokenOwner(
+  db: Knex,
+  purpose: AccountTokenPurpose,
+  tokenHash: string,
+): Promise<Tenant | null> {
   const row: { tenant_id: string; project_id: string } | undefined = await db('account_tokens')
     .where({ purpose, token_hash: tokenHash })
     .first('tenant_id', 'project_id');
@@ -84,5 +88,7 @@ export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tok
 }
 
 export async function markAccountTokenUsed(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  await db('account_tokens').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, id }).update({ used_at: db.fn.now() });
+  await db('account_tokens')
+    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, id })
+    .update({ used_at: db.fn.now() });
 }

@@ -24,7 +24,8 @@ export interface IssuedLink {
 
 /** `<project appUrl, else APP_URL>/<page>?token=...`: the page of the customer's app that calls us back. */
 function linkTo(ctx: AuthContext, settings: ProjectSettings, page: string, token: string): string {
-  const base = typeof settings.appUrl === 'string' && settings.appUrl ? settings.appUrl.replace(/\/+$/, '') : ctx.config.appUrl;
+  const base =
+    typeof settings.appUrl === 'string' && settings.appUrl ? settings.appUrl.replace(/\/+$/, '') : ctx.config.appUrl;
   return `${base}/${page}?token=${encodeURIComponent(token)}`;
 }
 

@@ -15,7 +15,12 @@ interface PooledClient {
  * GET /me): Postgres parses and plans the statement once per connection and knex's query
  * builder is skipped, which halves the cost of the read.
  */
-export async function preparedFirst(db: Knex, name: string, text: string, values: unknown[]): Promise<Record<string, unknown> | null> {
+export async function preparedFirst(
+  db: Knex,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Record<string, unknown> | null> {
   const client = db.client as unknown as PooledClient;
   const connection = await client.acquireConnection();
   try {

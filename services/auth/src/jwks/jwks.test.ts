@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { jwksOf } from './jwks';
 
-const pem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const pem = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
 
 describe('jwksOf', () => {
   it('when the same key is exported twice, then the kid is the same; for another key it differs', () => {

@@ -51,7 +51,8 @@ export const schemas: Record<string, JsonSchema> = {
       },
       refreshToken: {
         type: 'string',
-        description: 'Opaque, 30 days, single use: every refresh returns a new one. Presenting a used one revokes the whole session family.',
+        description:
+          'Opaque, 30 days, single use: every refresh returns a new one. Presenting a used one revokes the whole session family.',
       },
     },
   },

@@ -1,4 +1,12 @@
-import { BEARER, errorResponses, jsonBody, jsonResponse, KEYS, KEYS_AND_BEARER, type JsonSchema } from '@platform/tenancy';
+import {
+  BEARER,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  KEYS,
+  KEYS_AND_BEARER,
+  type JsonSchema,
+} from '@platform/tenancy';
 import { email, newPassword, ref } from './components';
 
 const object = (properties: Record<string, JsonSchema>, required: string[]): JsonSchema => ({
@@ -7,18 +15,22 @@ const object = (properties: Record<string, JsonSchema>, required: string[]): Jso
   properties,
 });
 
-const retryAfter = { 'Retry-After': { description: 'Seconds until the next attempt may succeed', schema: { type: 'integer' } } };
+const retryAfter = {
+  'Retry-After': { description: 'Seconds until the next attempt may succeed', schema: { type: 'integer' } },
+};
 
 /** Error responses, with Retry-After documented on 423 and 429. */
 function errorsFor(...statuses: number[]): Record<string, unknown> {
   const responses = errorResponses(...statuses) as Record<string, Record<string, unknown>>;
-  for (const status of ['423', '429']) if (responses[status]) responses[status] = { ...responses[status], headers: retryAfter };
+  for (const status of ['423', '429'])
+    if (responses[status]) responses[status] = { ...responses[status], headers: retryAfter };
   return responses;
 }
 
 const RATE_LIMITED =
   'Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.';
-const OPTIONAL_KEYS = 'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
+const OPTIONAL_KEYS =
+  'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
 
 const emailOnly = jsonBody(object({ email }, ['email']));
 const refreshBody = jsonBody(object({ refreshToken: { type: 'string' } }, ['refreshToken']));

@@ -47,7 +47,8 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
   const outcome = await ctx.db.transaction(async (trx): Promise<LoginOutcome> => {
     // While bcrypt ran, a concurrent attempt may have locked the account or a reset changed the password.
     const current = await findUserByIdForUpdate(trx, tenant, found.id);
-    if (!current || current.passwordHash !== found.passwordHash) return { kind: 'refused', error: invalidCredentials() };
+    if (!current || current.passwordHash !== found.passwordHash)
+      return { kind: 'refused', error: invalidCredentials() };
     if (isLocked(current.lockedUntil)) return { kind: 'refused', error: accountLocked(current.lockedUntil) };
     const user = (await recordLoginSuccess(trx, tenant, found.id))!;
     return { kind: 'in', user, tokens: await issueSession(trx, ctx, tenant, user) };

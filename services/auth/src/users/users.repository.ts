@@ -91,7 +91,9 @@ export async function findUserById(db: Knex, tenant: Tenant, id: string): Promis
 }
 
 export async function findUserByEmail(db: Knex, tenant: Tenant, email: string): Promise<UserRecord | null> {
-  const row: UserRow | undefined = await owned(db, tenant).where({ email: normalizeEmail(email) }).first(COLUMNS);
+  const row: UserRow | undefined = await owned(db, tenant)
+    .where({ email: normalizeEmail(email) })
+    .first(COLUMNS);
   return row ? fromRow(row) : null;
 }
 
@@ -137,7 +139,12 @@ export interface ProfileChanges {
   metadata?: Record<string, unknown>;
 }
 
-export async function updateProfile(db: Knex, tenant: Tenant, id: string, changes: ProfileChanges): Promise<UserRecord | null> {
+export async function updateProfile(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  changes: ProfileChanges,
+): Promise<UserRecord | null> {
   const update: Record<string, unknown> = { updated_at: db.fn.now() };
   if (changes.phoneNumber !== undefined) {
     update.phone_number = changes.phoneNumber;
@@ -146,7 +153,8 @@ export async function updateProfile(db: Knex, tenant: Tenant, id: string, change
   }
   if (changes.avatarUrl !== undefined) update.avatar_url = changes.avatarUrl;
   if (changes.username !== undefined) update.username = changes.username;
-  if (changes.metadata !== undefined) update.metadata = db.raw('metadata || ?::jsonb', [JSON.stringify(changes.metadata)]);
+  if (changes.metadata !== undefined)
+    update.metadata = db.raw('metadata || ?::jsonb', [JSON.stringify(changes.metadata)]);
   return updateReturning(db, tenant, id, update);
 }
 
@@ -173,7 +181,9 @@ export async function recordLoginFailure(
   await owned(db, tenant)
     .where({ id })
     .update({
-      failed_login_count: db.raw('case when failed_login_count + 1 >= ? then 0 else failed_login_count + 1 end', [threshold]),
+      failed_login_count: db.raw('case when failed_login_count + 1 >= ? then 0 else failed_login_count + 1 end', [
+        threshold,
+      ]),
       locked_until: db.raw(
         "case when failed_login_count + 1 >= ? then now() + (? * interval '1 millisecond') else locked_until end",
         [threshold, lockMs],

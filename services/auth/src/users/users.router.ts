@@ -9,7 +9,9 @@ function claimsOf(req: Request): AccessTokenClaims {
   return req.auth;
 }
 
-export function userHandlers(ctx: AuthContext): Record<'getMe' | 'updateMe' | 'removeMetadata' | 'lookup', RequestHandler> {
+export function userHandlers(
+  ctx: AuthContext,
+): Record<'getMe' | 'updateMe' | 'removeMetadata' | 'lookup', RequestHandler> {
   return {
     getMe: async (req, res) => {
       res.json(await getMe(ctx, claimsOf(req)));

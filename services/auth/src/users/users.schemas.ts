@@ -2,7 +2,11 @@ import { Joi } from '@platform/tenancy';
 import { passwordProblem } from '../passwords/password-hasher';
 
 /** Trimmed and lowercased; any syntactically valid address (no check against a list of TLDs). */
-export const emailField = Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
+export const emailField = Joi.string()
+  .trim()
+  .lowercase()
+  .max(254)
+  .email({ tlds: { allow: false } });
 
 /** A password being set: 8 to 72 bytes of UTF-8 (RESOLUTIONS 3). */
 export const newPasswordField = Joi.string().custom((value: string, helpers) => {

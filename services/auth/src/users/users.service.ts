@@ -1,9 +1,19 @@
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
 import { toUserJson, toUserLookupJson } from './users.presenter';
-import { findUserByEmail, findUserById, removeMetadata, updateProfile, type ProfileChanges, type UserRecord } from './users.repository';
+import {
+  findUserByEmail,
+  findUserById,
+  removeMetadata,
+  updateProfile,
+  type ProfileChanges,
+  type UserRecord,
+} from './users.repository';
 
-const tenantOfClaims = (claims: AccessTokenClaims): Tenant => ({ tenantId: claims.tenantId, projectId: claims.projectId });
+const tenantOfClaims = (claims: AccessTokenClaims): Tenant => ({
+  tenantId: claims.tenantId,
+  projectId: claims.projectId,
+});
 
 /** The signed-in user; a token whose user no longer exists in its project is no session. */
 function existing(user: UserRecord | null): UserRecord {
