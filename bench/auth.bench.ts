@@ -30,8 +30,8 @@ const express = requireFromAuth('express') as typeof Express;
 const jwt = requireFromAuth('jsonwebtoken') as typeof Jwt;
 
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
-/** Alternating rounds per comparison (BENCH_ROUNDS, default 2). */
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Alternating rounds per comparison (BENCH_ROUNDS, default 3). */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 async function listen(app: Express.Express): Promise<{ url: string; server: Server }> {
   const server = await new Promise<Server>((resolve) => {
