@@ -1,15 +1,33 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
-import { createHttpApp } from '@platform/tenancy';
+import { ConfigError, createHttpApp } from '@platform/tenancy';
+import { loadAuthConfig, type AuthConfig } from './config';
+import type { AuthContext } from './context';
 import { openapi } from './openapi';
+import { PasswordHasher } from './passwords/password-hasher';
 import { createRoutes } from './routes';
 
 export function createApp(deps: ServiceDeps): Express {
+  return createAuthApp(deps, loadAuthConfig());
+}
+
+/** The app with an explicit configuration (tests and benchmarks choose the bcrypt cost and limits). */
+export function createAuthApp(deps: ServiceDeps, config: AuthConfig): Express {
+  const { privateKey, publicKey } = deps.jwt;
+  if (!privateKey) throw new ConfigError('The Authentication service needs JWT_PRIVATE_KEY to sign access tokens');
+  const ctx: AuthContext = {
+    db: deps.db,
+    relay: deps.relay,
+    logger: deps.logger,
+    config,
+    jwt: { privateKey, publicKey },
+    passwords: new PasswordHasher(config.bcryptCost),
+  };
   return createHttpApp({
     service: 'auth',
     logger: deps.logger,
     openapi,
-    routes: createRoutes(deps),
+    routes: createRoutes(deps, ctx, config),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
   });

@@ -1,8 +1,42 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
+import { requireBearer, requireKeys } from '@platform/tenancy';
+import type { AuthConfig } from './config';
+import type { AuthContext } from './context';
+import { jwksHandler } from './jwks/jwks.router';
+import { ipAndEmailLimits, keysWhenSent } from './middleware';
+import { passwordHandlers } from './passwords/passwords.router';
+import { registrationHandlers } from './registration/registration.router';
+import { sessionHandlers } from './sessions/sessions.router';
+import { userHandlers } from './users/users.router';
+import { verificationHandlers } from './verification/verification.router';
 
-/** The whole route table of the Authentication service. */
-export function createRoutes(_deps: ServiceDeps): Router {
+/** The whole route table of the Authentication service (mounted under /v1). */
+export function createRoutes(deps: ServiceDeps, ctx: AuthContext, config: AuthConfig): Router {
+  const keys = requireKeys(deps.directory);
+  const optionalKeys = keysWhenSent(deps.directory);
+  const bearer = requireBearer(ctx.jwt.publicKey);
+  const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps.redis);
+
+  const registration = registrationHandlers(ctx);
+  const sessions = sessionHandlers(ctx);
+  const passwords = passwordHandlers(ctx);
+  const verification = verificationHandlers(ctx);
+  const users = userHandlers(ctx);
+
   const router = Router();
+  router.post('/register', keys, limits('register'), registration.register);
+  router.post('/login', keys, limits('login'), sessions.login);
+  router.post('/refresh-token', keys, sessions.refresh);
+  router.post('/logout', keys, sessions.logout);
+  router.post('/forgot-password', keys, limits('forgot-password'), passwords.forgot);
+  router.post('/reset-password', keys, passwords.reset);
+  router.post('/verify-email', optionalKeys, verification.verify);
+  router.post('/resend-verification', keys, limits('resend-verification'), verification.resend);
+  router.get('/me', optionalKeys, bearer, users.getMe);
+  router.patch('/me', optionalKeys, bearer, users.updateMe);
+  router.delete('/me', optionalKeys, bearer, users.removeMetadata);
+  router.get('/users/by-email', keys, users.lookup);
+  router.get('/.well-known/jwks.json', jwksHandler(ctx.jwt.publicKey));
   return router;
 }

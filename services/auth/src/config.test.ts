@@ -1,0 +1,35 @@
+import { loadAuthConfig } from './config';
+
+describe('loadAuthConfig', () => {
+  it('when nothing is set, then bcrypt cost 10, APP_URL localhost:3000 and default limits', () => {
+    expect(loadAuthConfig({})).toEqual({
+      bcryptCost: 10,
+      appUrl: 'http://localhost:3000',
+      rateLimit: { windowMs: 900_000, perIp: 300, perEmail: 10 },
+    });
+  });
+
+  it('when values are set, then they are used (a trailing slash on APP_URL is dropped)', () => {
+    const config = loadAuthConfig({
+      BCRYPT_COST: '12',
+      APP_URL: 'https://app.example.com/',
+      AUTH_RATE_LIMIT_WINDOW_MS: '60000',
+      AUTH_RATE_LIMIT_PER_IP: '5',
+      AUTH_RATE_LIMIT_PER_EMAIL: '2',
+    });
+    expect(config).toEqual({
+      bcryptCost: 12,
+      appUrl: 'https://app.example.com',
+      rateLimit: { windowMs: 60_000, perIp: 5, perEmail: 2 },
+    });
+  });
+
+  it.each([
+    ['BCRYPT_COST', '3'],
+    ['BCRYPT_COST', '32'],
+    ['APP_URL', 'ftp://x'],
+    ['AUTH_RATE_LIMIT_PER_IP', '0'],
+  ])('when %s is %s, then start-up is refused', (name, value) => {
+    expect(() => loadAuthConfig({ [name]: value })).toThrow(/Invalid auth configuration/);
+  });
+});

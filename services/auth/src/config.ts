@@ -1,0 +1,59 @@
+import { ConfigError, Joi } from '@platform/tenancy';
+
+/** Settings of the Authentication service alone; the only place that reads them from the environment. */
+export interface AuthConfig {
+  /**
+   * bcrypt work factor. 10 (the default) costs roughly 50-80 ms per hash on one server core:
+   * OWASP's floor for bcrypt, slow enough that a stolen hash table is expensive to crack, yet
+   * a 2-core replica still serves a few dozen logins per second. Every +1 doubles the cost,
+   * so raise it only with the hardware. Tests use 4 (bcrypt's minimum) to stay fast.
+   */
+  bcryptCost: number;
+  /** Base of the links in emails when the project sets no `appUrl`. */
+  appUrl: string;
+  rateLimit: {
+    windowMs: number;
+    /** Requests per window from one client IP, per endpoint. */
+    perIp: number;
+    /** Requests per window naming one email (in one project), per endpoint. */
+    perEmail: number;
+  };
+}
+
+interface AuthEnv {
+  BCRYPT_COST: number;
+  APP_URL: string;
+  AUTH_RATE_LIMIT_WINDOW_MS: number;
+  AUTH_RATE_LIMIT_PER_IP: number;
+  AUTH_RATE_LIMIT_PER_EMAIL: number;
+}
+
+const schema = Joi.object<AuthEnv>({
+  BCRYPT_COST: Joi.number().integer().min(4).max(15).default(10),
+  APP_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://localhost:3000'),
+  AUTH_RATE_LIMIT_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1_000)
+    .default(15 * 60_000),
+  AUTH_RATE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
+  AUTH_RATE_LIMIT_PER_EMAIL: Joi.number().integer().min(1).default(10),
+}).unknown(true);
+
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const result = schema.validate(env, { abortEarly: false, convert: true });
+  if (result.error) {
+    throw new ConfigError(`Invalid auth configuration: ${result.error.details.map((d) => d.message).join('; ')}`);
+  }
+  const value = result.value;
+  return {
+    bcryptCost: value.BCRYPT_COST,
+    appUrl: value.APP_URL.replace(/\/+$/, ''),
+    rateLimit: {
+      windowMs: value.AUTH_RATE_LIMIT_WINDOW_MS,
+      perIp: value.AUTH_RATE_LIMIT_PER_IP,
+      perEmail: value.AUTH_RATE_LIMIT_PER_EMAIL,
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { Knex } from 'knex';
+import type { OutboxRelay } from '@platform/events';
+import type { Logger, TenantContext } from '@platform/tenancy';
+import type { AuthConfig } from './config';
+import type { PasswordHasher } from './passwords/password-hasher';
+
+/** The owner of every row: repository functions take it first. */
+export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+/** What the services of this package need, built once in createApp. */
+export interface AuthContext {
+  db: Knex;
+  relay: OutboxRelay;
+  logger: Logger;
+  config: AuthConfig;
+  jwt: { publicKey: string; privateKey: string };
+  passwords: PasswordHasher;
+}

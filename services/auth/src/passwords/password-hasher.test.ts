@@ -1,0 +1,56 @@
+import { performance } from 'node:perf_hooks';
+import { PasswordHasher, passwordProblem } from './password-hasher';
+
+describe('passwordProblem', () => {
+  it.each([
+    ['7 ASCII bytes', '1234567', 'at least 8'],
+    ['73 ASCII bytes', 'a'.repeat(73), 'at most 72'],
+    ['25 three-byte characters (75 bytes)', '€'.repeat(25), 'at most 72'],
+    ['a NUL character', 'password\u0000x', 'NUL'],
+  ])('when the password is %s, then it is refused', (_case, password, reason) => {
+    expect(passwordProblem(password)).toContain(reason);
+  });
+
+  it.each([
+    ['8 ASCII bytes', '12345678'],
+    ['72 ASCII bytes', 'a'.repeat(72)],
+    ['24 three-byte characters (72 bytes)', '€'.repeat(24)],
+  ])('when the password is %s, then it is accepted', (_case, password) => {
+    expect(passwordProblem(password)).toBeUndefined();
+  });
+});
+
+describe('PasswordHasher', () => {
+  const hasher = new PasswordHasher(4);
+
+  it('when the password matches its hash, then verify is true; otherwise false', async () => {
+    const hash = await hasher.hash('right password');
+    expect(hash).toMatch(/^\$2b\$04\$/);
+    expect(await hasher.verify('right password', hash)).toBe(true);
+    expect(await hasher.verify('wrong password', hash)).toBe(false);
+  });
+
+  it('when there is no stored hash, then verify is false', async () => {
+    expect(await hasher.verify('any password', null)).toBe(false);
+  });
+
+  it('when the password could never have been set, then verify is false even against a matching prefix', async () => {
+    const hash = await hasher.hash('a'.repeat(72));
+    expect(await hasher.verify('a'.repeat(73), hash)).toBe(false);
+  });
+
+  it('when the user is unknown, then verifying still costs about one bcrypt comparison', async () => {
+    const slow = new PasswordHasher(8);
+    const hash = await slow.hash('right password');
+    await slow.verify('warm up', null);
+    const time = async (run: () => Promise<unknown>) => {
+      const start = performance.now();
+      for (let i = 0; i < 4; i++) await run();
+      return performance.now() - start;
+    };
+    const known = await time(() => slow.verify('wrong password', hash));
+    const unknown = await time(() => slow.verify('wrong password', null));
+    expect(unknown / known).toBeGreaterThan(0.5);
+    expect(unknown / known).toBeLessThan(2);
+  });
+});

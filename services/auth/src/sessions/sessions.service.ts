@@ -1,0 +1,105 @@
+import { AppError, errors, sha256Hex } from '@platform/tenancy';
+import type { AuthContext, Tenant } from '../context';
+import { toUserJson } from '../users/users.presenter';
+import {
+  bumpTokenVersion,
+  findUserByEmail,
+  findUserById,
+  findUserByIdForUpdate,
+  recordLoginFailure,
+  recordLoginSuccess,
+  type UserRecord,
+} from '../users/users.repository';
+import {
+  findRefreshToken,
+  markRotated,
+  revokeAllOfUser,
+  revokeFamily,
+  type RefreshTokenRecord,
+} from './refresh-tokens.repository';
+import { issueSession, type SessionTokens } from './session-tokens';
+
+export const LOCKOUT_THRESHOLD = 5;
+export const LOCKOUT_MS = 15 * 60_000;
+
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
+
+function accountLocked(until: Date): AppError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return new AppError('ACCOUNT_LOCKED', 'Account is temporarily locked after too many failed logins', {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+const isLocked = (until: Date | null): until is Date => until !== null && until.getTime() > Date.now();
+
+type LoginOutcome = { kind: 'refused'; error: AppError } | { kind: 'in'; user: UserRecord; tokens: SessionTokens };
+
+export async function login(ctx: AuthContext, tenant: Tenant, input: { email: string; password: string }) {
+  const found = await findUserByEmail(ctx.db, tenant, input.email);
+  if (found && isLocked(found.lockedUntil)) throw accountLocked(found.lockedUntil);
+  // Unknown email and wrong password take the same path through bcrypt and give the same answer.
+  const matches = await ctx.passwords.verify(input.password, found?.passwordHash ?? null);
+  if (!found || !matches) {
+    if (found) await recordLoginFailure(ctx.db, tenant, found.id, LOCKOUT_THRESHOLD, LOCKOUT_MS);
+    throw invalidCredentials();
+  }
+  const outcome = await ctx.db.transaction(async (trx): Promise<LoginOutcome> => {
+    // While bcrypt ran, a concurrent attempt may have locked the account or a reset changed the password.
+    const current = await findUserByIdForUpdate(trx, tenant, found.id);
+    if (!current || current.passwordHash !== found.passwordHash)
+      return { kind: 'refused', error: invalidCredentials() };
+    if (isLocked(current.lockedUntil)) return { kind: 'refused', error: accountLocked(current.lockedUntil) };
+    const user = (await recordLoginSuccess(trx, tenant, found.id))!;
+    return { kind: 'in', user, tokens: await issueSession(trx, ctx, tenant, user) };
+  });
+  if (outcome.kind === 'refused') throw outcome.error;
+  return { success: true as const, user: toUserJson(outcome.user), ...outcome.tokens };
+}
+
+type RefreshOutcome =
+  | { kind: 'invalid' }
+  | { kind: 'reused'; record: RefreshTokenRecord }
+  | { kind: 'rotated'; user: UserRecord; tokens: SessionTokens };
+
+/**
+ * Rotates a refresh token. A token that was already rotated means two parties hold the same
+ * chain (one of them a thief): the whole family dies, and the call fails like any bad token.
+ */
+export async function refresh(ctx: AuthContext, tenant: Tenant, refreshToken: string) {
+  const outcome = await ctx.db.transaction(async (trx): Promise<RefreshOutcome> => {
+    const record = await findRefreshToken(trx, tenant, sha256Hex(refreshToken), { forUpdate: true });
+    if (!record || record.revokedAt) return { kind: 'invalid' };
+    if (record.rotatedAt) {
+      // Committed before the 401 is thrown, so the revocation sticks.
+      await revokeFamily(trx, tenant, record.familyId);
+      return { kind: 'reused', record };
+    }
+    if (record.expiresAt.getTime() <= Date.now()) return { kind: 'invalid' };
+    const user = await findUserById(trx, tenant, record.userId);
+    // Logout or a password reset raised the version: tokens from before it are dead.
+    if (!user || user.tokenVersion !== record.tokenVersion) return { kind: 'invalid' };
+    await markRotated(trx, tenant, record.id);
+    return { kind: 'rotated', user, tokens: await issueSession(trx, ctx, tenant, user, record.familyId) };
+  });
+  if (outcome.kind === 'reused') {
+    ctx.logger.warn('refresh token reuse detected, session family revoked', {
+      userId: outcome.record.userId,
+      familyId: outcome.record.familyId,
+    });
+  }
+  if (outcome.kind !== 'rotated') throw errors.invalidSession('Refresh token is invalid or expired');
+  return { success: true as const, user: toUserJson(outcome.user), ...outcome.tokens };
+}
+
+/** Ends every session of the token's user; an unknown token is already logged out (200). */
+export async function logout(ctx: AuthContext, tenant: Tenant, refreshToken: string) {
+  const record = await findRefreshToken(ctx.db, tenant, sha256Hex(refreshToken));
+  if (record) {
+    await ctx.db.transaction(async (trx) => {
+      await bumpTokenVersion(trx, tenant, record.userId);
+      await revokeAllOfUser(trx, tenant, record.userId);
+    });
+  }
+  return { success: true as const, message: 'Logged out' };
+}

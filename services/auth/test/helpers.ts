@@ -1,0 +1,87 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import type { Knex } from 'knex';
+import type { EventEnvelope } from '@platform/events';
+import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { authService } from '../src';
+import { createAuthApp } from '../src/app';
+import { loadAuthConfig } from '../src/config';
+import { openapi } from '../src/openapi';
+
+/**
+ * The service around fresh databases, with bcrypt at its minimum cost (4) and rate limits
+ * out of the way unless a test sets them.
+ */
+export async function startAuth(env: Record<string, string> = {}): Promise<TestService> {
+  const config = loadAuthConfig({
+    ...process.env,
+    BCRYPT_COST: '4',
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    ...env,
+  });
+  return createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
+}
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  bearer?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** supertest against the app; every response is checked against the OpenAPI document. */
+export function apiOf(app: Express) {
+  const call = async (method: Method, path: string, options: CallOptions = {}) => {
+    let test = request(app)[method](`/v1${path}`);
+    if (options.headers) test = test.set(options.headers);
+    if (options.bearer) test = test.set('authorization', `Bearer ${options.bearer}`);
+    if (options.query) test = test.query(options.query);
+    if (options.body !== undefined) test = test.send(options.body as object);
+    const res = await test;
+    // supertest's Response type omits `req`, which is there at run time (method and path).
+    assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
+    return res;
+  };
+  return {
+    get: (path: string, options?: CallOptions) => call('get', path, options),
+    post: (path: string, options?: CallOptions) => call('post', path, options),
+    patch: (path: string, options?: CallOptions) => call('patch', path, options),
+    delete: (path: string, options?: CallOptions) => call('delete', path, options),
+  };
+}
+
+export type Api = ReturnType<typeof apiOf>;
+
+let counter = 0;
+/** A fresh email address for one test. */
+export const uniqueEmail = (label = 'user') => `${label}.${Date.now().toString(36)}.${++counter}@example.com`;
+
+export const PASSWORD = 'correct horse battery';
+
+/** Registers a user and returns the 201 body. */
+export async function registerUser(api: Api, project: TestProject, email = uniqueEmail(), password = PASSWORD) {
+  const res = await api.post('/register', { headers: project.headers, body: { email, password } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { user: { id: string; email: string }; accessToken: string; refreshToken: string };
+}
+
+/** Outbox events of a project, oldest first. */
+export async function outboxEvents<T = Record<string, unknown>>(
+  db: Knex,
+  project: TestProject,
+  type?: string,
+): Promise<EventEnvelope<T>[]> {
+  const rows: { envelope: EventEnvelope<T> }[] = await db('outbox')
+    .modify((q) => {
+      if (type) q.where({ type });
+    })
+    .orderBy('created_at')
+    .select('envelope');
+  return rows.map((r) => r.envelope).filter((e) => e.projectId === project.projectId);
+}
+
+/** The token inside an email link. */
+export const tokenOf = (link: string): string => new URL(link).searchParams.get('token') ?? '';
