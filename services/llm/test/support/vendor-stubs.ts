@@ -6,13 +6,13 @@ export const OPENAI_KEY = 'sk-test-openai-valid-0123456789';
 export const ANTHROPIC_KEY = 'sk-ant-test-valid-0123456789';
 
 export interface StubOptions {
-  /** Milliseconds before each completion answer (a model named *-slow waits 2 s). */
+  /** Milliseconds before each completion answer. */
   delayMs?: number;
   /** Further keys accepted besides the default one. */
   extraKeys?: string[];
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 type Body = { model?: string; messages?: { role: string; content: string }[]; max_tokens?: number; system?: string };
 
@@ -21,8 +21,11 @@ function lastUserText(body: Body): string {
   return user?.content ?? '';
 }
 
+/** A model named *-slow waits 2 s, *-delay-<ms> waits that long; others wait `delayMs`. */
 async function delayFor(model: string | undefined, options: StubOptions): Promise<void> {
+  const delay = /-delay-(\d+)$/.exec(model ?? '');
   if (model?.endsWith('-slow')) await sleep(2_000);
+  else if (delay) await sleep(Number(delay[1]));
   else if (options.delayMs) await sleep(options.delayMs);
 }
 
