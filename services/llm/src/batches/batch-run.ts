@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { writeEvent } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { toIso } from '@platform/tenancy';
@@ -49,6 +50,8 @@ export class BatchRun {
     private readonly isStopping: () => boolean,
   ) {
     this.tenant = { tenantId: batch.tenantId, projectId: batch.projectId };
+    // Every in-flight vendor call listens on this one signal.
+    setMaxListeners(0, this.controller.signal);
   }
 
   /** Simulates (or follows) a dying process: in-flight calls are abandoned, nothing more is written. */

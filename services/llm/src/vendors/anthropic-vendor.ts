@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { httpFetch } from './http-fetch';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
 /** llm_vendor_b through the official `@anthropic-ai/sdk`; system messages go to its `system` field. */
@@ -8,6 +9,7 @@ export function anthropicClient(credentials: VendorCredentials, options: VendorO
     baseURL: options.baseUrl ?? null,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
+    fetch: httpFetch,
   });
   return {
     provider: 'anthropic',

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { httpFetch } from './http-fetch';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
 type OpenAiRole = 'system' | 'user' | 'assistant' | 'developer';
@@ -11,6 +12,7 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
     baseURL: options.baseUrl ?? null,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
+    fetch: httpFetch,
   });
   return {
     provider: 'openai',
