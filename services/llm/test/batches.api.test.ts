@@ -153,6 +153,27 @@ describe('batch lifecycle (in-process bus)', () => {
   });
 });
 
+describe('stale batch sweeper', () => {
+  it('when a worker died without handing its batch on, then the sweeper re-queues it and it finishes with one result per custom_id', async () => {
+    await stopBackground();
+    // Submitted while no worker listens: its message goes nowhere a live worker sees.
+    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(12, 'gpt-4o', 'orphan') });
+    // As a dead worker leaves it: processing, silent, with claims of its own.
+    await svc.deps.db('batches').where({ id: body.batchId }).update({ status: 'processing', heartbeat_at: new Date(Date.now() - 60_000) });
+    await svc.deps.db('batch_items')
+      .where({ batch_id: body.batchId })
+      .whereIn('custom_id', ['orphan-0', 'orphan-1', 'orphan-2'])
+      .update({ status: 'processing', claimed_at: new Date(Date.now() - 60_000) });
+    stopBackground = await llmService.startBackground!(svc.deps);
+    const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
+    expect(done).toMatchObject({ completedCount: 12, failedCount: 0 });
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(Array.from({ length: 12 }, (_, i) => `orphan-${i}`));
+    const requeued = await svc.deps.db('outbox').where({ type: 'llm.batch.resume' }).whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId]);
+    expect(requeued.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('batch validation', () => {
   it.each([
     ['requests is empty', { requests: [] }, 'requests'],
