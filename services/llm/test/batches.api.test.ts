@@ -104,6 +104,15 @@ describe('batch lifecycle (in-process bus)', () => {
     await receiver.close();
   });
 
+  it('when the batch cannot run at all (its stored key is unreadable), then it ends failed', async () => {
+    const broken = await svc.createProject();
+    await api.post('/v1/providers', broken.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await svc.deps.db('providers').where({ project_id: broken.projectId }).update({ api_key_enc: 'v1.garbage' });
+    const { body } = await api.post('/v1/batch', broken.headers, { requests: requests(3, 'gpt-4o') });
+    const done = await waitForBatch(api, broken.headers, body.batchId, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'failed', completedCount: 0, failedCount: 3 });
+  });
+
   it('when results are asked for before completion, then 425 TOO_EARLY', async () => {
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(8, 'gpt-4o-delay-200') });
     const early = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);

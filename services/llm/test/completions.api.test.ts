@@ -73,6 +73,14 @@ describe('POST /v1/completions', () => {
     expect(anthropic.requests.at(-1)!.body).toMatchObject({ max_tokens: 55 });
   });
 
+  it('when a reasoning model (o-series) gets max_tokens, then OpenAI receives it as max_completion_tokens', async () => {
+    await api.post('/v1/completions', project.headers, { model: 'o3-mini', messages: user('x'), max_tokens: 40 }).then((r) => expect(r.status).toBe(200));
+    expect(openai.requests.at(-1)!.body).toMatchObject({ max_completion_tokens: 40 });
+    expect(openai.requests.at(-1)!.body).not.toHaveProperty('max_tokens');
+    await api.post('/v1/completions', project.headers, { model: 'gpt-4o', messages: user('x'), max_tokens: 40 });
+    expect(openai.requests.at(-1)!.body).toMatchObject({ max_tokens: 40 });
+  });
+
   it('when the model is unknown, then 400 and no vendor is called', async () => {
     const before = openai.requests.length + anthropic.requests.length;
     const res = await api.post('/v1/completions', project.headers, { model: 'llama-3', messages: user('x') });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { writeEvent } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
@@ -98,10 +99,12 @@ export class BatchRun {
             release();
             break;
           }
-          const task: Promise<void> = this.runItem(item).finally(() => {
-            release();
-            this.inflight.delete(task);
-          });
+          const task: Promise<void> = this.runItem(item)
+            .catch((error) => this.failUnexpectedly(item, error))
+            .finally(() => {
+              release();
+              this.inflight.delete(task);
+            });
           this.inflight.add(task);
         }
       }
@@ -180,12 +183,7 @@ export class BatchRun {
   private async runItem(item: ClaimedItem): Promise<void> {
     const client = await vendorClientFor(this.deps, this.runtime, this.tenant, item.provider);
     if (!client) {
-      const error = `No credentials configured for ${item.provider}`;
-      const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-      this.push({
-        result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
-        log: { id: crypto.randomUUID(), model: item.model, provider: item.provider, status: 'error', usage, latencyMs: 0, error, batchId: this.batch.id, createdAt: new Date() },
-      });
+      this.pushFailure(item, `No credentials configured for ${item.provider}`);
       return;
     }
     const outcome = await runCompletion(
@@ -201,6 +199,21 @@ export class BatchRun {
         ? { customId: item.customId, status: 'succeeded', completion: outcome.result.completion, model: outcome.result.model, usage: outcome.result.usage, error: null }
         : { customId: item.customId, status: 'failed', completion: null, model: item.model, usage: outcome.log.usage, error: outcome.failure.message },
       log: outcome.log,
+    });
+  }
+
+  /** Anything but a vendor answer (a broken stored key, say) fails the item rather than the worker. */
+  private failUnexpectedly(item: ClaimedItem, error: unknown): void {
+    this.deps.logger.error('batch item could not run', { batchId: this.batch.id, customId: item.customId, error });
+    this.pushFailure(item, 'The item could not be run');
+  }
+
+  /** A failed result (and its log) for an item that never reached the vendor. */
+  private pushFailure(item: ClaimedItem, error: string): void {
+    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    this.push({
+      result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
+      log: { id: randomUUID(), model: item.model, provider: item.provider, status: 'error', usage, latencyMs: 0, error, batchId: this.batch.id, createdAt: new Date() },
     });
   }
 

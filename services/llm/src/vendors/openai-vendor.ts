@@ -4,6 +4,8 @@ import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials
 
 type OpenAiRole = 'system' | 'user' | 'assistant' | 'developer';
 
+const REASONING_MODEL = /^o\d/;
+
 /** llm_vendor_a through the official `openai` SDK. */
 export function openAiClient(credentials: VendorCredentials, options: VendorOptions): VendorClient {
   const client = new OpenAI({
@@ -23,7 +25,12 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
           model: input.model,
           messages: input.messages.map((m) => ({ role: m.role as OpenAiRole, content: m.content })),
           temperature: input.temperature,
-          ...(input.max_tokens !== undefined ? { max_tokens: input.max_tokens } : {}),
+          // Reasoning models (o1, o3, o4) refuse max_tokens and take max_completion_tokens.
+          ...(input.max_tokens === undefined
+            ? {}
+            : REASONING_MODEL.test(input.model)
+              ? { max_completion_tokens: input.max_tokens }
+              : { max_tokens: input.max_tokens }),
         },
         { signal },
       );
