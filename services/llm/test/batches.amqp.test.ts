@@ -33,7 +33,8 @@ async function startWorker(svc: TestService) {
 /** Removes this file's durable queues from the broker. */
 async function deleteQueues(): Promise<void> {
   const eventsDir = path.dirname(require.resolve('@platform/events/package.json'));
-  const amqp = require(require.resolve('amqplib', { paths: [eventsDir] })) as typeof import('amqplib');
+  // amqplib is a dependency of @platform/events, not of this service: load it from there.
+  const amqp = (await import(require.resolve('amqplib', { paths: [eventsDir] }))) as typeof import('amqplib');
   const connection = await amqp.connect(amqpUrl!);
   const channel = await connection.createChannel();
   for (const queue of queues) {

@@ -23,7 +23,7 @@ export function postWebhook(
       url = new URL(target);
       allowed = assertTargetAllowed(url, options.allowedHosts);
     } catch (error) {
-      reject(error);
+      reject(error as Error);
       return;
     }
     const transport = url.protocol === 'https:' ? https : http;
