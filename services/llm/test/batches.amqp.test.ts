@@ -88,7 +88,7 @@ describeAmqp('batches through RabbitMQ', () => {
 
   it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
     workers.push(await startWorker(svc));
-    const receiver = await webhookReceiver();
+    const receiver = await webhookReceiver(project.webhookSecret);
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(5, 'gpt-4o-mini'), webhook_url: `${receiver.url}/done` });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', completedCount: 5, failedCount: 0 });
@@ -99,7 +99,7 @@ describeAmqp('batches through RabbitMQ', () => {
   });
 
   it('when the worker is killed mid-batch and a new one starts, then nothing is lost or duplicated: one result and one log per custom_id', async () => {
-    const receiver = await webhookReceiver();
+    const receiver = await webhookReceiver(project.webhookSecret);
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(40, 'gpt-4o-delay-50', 'crash'), webhook_url: receiver.url });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 8), { intervalMs: 5 });
 

@@ -46,7 +46,7 @@ afterAll(async () => {
 
 describe('batch lifecycle (in-process bus)', () => {
   it('when a batch is submitted, then it goes pending -> completed with one result per custom_id and a signed webhook', async () => {
-    const receiver = await webhookReceiver();
+    const receiver = await webhookReceiver(project.webhookSecret);
     const submitted = await api.post('/v1/batch', project.headers, {
       requests: [
         { custom_id: 'a', model: 'gpt-4o-mini', messages: user('one') },
@@ -92,7 +92,7 @@ describe('batch lifecycle (in-process bus)', () => {
   });
 
   it('when every item fails, then the batch is failed, its results stay 425 and the webhook says failed', async () => {
-    const receiver = await webhookReceiver();
+    const receiver = await webhookReceiver(project.webhookSecret);
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(2, 'gpt-nonexistent'), webhook_url: receiver.url });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'failed', completedCount: 0, failedCount: 2 });
@@ -241,7 +241,7 @@ describe('batch listing and isolation', () => {
 
 describe('batch webhook delivery', () => {
   it('when the receiver fails twice, then it is retried with the same X-Webhook-Id and every attempt is recorded', async () => {
-    const receiver = await webhookReceiver(2);
+    const receiver = await webhookReceiver(project.webhookSecret, 2);
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: receiver.url });
     await waitFor(() => receiver.requests.length >= 3 || null, { timeoutMs: 10_000 });
     const ids = new Set(receiver.requests.map((r) => r.headers['x-webhook-id']));
@@ -262,8 +262,19 @@ describe('batch webhook delivery', () => {
     await receiver.close();
   });
 
+  it("when the receiver checks signatures with another secret, then it refuses every attempt and the attempts say so", async () => {
+    const receiver = await webhookReceiver('whsec_of_someone_else');
+    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: receiver.url });
+    const attempts = await waitFor(async () => {
+      const rows = await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId }).orderBy('attempt');
+      return rows.length === 6 ? rows : null;
+    });
+    expect(attempts.every((a: { outcome: string; status_code: number }) => a.outcome === 'failed' && a.status_code === 400)).toBe(true);
+    await receiver.close();
+  });
+
   it('when the webhook host resolves to a private address that is not allow-listed, then nothing is sent and the refusal is recorded', async () => {
-    const receiver = await webhookReceiver();
+    const receiver = await webhookReceiver(project.webhookSecret);
     const port = new URL(receiver.url).port;
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: `http://localhost:${port}/hook` });
     const attempts = await waitFor(async () => {
