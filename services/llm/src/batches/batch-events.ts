@@ -6,6 +6,8 @@ export const BATCH_EVENTS = {
   resume: 'llm.batch.resume',
   /** A batch reached completed or failed; drives the webhook. */
   finished: 'llm.batch.finished',
+  /** The next attempt of a webhook, held in the outbox until it is due. */
+  webhookRetry: 'llm.batch.webhook-retry',
 } as const;
 
 export interface BatchWorkData {
@@ -20,4 +22,10 @@ export interface BatchFinishedData {
   failedCount: number;
   completedAt: string;
   webhookUrl: string | null;
+}
+
+/** A later attempt of the same webhook: same id, same body. */
+export interface WebhookRetryData extends BatchFinishedData {
+  webhookId: string;
+  attempt: number;
 }

@@ -93,11 +93,17 @@ function ownBatches(db: Knex, tenant: Tenant) {
 export async function listBatches(db: Knex, tenant: Tenant, query: ListBatchesQuery): Promise<{ batches: BatchRecord[]; total: number }> {
   const scope = ownBatches(db, tenant);
   if (query.status) scope.where({ status: query.status });
-  const [rows, count] = await Promise.all([
-    scope.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(query.limit).offset(query.offset).select(BATCH_COLUMNS),
-    scope.clone().count<{ count: string }[]>({ count: '*' }),
-  ]);
-  return { batches: (rows as BatchRow[]).map(toBatchRecord), total: Number(count[0]?.count ?? 0) };
+  // Page and total from one snapshot.
+  const rows = (await scope
+    .clone()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(query.limit)
+    .offset(query.offset)
+    .select([...BATCH_COLUMNS, db.raw('count(*) over () as full_count')])) as (BatchRow & { full_count: string })[];
+  let total = rows.length ? Number(rows[0].full_count) : 0;
+  // Past the last page: the total needs its own count.
+  if (!rows.length && query.offset > 0) total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
+  return { batches: rows.map(toBatchRecord), total };
 }
 
 export async function findBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {

@@ -62,11 +62,17 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
 
 export async function listLogs(db: Knex, tenant: Tenant, page: Page): Promise<{ logs: CompletionLogEntry[]; total: number }> {
   const scope = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
-  const [rows, count] = await Promise.all([
-    scope.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select(LOG_COLUMNS),
-    scope.clone().count<{ count: string }[]>({ count: '*' }),
-  ]);
-  return { logs: (rows as LogRow[]).map(toEntry), total: Number(count[0]?.count ?? 0) };
+  // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
+  const rows = (await scope
+    .clone()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(page.limit)
+    .offset(page.offset)
+    .select([...LOG_COLUMNS, db.raw('count(*) over () as full_count')])) as (LogRow & { full_count: string })[];
+  let total = rows.length ? Number(rows[0].full_count) : 0;
+  // Past the last page: the total needs its own count.
+  if (!rows.length && page.offset > 0) total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
+  return { logs: rows.map(toEntry), total };
 }
 
 export interface TotalsRow {

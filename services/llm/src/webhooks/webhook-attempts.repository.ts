@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { envelopeOf } from '@platform/events';
 import type { TenantContext } from '@platform/tenancy';
+import { BATCH_EVENTS, type WebhookRetryData } from '../batches/batch-events';
 
 type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
@@ -16,6 +18,8 @@ export interface WebhookAttempt {
   error: string | null;
   durationMs: number;
 }
+
+const CONSUMER = 'llm.batch-webhooks';
 
 export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAttempt): Promise<void> {
   await db('webhook_attempts').insert({
@@ -33,10 +37,26 @@ export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAt
   });
 }
 
-/** How many attempts this webhook has had, and whether one of them was delivered or refused for good. */
-export async function attemptsSoFar(db: Knex, tenant: Tenant, webhookId: string): Promise<{ count: number; settled: boolean }> {
-  const rows = await db('webhook_attempts')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, webhook_id: webhookId })
-    .select('outcome');
-  return { count: rows.length, settled: rows.some((r: { outcome: AttemptOutcome }) => r.outcome !== 'failed') };
+/** True when this event (one attempt) was already carried out and recorded. */
+export async function attemptHandled(db: Knex, eventId: string): Promise<boolean> {
+  return Boolean(await db('processed_events').where({ consumer: CONSUMER, event_id: eventId }).first('event_id'));
+}
+
+/** Marks the attempt's event done; false when another delivery of it got there first. */
+export async function markAttemptHandled(trx: Knex.Transaction, eventId: string): Promise<boolean> {
+  const inserted = await trx('processed_events')
+    .insert({ consumer: CONSUMER, event_id: eventId })
+    .onConflict(['consumer', 'event_id'])
+    .ignore()
+    .returning('event_id');
+  return inserted.length > 0;
+}
+
+/**
+ * Puts the next attempt in the outbox, due at `dueAt`: the relay publishes it then, so a retry
+ * waits in the database (surviving restarts) rather than in a broker or a timer.
+ */
+export async function scheduleRetry(trx: Knex.Transaction, tenant: Tenant, data: WebhookRetryData, dueAt: Date): Promise<void> {
+  const envelope = envelopeOf({ type: BATCH_EVENTS.webhookRetry, ...tenant, data });
+  await trx('outbox').insert({ id: envelope.id, type: envelope.type, envelope: JSON.stringify(envelope), next_attempt_at: dueAt });
 }
