@@ -15,6 +15,8 @@ export interface LoadOptions {
   body?: unknown;
   connections?: number;
   durationSeconds?: number;
+  /** Requests per second across all connections; unset: as fast as the server answers. */
+  overallRate?: number;
 }
 
 /** Drives one URL with autocannon (loopback only) and returns throughput and latency. */
@@ -26,6 +28,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 5),
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
   });
   return {
     requestsPerSecond: result.requests.average,

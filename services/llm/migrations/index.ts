@@ -1,4 +1,5 @@
 import type { Migration } from '@platform/db';
+import { llmTables } from './0001-llm-tables';
 
 /** The LLM service's schema changes, oldest first. */
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [llmTables];

@@ -1,10 +1,25 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
+import { BatchWorker } from './batches/batch-worker';
+import { llmRuntime } from './llm-runtime';
+import { startWebhookConsumer } from './webhooks/webhook-consumer';
 
 export const llmService: ServiceDefinition = {
   name: 'llm',
   defaultPort: 4004,
   migrations,
   createApp,
+  /** The batch worker (with its stale-batch sweeper) and the webhook deliverer. */
+  async startBackground(deps) {
+    const runtime = llmRuntime(deps);
+    const worker = new BatchWorker(deps, runtime);
+    await worker.start();
+    const stopWebhooks = await startWebhookConsumer(deps, runtime);
+    return async () => {
+      stopWebhooks();
+      await worker.stop();
+      await runtime.logs.flush();
+    };
+  },
 };

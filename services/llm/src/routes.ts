@@ -1,8 +1,34 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
+import { requireKeys } from '@platform/tenancy';
+import { batchHandlers } from './batches/batches.router';
+import { completionHandlers } from './completions/completions.router';
+import { llmRuntime } from './llm-runtime';
+import { providerHandlers } from './providers/providers.router';
+import { usageHandlers } from './usage/usage.router';
 
-/** The whole route table of the LLM service. */
-export function createRoutes(_deps: ServiceDeps): Router {
+/** The whole route table of the LLM service (every route needs the four key headers). */
+export function createRoutes(deps: ServiceDeps): Router {
+  const runtime = llmRuntime(deps);
+  const keys = requireKeys(deps.directory);
+  const completions = completionHandlers(deps, runtime);
+  const providers = providerHandlers(deps, runtime);
+  const batches = batchHandlers(deps, runtime);
+  const usage = usageHandlers(deps);
+
   const router = Router();
+  router.post('/completions', keys, completions.create);
+
+  router.post('/batch', keys, batches.submit);
+  router.get('/batch', keys, batches.list);
+  router.get('/batch/:batch_id', keys, batches.get);
+  router.get('/batch/:batch_id/results', keys, batches.results);
+  router.post('/batch/:batch_id/cancel', keys, batches.cancel);
+
+  router.post('/providers', keys, providers.save);
+  router.post('/providers/test', keys, providers.test);
+
+  router.get('/logs/:tenant_id/:project_id', keys, usage.logs);
+  router.get('/stats/:tenant_id/:project_id', keys, usage.stats);
   return router;
 }

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { writeEvent } from '@platform/events';
+import type { ServiceDeps } from '@platform/runtime';
+import { toIso } from '@platform/tenancy';
+import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-runner';
+import type { LlmRuntime } from '../llm-runtime';
+import { vendorClientFor } from '../providers/providers.service';
+import { insertLogs } from '../usage/usage.repository';
+import type { CompletionLogEntry } from '../usage/usage.types';
+import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from './batch-events';
+import type { BatchRecord } from './batches.repository';
+import {
+  batchStatus, claimItems, finishBatch, heartbeat, openItemCount, releaseItems, saveResults,
+  type ClaimedItem, type ItemResult,
+} from './batch-work.repository';
+import type { ProjectLimiter } from './project-limiter';
+
+export type RunOutcome = 'finished' | 'handed-on' | 'gone' | 'crashed';
+
+const FLUSH_SIZE = 100;
+const FLUSH_INTERVAL_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Finished {
+  result: ItemResult;
+  log: CompletionLogEntry;
+}
+
+/**
+ * One worker's slice of work on one batch: claims items in chunks, runs them with the
+ * project's concurrency bound, and writes results in groups (each item's result once; logs
+ * and counters only for results actually written). Ends when the batch is done, cancelled,
+ * the slice is over, or the worker stops.
+ */
+export class BatchRun {
+  private readonly tenant: { tenantId: string; projectId: string };
+  private readonly held = new Set<string>();
+  private buffer: Finished[] = [];
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly controller = new AbortController();
+  private flushing: Promise<void> = Promise.resolve();
+  private crashed = false;
+  private cancelled = false;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly runtime: LlmRuntime,
+    private readonly limiter: ProjectLimiter,
+    private readonly batch: BatchRecord,
+    private readonly isStopping: () => boolean,
+  ) {
+    this.tenant = { tenantId: batch.tenantId, projectId: batch.projectId };
+    // Every in-flight vendor call listens on this one signal.
+    setMaxListeners(0, this.controller.signal);
+  }
+
+  /** Simulates (or follows) a dying process: in-flight calls are abandoned, nothing more is written. */
+  crash(): void {
+    this.crashed = true;
+    this.buffer = [];
+    this.controller.abort();
+  }
+
+  async run(): Promise<RunOutcome> {
+    const { config } = this.runtime;
+    const deadline = Date.now() + config.batchSliceMs;
+    const beat = setInterval(() => {
+      if (this.crashed) return;
+      heartbeat(this.deps.db, this.tenant, this.batch.id, [...this.held]).catch((error) =>
+        this.deps.logger.warn('batch heartbeat failed', { batchId: this.batch.id, error: String(error) }),
+      );
+    }, config.batchHeartbeatMs);
+    const flusher = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    // A cancel must stop new items soon, even those already claimed.
+    const watch = setInterval(() => {
+      batchStatus(this.deps.db, this.tenant, this.batch.id)
+        .then((status) => {
+          if (status !== 'processing') this.cancelled = true;
+        })
+        .catch(() => undefined);
+    }, Math.min(config.batchHeartbeatMs, 500));
+    // Claimed items wait for a slot; claiming at most two rounds ahead keeps them few.
+    const claimSize = Math.min(config.batchClaimSize, config.batchConcurrency * 2);
+    try {
+      while (!this.halted() && Date.now() < deadline) {
+        const items = await claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs);
+        if (this.crashed) return 'crashed';
+        if (!items.length) {
+          const idle = await this.whenIdle();
+          if (idle) return idle;
+          continue;
+        }
+        for (const item of items) this.held.add(item.customId);
+        for (const item of items) {
+          if (this.halted()) break;
+          const release = await this.limiter.acquire(this.batch.projectId);
+          if (this.halted()) {
+            release();
+            break;
+          }
+          const task: Promise<void> = this.runItem(item)
+            .catch((error) => this.failUnexpectedly(item, error))
+            .finally(() => {
+              release();
+              this.inflight.delete(task);
+            });
+          this.inflight.add(task);
+        }
+      }
+      return await this.handOn();
+    } finally {
+      clearInterval(beat);
+      clearInterval(flusher);
+      clearInterval(watch);
+    }
+  }
+
+  private halted(): boolean {
+    return this.cancelled || this.isStopping();
+  }
+
+  /** Nothing left to claim: finish the batch, notice it was cancelled, or wait for items another worker holds. */
+  private async whenIdle(): Promise<RunOutcome | null> {
+    await Promise.all(this.inflight);
+    await this.flush();
+    if (this.crashed) return 'crashed';
+    if ((await openItemCount(this.deps.db, this.tenant, this.batch.id)) === 0) return this.finish();
+    if ((await batchStatus(this.deps.db, this.tenant, this.batch.id)) !== 'processing') return 'gone';
+    // Items held by another worker: they finish, or their claims go stale and are taken here.
+    await sleep(Math.min(1_000, Math.max(20, this.runtime.config.batchStaleMs / 4)));
+    return null;
+  }
+
+  private async finish(): Promise<RunOutcome> {
+    const finished = await this.deps.db.transaction(async (trx) => {
+      const batch = await finishBatch(trx, this.tenant, this.batch.id);
+      if (batch) {
+        await writeEvent<BatchFinishedData>(trx, {
+          type: BATCH_EVENTS.finished,
+          ...this.tenant,
+          data: {
+            batchId: batch.id,
+            status: batch.status === 'failed' ? 'failed' : 'completed',
+            requestCount: batch.requestCount,
+            completedCount: batch.completedCount,
+            failedCount: batch.failedCount,
+            completedAt: toIso(batch.completedAt)!,
+            webhookUrl: batch.webhookUrl,
+          },
+        });
+      }
+      return batch;
+    });
+    if (finished) this.deps.relay.kick();
+    return 'finished';
+  }
+
+  /** Stopping or out of time: let running items end (bounded), store them, give back the rest, queue the batch again. */
+  private async handOn(): Promise<RunOutcome> {
+    if (this.crashed) return 'crashed';
+    if (this.cancelled) {
+      // Calls already running finish and are stored; items not started are left alone.
+      await Promise.all(this.inflight);
+      await this.flush();
+      await releaseItems(this.deps.db, this.tenant, this.batch.id, [...this.held]);
+      return 'gone';
+    }
+    const grace = sleep(Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+    await Promise.race([Promise.all(this.inflight), grace]);
+    this.controller.abort();
+    await Promise.all(this.inflight);
+    await this.flush();
+    if (this.crashed) return 'crashed';
+    await releaseItems(this.deps.db, this.tenant, this.batch.id, [...this.held]);
+    await this.deps.db.transaction((trx) =>
+      writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.resume, ...this.tenant, data: { batchId: this.batch.id } }),
+    );
+    this.deps.relay.kick();
+    return 'handed-on';
+  }
+
+  private async runItem(item: ClaimedItem): Promise<void> {
+    const client = await vendorClientFor(this.deps, this.runtime, this.tenant, item.provider);
+    if (!client) {
+      this.pushFailure(item, `No credentials configured for ${item.provider}`);
+      return;
+    }
+    const outcome = await runCompletion(
+      client,
+      { model: item.model, messages: item.messages, max_tokens: item.maxTokens ?? undefined, temperature: item.temperature ?? DEFAULT_TEMPERATURE },
+      this.batch.id,
+      this.controller.signal,
+    );
+    // An abandoned call leaves its item claimed: given back on a clean stop, taken over when stale.
+    if (!outcome.ok && outcome.failure.kind === 'aborted') return;
+    this.push({
+      result: outcome.ok
+        ? { customId: item.customId, status: 'succeeded', completion: outcome.result.completion, model: outcome.result.model, usage: outcome.result.usage, error: null }
+        : { customId: item.customId, status: 'failed', completion: null, model: item.model, usage: outcome.log.usage, error: outcome.failure.message },
+      log: outcome.log,
+    });
+  }
+
+  /** Anything but a vendor answer (a broken stored key, say) fails the item rather than the worker. */
+  private failUnexpectedly(item: ClaimedItem, error: unknown): void {
+    this.deps.logger.error('batch item could not run', { batchId: this.batch.id, customId: item.customId, error });
+    this.pushFailure(item, 'The item could not be run');
+  }
+
+  /** A failed result (and its log) for an item that never reached the vendor. */
+  private pushFailure(item: ClaimedItem, error: string): void {
+    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    this.push({
+      result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
+      log: { id: randomUUID(), model: item.model, provider: item.provider, status: 'error', usage, latencyMs: 0, error, batchId: this.batch.id, createdAt: new Date() },
+    });
+  }
+
+  private push(finished: Finished): void {
+    if (this.crashed) return;
+    this.buffer.push(finished);
+    if (this.buffer.length >= FLUSH_SIZE) void this.flush();
+  }
+
+  /** Writes buffered results in one transaction; serialised so groups never interleave. */
+  private flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.store()).catch((error) => {
+      this.deps.logger.warn('batch results could not be written yet', { batchId: this.batch.id, error: String(error) });
+    });
+    return this.flushing;
+  }
+
+  private async store(): Promise<void> {
+    if (this.crashed || !this.buffer.length) return;
+    const group = this.buffer;
+    this.buffer = [];
+    try {
+      await this.deps.db.transaction(async (trx) => {
+        const written = await saveResults(trx, this.tenant, this.batch.id, group.map((f) => f.result));
+        await insertLogs(trx, this.tenant, group.filter((f) => written.has(f.result.customId)).map((f) => f.log));
+      });
+    } catch (error) {
+      if (!this.crashed) this.buffer.unshift(...group);
+      throw error;
+    }
+    for (const f of group) this.held.delete(f.result.customId);
+  }
+}

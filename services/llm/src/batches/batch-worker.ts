@@ -1,0 +1,99 @@
+import { writeEvent, type EventEnvelope } from '@platform/events';
+import type { ServiceDeps } from '@platform/runtime';
+import type { LlmRuntime } from '../llm-runtime';
+import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
+import { BatchRun } from './batch-run';
+import { startBatch, takeStaleBatches } from './batch-work.repository';
+import { ProjectLimiter } from './project-limiter';
+
+/**
+ * Consumes `llm.batch.submitted` / `llm.batch.resume` from the broker (prefetch = batches
+ * worked on at once) and runs each batch slice. Every step is repeatable, so a redelivered
+ * message, a second worker on the same batch, or a restart after a crash finishes the batch
+ * with exactly one result per custom_id.
+ */
+export class BatchWorker {
+  private stopping = false;
+  private readonly runs = new Map<BatchRun, Promise<unknown>>();
+  private readonly limiter: ProjectLimiter;
+  private sweepTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly runtime: LlmRuntime,
+  ) {
+    this.limiter = new ProjectLimiter(runtime.config.batchConcurrency);
+  }
+
+  async start(): Promise<void> {
+    await this.deps.bus.subscribe({
+      queue: this.runtime.config.batchQueue,
+      topics: [BATCH_EVENTS.submitted, BATCH_EVENTS.resume],
+      prefetch: this.runtime.config.batchWorkerPrefetch,
+      maxAttempts: 10,
+      retryDelaysMs: [1_000, 5_000, 30_000],
+      handler: (event) => this.handle(event as EventEnvelope<BatchWorkData>),
+    });
+    this.scheduleSweep();
+  }
+
+  private async handle(event: EventEnvelope<BatchWorkData>): Promise<void> {
+    // A stopping worker hands the message back (the broker redelivers it to another).
+    if (this.stopping) throw new Error('batch worker is stopping');
+    const batch = await startBatch(this.deps.db, event.data.batchId);
+    if (!batch) return;
+    const run = new BatchRun(this.deps, this.runtime, this.limiter, batch, () => this.stopping);
+    const outcome = run.run();
+    this.runs.set(run, outcome.catch(() => undefined));
+    try {
+      if ((await outcome) === 'crashed') throw new Error('batch worker stopped');
+    } finally {
+      this.runs.delete(run);
+    }
+  }
+
+  /** Re-queues batches whose worker went silent (a process that died without handing on). */
+  async sweep(): Promise<number> {
+    const stale = await this.deps.db.transaction(async (trx) => {
+      const batches = await takeStaleBatches(trx, this.runtime.config.batchStaleMs, 100);
+      for (const batch of batches) {
+        await writeEvent<BatchWorkData>(trx, {
+          type: BATCH_EVENTS.resume,
+          tenantId: batch.tenantId,
+          projectId: batch.projectId,
+          data: { batchId: batch.id },
+        });
+      }
+      return batches;
+    });
+    if (stale.length) {
+      this.deps.logger.warn('stale batches re-queued', { batchIds: stale.map((b) => b.id) });
+      this.deps.relay.kick();
+    }
+    return stale.length;
+  }
+
+  private scheduleSweep(): void {
+    if (this.stopping) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweep()
+        .catch((error) => this.deps.logger.warn('batch sweep failed', { error: String(error) }))
+        .finally(() => this.scheduleSweep());
+    }, this.runtime.config.batchSweepIntervalMs);
+  }
+
+  /** Clean stop: no new items; running ones end (bounded), are stored, the rest given back and re-queued. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.sweepTimer);
+    await Promise.all(this.runs.values());
+  }
+
+  /** Stops as a killed process would: abandons in-flight calls and writes nothing more. */
+  async kill(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.sweepTimer);
+    for (const run of this.runs.keys()) run.crash();
+    await Promise.all(this.runs.values());
+  }
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { writeEvent } from '@platform/events';
+import type { ServiceDeps } from '@platform/runtime';
+import { errors, toIso, type ErrorDetail, type TenantContext } from '@platform/tenancy';
+import { checkMessagesFor } from '../completions/completions.service';
+import { notConfigured } from '../providers/providers.service';
+import { configuredProviders } from '../providers/providers.repository';
+import { providerOfModel } from '../vendors/routing';
+import type { ProviderType } from '../vendors/vendor-types';
+import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
+import { cancelBatch, findBatch, insertBatch, listBatches, listResults, type BatchRecord } from './batches.repository';
+import type { ListBatchesQuery, SubmitBatchInput } from './batches.schemas';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
+
+function toBatchSummary(batch: BatchRecord) {
+  return {
+    batchId: batch.id,
+    status: batch.status,
+    requestCount: batch.requestCount,
+    completedCount: batch.completedCount,
+    failedCount: batch.failedCount,
+    createdAt: toIso(batch.createdAt),
+    completedAt: toIso(batch.completedAt),
+  };
+}
+
+/** Checks every request up front (models, vendors), stores the batch and queues it, all or nothing. */
+export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatchInput) {
+  const details: ErrorDetail[] = [];
+  const needed = new Set<ProviderType>();
+  const requests = input.requests.map((request, index) => {
+    const provider = providerOfModel(request.model);
+    if (!provider) details.push({ path: `requests.${index}.model`, message: `"${request.model}" is not a known model` });
+    else {
+      needed.add(provider);
+      try {
+        checkMessagesFor(provider, request, `requests.${index}.messages`);
+      } catch (error) {
+        details.push(...((error as { details?: ErrorDetail[] }).details ?? []));
+      }
+    }
+    return { ...request, provider: provider as ProviderType };
+  });
+  if (details.length) throw errors.validation('Request validation failed', details.slice(0, 100));
+  const configured = new Set(await configuredProviders(deps.db, tenant));
+  const missing = [...needed].filter((provider) => !configured.has(provider));
+  if (missing.length) throw notConfigured(missing);
+
+  const batch = await deps.db.transaction(async (trx) => {
+    const stored = await insertBatch(trx, tenant, { id: randomUUID(), webhookUrl: input.webhook_url ?? null, requests });
+    await writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
+    return stored;
+  });
+  deps.relay.kick();
+  return { batchId: batch.id, status: batch.status, requestCount: batch.requestCount, createdAt: toIso(batch.createdAt) };
+}
+
+export async function getBatches(deps: Deps, tenant: Tenant, query: ListBatchesQuery) {
+  const { batches, total } = await listBatches(deps.db, tenant, query);
+  return { batches: batches.map(toBatchSummary), total, limit: query.limit, offset: query.offset };
+}
+
+export async function getBatch(deps: Deps, tenant: Tenant, batchId: string) {
+  const batch = await findBatch(deps.db, tenant, batchId);
+  if (!batch) throw errors.notFound('Batch');
+  return toBatchSummary(batch);
+}
+
+export async function getBatchResults(deps: Deps, tenant: Tenant, batchId: string) {
+  const batch = await findBatch(deps.db, tenant, batchId);
+  if (!batch) throw errors.notFound('Batch');
+  if (batch.status !== 'completed') throw errors.tooEarly(`Batch is ${batch.status}; results are available once it is completed`);
+  const results = await listResults(deps.db, tenant, batchId);
+  return {
+    batchId: batch.id,
+    status: batch.status,
+    results: results.map((r) => ({
+      custom_id: r.customId,
+      status: r.status,
+      completion: r.completion,
+      model: r.model,
+      usage: r.usage,
+      ...(r.error ? { error: r.error } : {}),
+    })),
+  };
+}
+
+/** Pending or processing batches stop taking new items; anything else is 409. */
+export async function cancel(deps: Deps, tenant: Tenant, batchId: string) {
+  const cancelled = await cancelBatch(deps.db, tenant, batchId);
+  if (cancelled) return { batchId: cancelled.id, status: cancelled.status, message: 'Batch cancelled; items not yet started will not run' };
+  const batch = await findBatch(deps.db, tenant, batchId);
+  if (!batch) throw errors.notFound('Batch');
+  throw errors.conflict(`Batch is ${batch.status} and cannot be cancelled`);
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { describeVendorFailure, type VendorFailure } from '../vendors/vendor-errors';
+import type { CompletionInput, VendorClient, VendorCompletion } from '../vendors/vendor-types';
+import type { CompletionLogEntry } from '../usage/usage.types';
+
+export const DEFAULT_TEMPERATURE = 1.0;
+
+export type CompletionOutcome =
+  | { ok: true; result: VendorCompletion; log: CompletionLogEntry }
+  | { ok: false; failure: VendorFailure; log: CompletionLogEntry };
+
+/**
+ * One vendor call with its log entry, for a single completion and for a batch item alike.
+ * The log carries the requested model, so stats group by what callers asked for.
+ */
+export async function runCompletion(
+  client: VendorClient,
+  input: CompletionInput,
+  batchId: string | null,
+  signal?: AbortSignal,
+): Promise<CompletionOutcome> {
+  const started = performance.now();
+  const base = { id: randomUUID(), model: input.model, provider: client.provider, batchId, createdAt: new Date() };
+  try {
+    const result = await client.complete(input, signal);
+    const latencyMs = Math.round(performance.now() - started);
+    return { ok: true, result, log: { ...base, status: 'success', usage: result.usage, latencyMs, error: null } };
+  } catch (error) {
+    const failure = describeVendorFailure(error, client.apiKey);
+    const latencyMs = Math.round(performance.now() - started);
+    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    return { ok: false, failure, log: { ...base, status: 'error', usage, latencyMs, error: failure.message } };
+  }
+}

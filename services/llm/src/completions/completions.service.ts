@@ -1,0 +1,47 @@
+import type { ServiceDeps } from '@platform/runtime';
+import { errors, toIso, type TenantContext } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import { requireVendorClient } from '../providers/providers.service';
+import { providerOfModel } from '../vendors/routing';
+import { vendorAppError } from '../vendors/vendor-errors';
+import type { ProviderType } from '../vendors/vendor-types';
+import { DEFAULT_TEMPERATURE, runCompletion } from './completion-runner';
+import type { CompletionRequest } from './completions.schemas';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+/** The vendor of a model, or 400 for a model no vendor serves. */
+export function routeModel(model: string, path = 'model'): ProviderType {
+  const provider = providerOfModel(model);
+  if (!provider) {
+    throw errors.validation('Unknown model', [
+      { path, message: `"${model}" is not a known model (gpt-*, o1*, o3*, o4*, chatgpt-* or claude-*)` },
+    ]);
+  }
+  return provider;
+}
+
+/** Anthropic needs at least one message that is not a system message. */
+export function checkMessagesFor(provider: ProviderType, request: CompletionRequest, path = 'messages'): void {
+  if (provider === 'anthropic' && request.messages.every((m) => m.role === 'system' || m.role === 'developer')) {
+    throw errors.validation('Request validation failed', [{ path, message: 'claude models need at least one user or assistant message' }]);
+  }
+}
+
+export async function createCompletion(deps: Pick<ServiceDeps, 'db' | 'secrets'>, runtime: LlmRuntime, tenant: Tenant, request: CompletionRequest) {
+  const provider = routeModel(request.model);
+  checkMessagesFor(provider, request);
+  const client = await requireVendorClient(deps, runtime, tenant, provider);
+  const outcome = await runCompletion(client, { ...request, temperature: request.temperature ?? DEFAULT_TEMPERATURE }, null);
+  runtime.logs.write(tenant, outcome.log);
+  // The SDK error itself stays out of the log: its text may echo part of the key.
+  if (!outcome.ok) throw vendorAppError(outcome.failure);
+  return {
+    id: outcome.log.id,
+    completion: outcome.result.completion,
+    model: outcome.result.model,
+    provider,
+    usage: outcome.result.usage,
+    createdAt: toIso(outcome.log.createdAt),
+  };
+}

@@ -1,0 +1,83 @@
+import { ConfigError, Joi } from '@platform/tenancy';
+
+/** Settings of the LLM service; the only place that reads process.env for it. */
+export interface LlmConfig {
+  /** Longest wait for one vendor call, in ms. */
+  vendorTimeoutMs: number;
+  /** SDK retries of a failed vendor call (kept small: the caller is waiting). */
+  vendorMaxRetries: number;
+  /** max_tokens sent to Anthropic when the request names none (Anthropic requires one). */
+  defaultMaxTokens: number;
+  /** How long a project's SDK client is reused before its key is read again (other replicas' upserts). */
+  clientCacheTtlMs: number;
+  /** Completion logs are written in small groups; the longest a log waits. */
+  logFlushMs: number;
+  batchMaxRequests: number;
+  /** Vendor calls in flight at once for one project, per worker process. */
+  batchConcurrency: number;
+  /** Batches one worker process works on at once (the consumer's prefetch). */
+  batchWorkerPrefetch: number;
+  /** Items a worker claims per round trip. */
+  batchClaimSize: number;
+  /** A slice of work per message; an unfinished batch is handed on through the outbox. */
+  batchSliceMs: number;
+  batchHeartbeatMs: number;
+  /** A claimed item or a processing batch whose worker was silent this long is taken over. */
+  batchStaleMs: number;
+  batchSweepIntervalMs: number;
+  batchQueue: string;
+  webhookQueue: string;
+  /** Delays before each webhook retry; attempts = delays + 1. */
+  webhookRetryDelaysMs: number[];
+  webhookTimeoutMs: number;
+}
+
+const schema = Joi.object({
+  LLM_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(60_000),
+  LLM_VENDOR_MAX_RETRIES: Joi.number().integer().min(0).max(5).default(1),
+  LLM_DEFAULT_MAX_TOKENS: Joi.number().integer().min(1).default(1024),
+  LLM_CLIENT_CACHE_TTL_MS: Joi.number().integer().min(0).default(60_000),
+  LLM_LOG_FLUSH_MS: Joi.number().integer().min(1).default(20),
+  LLM_BATCH_MAX_REQUESTS: Joi.number().integer().min(1).default(10_000),
+  LLM_BATCH_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(16),
+  LLM_BATCH_WORKER_PREFETCH: Joi.number().integer().min(1).max(100).default(4),
+  LLM_BATCH_CLAIM_SIZE: Joi.number().integer().min(1).max(1000).default(100),
+  LLM_BATCH_SLICE_MS: Joi.number().integer().min(100).default(120_000),
+  LLM_BATCH_HEARTBEAT_MS: Joi.number().integer().min(10).default(10_000),
+  LLM_BATCH_STALE_MS: Joi.number().integer().min(50).default(180_000),
+  LLM_BATCH_SWEEP_INTERVAL_MS: Joi.number().integer().min(10).default(30_000),
+  LLM_BATCH_QUEUE: Joi.string().default('llm.batch-worker'),
+  LLM_WEBHOOK_QUEUE: Joi.string().default('llm.batch-webhooks'),
+  // 1 min, 5 min, 15 min, 30 min, 60 min after the first attempt: 6 attempts over an hour.
+  LLM_WEBHOOK_RETRY_DELAYS_MS: Joi.string()
+    .pattern(/^\d+(,\d+)*$/)
+    .default('60000,240000,600000,900000,1800000'),
+  LLM_WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+}).unknown(true);
+
+export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
+  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(`Invalid LLM configuration: ${error.message}`);
+  if (value.LLM_BATCH_HEARTBEAT_MS >= value.LLM_BATCH_STALE_MS) {
+    throw new ConfigError('LLM_BATCH_HEARTBEAT_MS must be shorter than LLM_BATCH_STALE_MS');
+  }
+  return {
+    vendorTimeoutMs: value.LLM_VENDOR_TIMEOUT_MS,
+    vendorMaxRetries: value.LLM_VENDOR_MAX_RETRIES,
+    defaultMaxTokens: value.LLM_DEFAULT_MAX_TOKENS,
+    clientCacheTtlMs: value.LLM_CLIENT_CACHE_TTL_MS,
+    logFlushMs: value.LLM_LOG_FLUSH_MS,
+    batchMaxRequests: value.LLM_BATCH_MAX_REQUESTS,
+    batchConcurrency: value.LLM_BATCH_CONCURRENCY,
+    batchWorkerPrefetch: value.LLM_BATCH_WORKER_PREFETCH,
+    batchClaimSize: value.LLM_BATCH_CLAIM_SIZE,
+    batchSliceMs: value.LLM_BATCH_SLICE_MS,
+    batchHeartbeatMs: value.LLM_BATCH_HEARTBEAT_MS,
+    batchStaleMs: value.LLM_BATCH_STALE_MS,
+    batchSweepIntervalMs: value.LLM_BATCH_SWEEP_INTERVAL_MS,
+    batchQueue: value.LLM_BATCH_QUEUE,
+    webhookQueue: value.LLM_WEBHOOK_QUEUE,
+    webhookRetryDelaysMs: String(value.LLM_WEBHOOK_RETRY_DELAYS_MS).split(',').map(Number),
+    webhookTimeoutMs: value.LLM_WEBHOOK_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,34 @@
+import type { ServiceDeps } from '@platform/runtime';
+import { loadLlmConfig, type LlmConfig } from './config';
+import { CompletionLogWriter } from './usage/completion-log-writer';
+import { VendorClientCache } from './vendors/vendor-clients';
+import type { VendorOptions, ProviderType } from './vendors/vendor-types';
+
+/** What the HTTP app and the background workers of one service instance share. */
+export interface LlmRuntime {
+  config: LlmConfig;
+  clients: VendorClientCache;
+  logs: CompletionLogWriter;
+  vendorOptions(provider: ProviderType): VendorOptions;
+}
+
+const runtimes = new WeakMap<ServiceDeps, LlmRuntime>();
+
+export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig()): LlmRuntime {
+  let runtime = runtimes.get(deps);
+  if (!runtime) {
+    runtime = {
+      config,
+      clients: new VendorClientCache(config.clientCacheTtlMs),
+      logs: new CompletionLogWriter(deps.db, deps.logger, config.logFlushMs),
+      vendorOptions: (provider) => ({
+        baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
+        timeoutMs: config.vendorTimeoutMs,
+        maxRetries: config.vendorMaxRetries,
+        defaultMaxTokens: config.defaultMaxTokens,
+      }),
+    };
+    runtimes.set(deps, runtime);
+  }
+  return runtime;
+}

@@ -1,0 +1,17 @@
+import type { RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { parse, tenantOf } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import { saveProviderSchema, testProviderSchema } from './providers.schemas';
+import { saveProvider, testProvider } from './providers.service';
+
+export function providerHandlers(deps: ServiceDeps, runtime: LlmRuntime): Record<'save' | 'test', RequestHandler> {
+  return {
+    save: async (req, res) => {
+      res.json(await saveProvider(deps, runtime, tenantOf(req), parse(saveProviderSchema, req.body)));
+    },
+    test: async (req, res) => {
+      res.json(await testProvider(deps, runtime, tenantOf(req), parse(testProviderSchema, req.body)));
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { ServiceDeps } from '@platform/runtime';
+import { errors, toIso, type TenantContext } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import { describeVendorFailure } from '../vendors/vendor-errors';
+import { buildVendorClient } from '../vendors/vendor-clients';
+import type { ProviderType, VendorClient } from '../vendors/vendor-types';
+import { findProviderSecret, upsertProvider, type ProviderRecord } from './providers.repository';
+import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+
+/** The API shape of a provider configuration; the key never leaves the service. */
+export function toProviderResponse(record: ProviderRecord) {
+  return { id: record.id, providerType: record.providerType, configured: true, createdAt: toIso(record.createdAt) };
+}
+
+export async function saveProvider(deps: Deps, runtime: LlmRuntime, tenant: Tenant, input: SaveProviderInput) {
+  const record = await upsertProvider(deps.db, tenant, {
+    providerType: input.providerType,
+    apiKeyEnc: deps.secrets.encrypt(input.apiKey),
+    organizationId: input.organizationId ?? null,
+  });
+  runtime.clients.invalidate(tenant.projectId, input.providerType);
+  return { provider: toProviderResponse(record) };
+}
+
+/** The project's SDK client for a vendor, or null when the project has not configured it. */
+export function vendorClientFor(deps: Deps, runtime: LlmRuntime, tenant: Tenant, provider: ProviderType): Promise<VendorClient | null> {
+  return runtime.clients.get(tenant.projectId, provider, async () => {
+    const secret = await findProviderSecret(deps.db, tenant, provider);
+    if (!secret) return null;
+    const credentials = { apiKey: deps.secrets.decrypt(secret.apiKeyEnc), organizationId: secret.organizationId };
+    return buildVendorClient(provider, credentials, runtime.vendorOptions(provider));
+  });
+}
+
+export async function requireVendorClient(deps: Deps, runtime: LlmRuntime, tenant: Tenant, provider: ProviderType): Promise<VendorClient> {
+  const client = await vendorClientFor(deps, runtime, tenant, provider);
+  if (!client) throw notConfigured([provider]);
+  return client;
+}
+
+export function notConfigured(providers: ProviderType[]) {
+  return errors.providerNotConfigured(
+    `No credentials configured for ${providers.join(', ')}; set them with POST /v1/providers`,
+  );
+}
+
+/** One cheap authenticated vendor call; a refused key is `success: false`, never an error response. */
+export async function testProvider(deps: Deps, runtime: LlmRuntime, tenant: Tenant, input: TestProviderInput) {
+  const client = input.apiKey
+    ? buildVendorClient(input.providerType, { apiKey: input.apiKey, organizationId: input.organizationId }, runtime.vendorOptions(input.providerType))
+    : await requireVendorClient(deps, runtime, tenant, input.providerType);
+  try {
+    await client.check();
+    return { success: true, message: 'Credentials accepted by the vendor', providerType: input.providerType };
+  } catch (error) {
+    const failure = describeVendorFailure(error, client.apiKey);
+    return { success: false, message: failure.message, providerType: input.providerType };
+  }
+}

@@ -1,0 +1,122 @@
+import type { Knex } from 'knex';
+import type { TenantContext } from '@platform/tenancy';
+import type { Page } from '@platform/tenancy';
+import type { ProviderType } from '../vendors/vendor-types';
+import type { CompletionLogEntry, CompletionStatus, StatsRange } from './usage.types';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+const LOG_COLUMNS = [
+  'id', 'model', 'provider', 'status', 'prompt_tokens', 'completion_tokens', 'total_tokens',
+  'latency_ms', 'error', 'batch_id', 'created_at',
+];
+
+interface LogRow {
+  id: string;
+  model: string;
+  provider: ProviderType;
+  status: CompletionStatus;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  latency_ms: number;
+  error: string | null;
+  batch_id: string | null;
+  created_at: Date;
+}
+
+function toEntry(row: LogRow): CompletionLogEntry {
+  return {
+    id: row.id,
+    model: row.model,
+    provider: row.provider,
+    status: row.status,
+    usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens, total_tokens: row.total_tokens },
+    latencyMs: row.latency_ms,
+    error: row.error,
+    batchId: row.batch_id,
+    createdAt: row.created_at,
+  };
+}
+
+export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
+  if (!entries.length) return;
+  await db('completion_logs').insert(
+    entries.map((e) => ({
+      id: e.id,
+      tenant_id: tenant.tenantId,
+      project_id: tenant.projectId,
+      model: e.model,
+      provider: e.provider,
+      status: e.status,
+      prompt_tokens: e.usage.prompt_tokens,
+      completion_tokens: e.usage.completion_tokens,
+      total_tokens: e.usage.total_tokens,
+      latency_ms: e.latencyMs,
+      error: e.error,
+      batch_id: e.batchId,
+      created_at: e.createdAt,
+    })),
+  );
+}
+
+export async function listLogs(db: Knex, tenant: Tenant, page: Page): Promise<{ logs: CompletionLogEntry[]; total: number }> {
+  const scope = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
+  const rows = (await scope
+    .clone()
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(page.limit)
+    .offset(page.offset)
+    .select([...LOG_COLUMNS, db.raw('count(*) over () as full_count')])) as (LogRow & { full_count: string })[];
+  let total = rows.length ? Number(rows[0].full_count) : 0;
+  // Past the last page: the total needs its own count.
+  if (!rows.length && page.offset > 0) total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
+  return { logs: rows.map(toEntry), total };
+}
+
+export interface TotalsRow {
+  total_requests: string;
+  successful_requests: string;
+  failed_requests: string;
+  prompt_tokens: string | null;
+  completion_tokens: string | null;
+  total_tokens: string | null;
+  average_latency_ms: string | null;
+}
+
+export interface GroupRow {
+  key: string;
+  requests: string;
+  total_tokens: string | null;
+}
+
+function inRange(db: Knex, tenant: Tenant, range: StatsRange) {
+  const query = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  if (range.from) query.where('created_at', '>=', range.from);
+  if (range.to) query.where('created_at', '<=', range.to);
+  return query;
+}
+
+export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange) {
+  const [totals, byModel, byProvider] = await Promise.all([
+    inRange(db, tenant, range).first<TotalsRow>(
+      db.raw('count(*) as total_requests'),
+      db.raw("count(*) filter (where status = 'success') as successful_requests"),
+      db.raw("count(*) filter (where status <> 'success') as failed_requests"),
+      db.raw('sum(prompt_tokens) as prompt_tokens'),
+      db.raw('sum(completion_tokens) as completion_tokens'),
+      db.raw('sum(total_tokens) as total_tokens'),
+      db.raw('avg(latency_ms) as average_latency_ms'),
+    ),
+    inRange(db, tenant, range)
+      .groupBy('model')
+      .orderBy('model')
+      .select<GroupRow[]>('model as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
+    inRange(db, tenant, range)
+      .groupBy('provider')
+      .orderBy('provider')
+      .select<GroupRow[]>('provider as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
+  ]);
+  return { totals, byModel, byProvider };
+}

@@ -1,0 +1,20 @@
+import type { RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { parse, tenantOf } from '@platform/tenancy';
+import { logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage.schemas';
+import { assertOwnProject, getLogs, getStats } from './usage.service';
+
+export function usageHandlers(deps: ServiceDeps): Record<'logs' | 'stats', RequestHandler> {
+  return {
+    logs: async (req, res) => {
+      const tenant = tenantOf(req);
+      assertOwnProject(tenant, parse(projectPathSchema, req.params));
+      res.json(await getLogs(deps.db, tenant, parse(logsQuerySchema, req.query)));
+    },
+    stats: async (req, res) => {
+      const tenant = tenantOf(req);
+      assertOwnProject(tenant, parse(projectPathSchema, req.params));
+      res.json(await getStats(deps.db, tenant, parse(statsQuerySchema, req.query)));
+    },
+  };
+}

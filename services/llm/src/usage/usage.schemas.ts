@@ -1,0 +1,16 @@
+import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import type { StatsRange } from './usage.types';
+
+export const LOGS_DEFAULT_LIMIT = 50;
+
+export const logsQuerySchema = Joi.object<Page>(pageSchema(LOGS_DEFAULT_LIMIT));
+
+export const statsQuerySchema = Joi.object<StatsRange>({
+  from: Joi.date().iso(),
+  to: Joi.date().iso().when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')) }),
+});
+
+export const projectPathSchema = Joi.object<{ tenant_id: string; project_id: string }>({
+  tenant_id: Joi.string().required(),
+  project_id: Joi.string().required(),
+});

@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import { errors, toIso, type Page, type TenantContext } from '@platform/tenancy';
+import { aggregateLogs, listLogs, type GroupRow } from './usage.repository';
+import type { CompletionLogEntry, StatsRange } from './usage.types';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+/** Logs and stats name their project in the path; it must be the caller's own. */
+export function assertOwnProject(tenant: Tenant, path: { tenant_id: string; project_id: string }): void {
+  if (path.tenant_id !== tenant.tenantId || path.project_id !== tenant.projectId) {
+    throw errors.forbidden('The path names another tenant or project than the keys');
+  }
+}
+
+function toLogResponse(entry: CompletionLogEntry) {
+  return {
+    id: entry.id,
+    model: entry.model,
+    provider: entry.provider,
+    status: entry.status,
+    promptTokens: entry.usage.prompt_tokens,
+    completionTokens: entry.usage.completion_tokens,
+    totalTokens: entry.usage.total_tokens,
+    latencyMs: entry.latencyMs,
+    error: entry.error,
+    batchId: entry.batchId,
+    createdAt: toIso(entry.createdAt),
+  };
+}
+
+export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
+  const { logs, total } = await listLogs(db, tenant, page);
+  return { logs: logs.map(toLogResponse), total, limit: page.limit, offset: page.offset };
+}
+
+const int = (value: string | null | undefined) => Number(value ?? 0);
+
+export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
+  const { totals, byModel, byProvider } = await aggregateLogs(db, tenant, range);
+  const group = (key: 'model' | 'provider') => (row: GroupRow) => ({
+    [key]: row.key,
+    requests: int(row.requests),
+    totalTokens: int(row.total_tokens),
+  });
+  return {
+    totalRequests: int(totals?.total_requests),
+    successfulRequests: int(totals?.successful_requests),
+    failedRequests: int(totals?.failed_requests),
+    promptTokens: int(totals?.prompt_tokens),
+    completionTokens: int(totals?.completion_tokens),
+    totalTokens: int(totals?.total_tokens),
+    averageLatencyMs: Math.round(Number(totals?.average_latency_ms ?? 0) * 100) / 100,
+    byModel: byModel.map(group('model')),
+    byProvider: byProvider.map(group('provider')),
+    ...(range.from ? { from: toIso(range.from) } : {}),
+    ...(range.to ? { to: toIso(range.to) } : {}),
+  };
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { envelopeOf } from '@platform/events';
+import type { TenantContext } from '@platform/tenancy';
+import { BATCH_EVENTS, type WebhookRetryData } from '../batches/batch-events';
+
+type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
+export type AttemptOutcome = 'delivered' | 'failed' | 'refused';
+
+export interface WebhookAttempt {
+  batchId: string;
+  webhookId: string;
+  attempt: number;
+  url: string;
+  outcome: AttemptOutcome;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const CONSUMER = 'llm.batch-webhooks';
+
+export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAttempt): Promise<void> {
+  await db('webhook_attempts').insert({
+    id: randomUUID(),
+    tenant_id: tenant.tenantId,
+    project_id: tenant.projectId,
+    batch_id: attempt.batchId,
+    webhook_id: attempt.webhookId,
+    attempt: attempt.attempt,
+    url: attempt.url,
+    outcome: attempt.outcome,
+    status_code: attempt.statusCode,
+    error: attempt.error,
+    duration_ms: attempt.durationMs,
+  });
+}
+
+/** True when this event (one attempt) was already carried out and recorded. */
+export async function attemptHandled(db: Knex, eventId: string): Promise<boolean> {
+  return Boolean(await db('processed_events').where({ consumer: CONSUMER, event_id: eventId }).first('event_id'));
+}
+
+/** Marks the attempt's event done; false when another delivery of it got there first. */
+export async function markAttemptHandled(trx: Knex.Transaction, eventId: string): Promise<boolean> {
+  const inserted = await trx('processed_events')
+    .insert({ consumer: CONSUMER, event_id: eventId })
+    .onConflict(['consumer', 'event_id'])
+    .ignore()
+    .returning('event_id');
+  return inserted.length > 0;
+}
+
+/**
+ * Puts the next attempt in the outbox, due at `dueAt`: the relay publishes it then, so a retry
+ * waits in the database (surviving restarts) rather than in a broker or a timer.
+ */
+export async function scheduleRetry(trx: Knex.Transaction, tenant: Tenant, data: WebhookRetryData, dueAt: Date): Promise<void> {
+  const envelope = envelopeOf({ type: BATCH_EVENTS.webhookRetry, ...tenant, data });
+  await trx('outbox').insert({ id: envelope.id, type: envelope.type, envelope: JSON.stringify(envelope), next_attempt_at: dueAt });
+}

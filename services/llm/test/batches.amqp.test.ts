@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { AmqpBus } from '@platform/events';
+import type { ServiceDeps } from '@platform/runtime';
+import { createLogger } from '@platform/tenancy';
+import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { llmService } from '../src';
+import { BatchWorker } from '../src/batches/batch-worker';
+import { llmRuntime } from '../src/llm-runtime';
+import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
+import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
+import { apiOf } from './support/api';
+import { requests, resultCount, waitForBatch } from './support/batch-helpers';
+import { OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+import { webhookReceiver } from './support/webhook-receiver';
+
+const amqpUrl = process.env.TEST_AMQP_URL;
+const describeAmqp = amqpUrl ? describe : describe.skip;
+const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+const suffix = randomBytes(4).toString('hex');
+const queues = [`llm.test-batch-${suffix}`, `llm.test-webhooks-${suffix}`];
+
+/** A worker as a separate process would run it: its own broker connection, the same database. */
+async function startWorker(svc: TestService) {
+  const bus = new AmqpBus({ url: amqpUrl!, logger });
+  await bus.start();
+  const deps: ServiceDeps = { ...svc.deps, bus };
+  const worker = new BatchWorker(deps, llmRuntime(deps));
+  await worker.start();
+  return { worker, bus };
+}
+
+/** Removes this file's durable queues from the broker. */
+async function deleteQueues(): Promise<void> {
+  const eventsDir = path.dirname(require.resolve('@platform/events/package.json'));
+  // amqplib is a dependency of @platform/events, not of this service: load it from there.
+  const amqp = (await import(require.resolve('amqplib', { paths: [eventsDir] }))) as typeof import('amqplib');
+  const connection = await amqp.connect(amqpUrl!);
+  const channel = await connection.createChannel();
+  for (const queue of queues) {
+    for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(name);
+  }
+  await connection.close();
+}
+
+describeAmqp('batches through RabbitMQ', () => {
+  let svc: TestService;
+  let mainBus: AmqpBus;
+  let openai: HttpStub;
+  let api: ReturnType<typeof apiOf>;
+  let project: TestProject;
+  let stopWebhooks: () => void;
+  const workers: { worker: BatchWorker; bus: AmqpBus }[] = [];
+
+  beforeAll(async () => {
+    Object.assign(process.env, {
+      LLM_VENDOR_MAX_RETRIES: '0',
+      LLM_BATCH_CONCURRENCY: '4',
+      LLM_BATCH_HEARTBEAT_MS: '100',
+      LLM_BATCH_STALE_MS: '600',
+      LLM_BATCH_SWEEP_INTERVAL_MS: '200',
+      LLM_BATCH_QUEUE: queues[0],
+      LLM_WEBHOOK_QUEUE: queues[1],
+      LLM_WEBHOOK_RETRY_DELAYS_MS: '50,100,150,200,250',
+    });
+    openai = await openAiStub();
+    mainBus = new AmqpBus({ url: amqpUrl!, logger });
+    await mainBus.start();
+    svc = await createTestService(llmService, { bus: mainBus, env: { OPENAI_BASE_URL: `${openai.url}/v1`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+    svc.deps.relay.start();
+    stopWebhooks = await startWebhookConsumer(svc.deps, llmRuntime(svc.deps));
+    api = apiOf(svc.app);
+    project = await svc.createProject();
+    await api.post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+  });
+
+  afterAll(async () => {
+    for (const { worker, bus } of workers) {
+      await worker.stop();
+      await bus.close();
+    }
+    stopWebhooks();
+    await svc.close();
+    await mainBus.close();
+    await openai.close();
+    await deleteQueues();
+  });
+
+  it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
+    workers.push(await startWorker(svc));
+    const receiver = await webhookReceiver(project.webhookSecret);
+    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(5, 'gpt-4o-mini'), webhook_url: `${receiver.url}/done` });
+    const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'completed', completedCount: 5, failedCount: 0 });
+    const hook = await waitFor(() => receiver.requests[0]);
+    expect(hook.body).toMatchObject({ event: 'batch.completed', batchId: body.batchId, status: 'completed', requestCount: 5 });
+    expect(verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(true);
+    await receiver.close();
+  });
+
+  it('when the worker is killed mid-batch and a new one starts, then nothing is lost or duplicated: one result and one log per custom_id', async () => {
+    const receiver = await webhookReceiver(project.webhookSecret);
+    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(40, 'gpt-4o-delay-50', 'crash'), webhook_url: receiver.url });
+    await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 8), { intervalMs: 5 });
+
+    const victim = workers.pop()!;
+    await victim.worker.kill();
+    await victim.bus.close();
+    const atCrash = await resultCount(svc.deps.db, body.batchId);
+    expect(atCrash).toBeLessThan(40);
+    // The killed worker left claims behind: the next one must take them over once they are stale.
+    const abandoned = await svc.deps.db('batch_items').where({ batch_id: body.batchId, status: 'processing' }).count({ count: '*' });
+    expect(Number(abandoned[0].count)).toBeGreaterThan(0);
+
+    workers.push(await startWorker(svc));
+    const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'completed', requestCount: 40, completedCount: 40, failedCount: 0 });
+
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const ids = results.body.results.map((r: { custom_id: string }) => r.custom_id);
+    expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => `crash-${i}`));
+    const items = await svc.deps.db('batch_items').where({ batch_id: body.batchId }).select('status');
+    expect(items.every((i: { status: string }) => i.status === 'succeeded')).toBe(true);
+    const logs = await svc.deps.db('completion_logs').where({ batch_id: body.batchId }).select('status');
+    expect(logs).toHaveLength(40);
+
+    await waitFor(() => receiver.requests[0]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.requests).toHaveLength(1);
+    await receiver.close();
+  });
+});

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { waitFor } from '@platform/testkit';
+import type { Headers } from './api';
+import type { apiOf } from './api';
+
+export const user = (content: string) => [{ role: 'user', content }];
+
+export function requests(count: number, model: string, prefix = 'req') {
+  return Array.from({ length: count }, (_, i) => ({ custom_id: `${prefix}-${i}`, model, messages: user(`item ${i}`) }));
+}
+
+/** Polls the batch until it reaches one of `statuses`. */
+export async function waitForBatch(api: ReturnType<typeof apiOf>, headers: Headers, batchId: string, statuses: string[], timeoutMs = 15_000) {
+  return waitFor(
+    async () => {
+      const res = await api.get(`/v1/batch/${batchId}`, headers);
+      return statuses.includes(res.body.status) ? res.body : null;
+    },
+    { timeoutMs, intervalMs: 50 },
+  );
+}
+
+/** How many items of the batch have a stored result. */
+export async function resultCount(db: Knex, batchId: string): Promise<number> {
+  const [row] = await db('batch_items').where({ batch_id: batchId }).whereIn('status', ['succeeded', 'failed']).count({ count: '*' });
+  return Number(row.count);
+}

@@ -1,0 +1,113 @@
+import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { llmService } from '../src';
+import { apiOf } from './support/api';
+import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+
+let svc: TestService;
+let openai: HttpStub;
+let anthropic: HttpStub;
+let api: ReturnType<typeof apiOf>;
+let project: TestProject;
+let other: TestProject;
+
+const user = (content: string) => [{ role: 'user', content }];
+const logsPath = (p: TestProject) => `/v1/logs/${p.tenantId}/${p.projectId}`;
+const statsPath = (p: TestProject) => `/v1/stats/${p.tenantId}/${p.projectId}`;
+
+beforeAll(async () => {
+  process.env.LLM_VENDOR_MAX_RETRIES = '0';
+  openai = await openAiStub();
+  anthropic = await anthropicStub();
+  svc = await createTestService(llmService, { env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url } });
+  api = apiOf(svc.app);
+  project = await svc.createProject();
+  other = await svc.createProject();
+  for (const p of [project, other]) {
+    await api.post('/v1/providers', p.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await api.post('/v1/providers', p.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY });
+  }
+  // project: 2 gpt-4o (18 tokens each), 1 claude (30 tokens), 1 vendor error; other: 1 gpt-4o.
+  for (const body of [
+    { model: 'gpt-4o', messages: user('a') },
+    { model: 'gpt-4o', messages: user('b') },
+    { model: 'claude-sonnet-4-5', messages: user('c') },
+    { model: 'gpt-nonexistent', messages: user('d') },
+  ]) {
+    await api.post('/v1/completions', project.headers, body);
+  }
+  await api.post('/v1/completions', other.headers, { model: 'gpt-4o', messages: user('e') });
+  await waitFor(async () => (await api.get(logsPath(project), project.headers)).body.total === 4);
+  await waitFor(async () => (await api.get(logsPath(other), other.headers)).body.total === 1);
+});
+
+afterAll(async () => {
+  await svc.close();
+  await openai.close();
+  await anthropic.close();
+});
+
+describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
+  it('when logs are paged, then they come newest first with total, limit and offset', async () => {
+    const all = await api.get(logsPath(project), project.headers);
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ total: 4, limit: 50, offset: 0 });
+    expect(all.body.logs.map((l: { model: string }) => l.model)).toEqual(['gpt-nonexistent', 'claude-sonnet-4-5', 'gpt-4o', 'gpt-4o']);
+    const page = await api.get(`${logsPath(project)}?limit=2&offset=1`, project.headers);
+    expect(page.body.logs.map((l: { id: string }) => l.id)).toEqual(all.body.logs.slice(1, 3).map((l: { id: string }) => l.id));
+  });
+
+  it("when the path names another project than the keys, then 403 FORBIDDEN", async () => {
+    const res = await api.get(logsPath(other), project.headers);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('FORBIDDEN');
+    expect((await api.get(`/v1/logs/${project.tenantId}/${other.projectId}`, project.headers)).status).toBe(403);
+  });
+
+  it('when limit is over 100 or negative, then 400', async () => {
+    expect((await api.get(`${logsPath(project)}?limit=101`, project.headers)).status).toBe(400);
+    expect((await api.get(`${logsPath(project)}?offset=-1`, project.headers)).status).toBe(400);
+  });
+});
+
+describe('GET /v1/stats/{tenant_id}/{project_id}', () => {
+  it('when completions ran, then the sums cover only this project, per model and per provider', async () => {
+    const res = await api.get(statsPath(project), project.headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      totalRequests: 4,
+      successfulRequests: 3,
+      failedRequests: 1,
+      promptTokens: 11 + 11 + 25,
+      completionTokens: 7 + 7 + 5,
+      totalTokens: 18 + 18 + 30,
+      byModel: [
+        { model: 'claude-sonnet-4-5', requests: 1, totalTokens: 30 },
+        { model: 'gpt-4o', requests: 2, totalTokens: 36 },
+        { model: 'gpt-nonexistent', requests: 1, totalTokens: 0 },
+      ],
+      byProvider: [
+        { provider: 'anthropic', requests: 1, totalTokens: 30 },
+        { provider: 'openai', requests: 3, totalTokens: 36 },
+      ],
+    });
+    expect(res.body.averageLatencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('when a time range excludes every log, then the totals are zero', async () => {
+    const res = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`, project.headers);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ totalRequests: 0, totalTokens: 0, averageLatencyMs: 0, byModel: [], byProvider: [] });
+    const open = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z`, project.headers);
+    expect(open.body.totalRequests).toBe(4);
+  });
+
+  it('when from is after to or not a date, then 400', async () => {
+    expect((await api.get(`${statsPath(project)}?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z`, project.headers)).status).toBe(400);
+    expect((await api.get(`${statsPath(project)}?from=yesterday`, project.headers)).status).toBe(400);
+  });
+
+  it("when the path names another project than the keys, then 403 FORBIDDEN", async () => {
+    const res = await api.get(statsPath(project), other.headers);
+    expect(res.status).toBe(403);
+  });
+});
