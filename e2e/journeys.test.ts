@@ -143,7 +143,7 @@ describeE2E('journeys across the six services', () => {
     expect(status.status).toBe(200);
 
     const subscriptionUrl = `${platform.urls.billing}/customer/subscription?customerEmail=${encodeURIComponent(address)}`;
-    expect((await call(subscriptionUrl, { headers: platform.headers })).body).toEqual({ subscription: null });
+    expect((await call(subscriptionUrl, { headers: platform.headers })).body).toMatchObject({ subscription: null });
 
     stripe.put({ id: 'prod_pro', object: 'product', name: 'Pro plan' });
     const subscription = stripe.put({
