@@ -166,8 +166,12 @@ export class BatchRun {
       await releaseItems(this.deps.db, this.tenant, this.batch.id, [...this.held]);
       return 'gone';
     }
-    const grace = sleep(Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise((resolve) => {
+      graceTimer = setTimeout(resolve, Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+    });
     await Promise.race([Promise.all(this.inflight), grace]);
+    clearTimeout(graceTimer);
     this.controller.abort();
     await Promise.all(this.inflight);
     await this.flush();
