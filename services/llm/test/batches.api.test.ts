@@ -165,8 +165,11 @@ describe('batch lifecycle (in-process bus)', () => {
 describe('stale batch sweeper', () => {
   it('when a worker died without handing its batch on, then the sweeper re-queues it and it finishes with one result per custom_id', async () => {
     await stopBackground();
-    // Submitted while no worker listens: its message goes nowhere a live worker sees.
+    await svc.deps.relay.stop();
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(12, 'gpt-4o', 'orphan') });
+    // Its message was taken by a worker that died: published, gone from the broker, nobody on it.
+    await svc.deps.db('outbox').whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId]).update({ published_at: new Date() });
+    svc.deps.relay.start();
     // As a dead worker leaves it: processing, silent, with claims of its own.
     await svc.deps.db('batches').where({ id: body.batchId }).update({ status: 'processing', heartbeat_at: new Date(Date.now() - 60_000) });
     await svc.deps.db('batch_items')

@@ -82,16 +82,27 @@ export class BatchRun {
     }, Math.min(config.batchHeartbeatMs, 500));
     // Claimed items wait for a slot; claiming at most two rounds ahead keeps them few.
     const claimSize = Math.min(config.batchClaimSize, config.batchConcurrency * 2);
+    const claim = () => {
+      const claimed = claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs).then((items) => {
+        for (const item of items) this.held.add(item.customId);
+        return items;
+      });
+      claimed.catch(() => undefined);
+      return claimed;
+    };
+    let ahead: Promise<ClaimedItem[]> | undefined;
     try {
       while (!this.halted() && Date.now() < deadline) {
-        const items = await claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs);
+        const items = await (ahead ?? claim());
+        ahead = undefined;
         if (this.crashed) return 'crashed';
         if (!items.length) {
           const idle = await this.whenIdle();
           if (idle) return idle;
           continue;
         }
-        for (const item of items) this.held.add(item.customId);
+        // A full chunk means more may wait: claim the next one while this one starts, so no slot idles.
+        if (items.length === claimSize) ahead = claim();
         for (const item of items) {
           if (this.halted()) break;
           const release = await this.limiter.acquire(this.batch.projectId);
@@ -108,6 +119,8 @@ export class BatchRun {
           this.inflight.add(task);
         }
       }
+      // Items claimed ahead are held like the rest: given back by handOn.
+      if (ahead) await ahead.catch(() => []);
       return await this.handOn();
     } finally {
       clearInterval(beat);
@@ -166,8 +179,12 @@ export class BatchRun {
       await releaseItems(this.deps.db, this.tenant, this.batch.id, [...this.held]);
       return 'gone';
     }
-    const grace = sleep(Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise((resolve) => {
+      graceTimer = setTimeout(resolve, Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+    });
     await Promise.race([Promise.all(this.inflight), grace]);
+    clearTimeout(graceTimer);
     this.controller.abort();
     await Promise.all(this.inflight);
     await this.flush();

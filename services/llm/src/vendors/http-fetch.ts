@@ -76,16 +76,20 @@ class BufferedResponse {
     return this.status >= 200 && this.status < 300;
   }
 
-  async text(): Promise<string> {
-    return this.buffer.toString('utf8');
+  text(): Promise<string> {
+    return Promise.resolve(this.buffer.toString('utf8'));
   }
 
-  async json(): Promise<unknown> {
-    return JSON.parse(this.buffer.toString('utf8')) as unknown;
+  json(): Promise<unknown> {
+    try {
+      return Promise.resolve(JSON.parse(this.buffer.toString('utf8')) as unknown);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    return new Uint8Array(this.buffer).buffer;
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(new Uint8Array(this.buffer).buffer);
   }
 }
 
