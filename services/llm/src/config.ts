@@ -1,7 +1,15 @@
 import { ConfigError, Joi } from '@platform/tenancy';
 
 /** Settings of the LLM service; the only place that reads process.env for it. */
+export type LlmRole = 'all' | 'api' | 'worker';
+
 export interface LlmConfig {
+  /**
+   * What this process runs beside its HTTP server (which always serves probes and metrics):
+   * `all` the batch worker and the webhook deliverer, `api` the webhook deliverer only (batch
+   * items are left to worker processes), `worker` the batch worker only.
+   */
+  role: LlmRole;
   /** Longest wait for one vendor call, in ms. */
   vendorTimeoutMs: number;
   /** SDK retries of a failed vendor call (kept small: the caller is waiting). */
@@ -33,6 +41,7 @@ export interface LlmConfig {
 }
 
 const schema = Joi.object({
+  LLM_ROLE: Joi.string().valid('all', 'api', 'worker').default('all'),
   LLM_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(60_000),
   LLM_VENDOR_MAX_RETRIES: Joi.number().integer().min(0).max(5).default(1),
   LLM_DEFAULT_MAX_TOKENS: Joi.number().integer().min(1).default(1024),
@@ -62,6 +71,7 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     throw new ConfigError('LLM_BATCH_HEARTBEAT_MS must be shorter than LLM_BATCH_STALE_MS');
   }
   return {
+    role: value.LLM_ROLE,
     vendorTimeoutMs: value.LLM_VENDOR_TIMEOUT_MS,
     vendorMaxRetries: value.LLM_VENDOR_MAX_RETRIES,
     defaultMaxTokens: value.LLM_DEFAULT_MAX_TOKENS,

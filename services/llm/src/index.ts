@@ -10,15 +10,16 @@ export const llmService: ServiceDefinition = {
   defaultPort: 4004,
   migrations,
   createApp,
-  /** The batch worker (with its stale-batch sweeper) and the webhook deliverer. */
+  /** The batch worker (with its stale-batch sweeper) and the webhook deliverer, as LLM_ROLE says. */
   async startBackground(deps) {
     const runtime = llmRuntime(deps);
-    const worker = new BatchWorker(deps, runtime);
-    await worker.start();
-    const stopWebhooks = await startWebhookConsumer(deps, runtime);
+    const { role } = runtime.config;
+    const worker = role === 'api' ? undefined : new BatchWorker(deps, runtime);
+    await worker?.start();
+    const stopWebhooks = role === 'worker' ? () => undefined : await startWebhookConsumer(deps, runtime);
     return async () => {
       stopWebhooks();
-      await worker.stop();
+      await worker?.stop();
       await runtime.logs.flush();
     };
   },
