@@ -6,9 +6,12 @@
  *    target >= 85% of it.
  * 2. GET /v1/me throughput against a bare Express app that only verifies the same JWT;
  *    target >= 70%.
- * Each comparison alternates baseline and subject (BENCH_ROUNDS rounds of BENCH_SECONDS each).
+ * Each comparison alternates baseline and subject (BENCH_ROUNDS rounds of BENCH_SECONDS each)
+ * and prints how much CPU this process got on each side: on a shared machine, other
+ * processes take the rest, and that share moves the ratio more than anything measured here.
  */
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -87,6 +90,27 @@ function combine(results: LoadResult[]): LoadResult {
   };
 }
 
+interface Measured {
+  result: LoadResult;
+  /** CPU time this process used per second of the run (100 = one core). */
+  cpuPercent: number;
+}
+
+async function measured(run: () => Promise<LoadResult>): Promise<Measured> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const result = await run();
+  const used = process.cpuUsage(cpu);
+  return { result, cpuPercent: ((used.user + used.system) / 1000 / (performance.now() - start)) * 100 };
+}
+
+interface Alternated {
+  baseline: LoadResult;
+  subject: LoadResult;
+  baselineCpu: number;
+  subjectCpu: number;
+}
+
 /**
  * Runs baseline and subject in A-B-B-A order `rounds` times, so that background load that
  * comes and goes on a shared machine weighs on both sides alike.
@@ -95,19 +119,30 @@ async function alternate(
   rounds: number,
   baseline: () => Promise<LoadResult>,
   subject: () => Promise<LoadResult>,
-): Promise<{ baseline: LoadResult; subject: LoadResult }> {
-  const b: LoadResult[] = [];
-  const s: LoadResult[] = [];
+): Promise<Alternated> {
+  const b: Measured[] = [];
+  const s: Measured[] = [];
   for (let round = 0; round < rounds; round++) {
     if (round % 2 === 0) {
-      b.push(await baseline());
-      s.push(await subject());
+      b.push(await measured(baseline));
+      s.push(await measured(subject));
     } else {
-      s.push(await subject());
-      b.push(await baseline());
+      s.push(await measured(subject));
+      b.push(await measured(baseline));
     }
   }
-  return { baseline: combine(b), subject: combine(s) };
+  const meanCpu = (runs: Measured[]) => runs.reduce((sum, r) => sum + r.cpuPercent, 0) / runs.length;
+  return {
+    baseline: combine(b.map((r) => r.result)),
+    subject: combine(s.map((r) => r.result)),
+    baselineCpu: meanCpu(b),
+    subjectCpu: meanCpu(s),
+  };
+}
+
+/** How much CPU this process got on each side: other processes on a shared machine take the rest. */
+function cpuLine(runs: Alternated): string {
+  return `      cpu:      this process used ${runs.subjectCpu.toFixed(0)}% (subject) and ${runs.baselineCpu.toFixed(0)}% (baseline) of ${availableParallelism() * 100}%`;
 }
 
 export default async function authBench(): Promise<string[]> {
@@ -150,7 +185,7 @@ export default async function authBench(): Promise<string[]> {
       () => runLoad(loginLoad),
     );
     const title = `POST /v1/login vs bcrypt floor (cost ${config.bcryptCost}, ${threads} pool threads, ${concurrency} in flight)`;
-    lines.push(formatComparison(compare(title, logins.subject, logins.baseline, 0.85)));
+    lines.push(formatComparison(compare(title, logins.subject, logins.baseline, 0.85)), cpuLine(logins));
 
     // 2. GET /v1/me against a bare Express app verifying the same JWT.
     const publicKey = svc.deps.jwt.publicKey;
@@ -175,6 +210,7 @@ export default async function authBench(): Promise<string[]> {
       );
       lines.push(
         formatComparison(compare('GET /v1/me vs bare Express verifying the same JWT', me.subject, me.baseline, 0.7)),
+        cpuLine(me),
       );
     } finally {
       await close(baselineServer.server);

@@ -1,4 +1,6 @@
 import type { TestProject, TestService } from '@platform/testkit';
+import { randomUUID } from 'node:crypto';
+import { recordSignIn } from '../src/sessions/sign-in.repository';
 import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './helpers';
 
 let svc: TestService;
@@ -163,5 +165,52 @@ describe('POST /v1/logout', () => {
     const res = await api.post('/logout', { body: { refreshToken: 'rt_x' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('recording a sign-in (after bcrypt said yes)', () => {
+  const token = () => ({
+    familyId: randomUUID(),
+    tokenHash: randomUUID().replace(/-/g, ''),
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+  const tenant = () => ({ tenantId: project.tenantId, projectId: project.projectId });
+
+  async function stored(userId: string) {
+    return svc.deps.db('users').where({ id: userId }).first('password_hash', 'token_version');
+  }
+
+  it('when the account is still unlocked with the checked hash, then the refresh token is stored under the current version', async () => {
+    const { user } = await registerUser(api, project);
+    await svc.deps.db('users').where({ id: user.id }).update({ token_version: 3, failed_login_count: 2 });
+    const row = await stored(user.id);
+    const issued = token();
+    const signedIn = await recordSignIn(svc.deps.db, tenant(), user.id, row.password_hash, issued);
+    expect(signedIn).toMatchObject({ id: user.id, failedLoginCount: 0, tokenVersion: 3 });
+    expect(signedIn!.lastLogin).toBeInstanceOf(Date);
+    const refresh = await svc.deps
+      .db('refresh_tokens')
+      .where({ token_hash: issued.tokenHash })
+      .first('user_id', 'token_version', 'family_id');
+    expect(refresh).toEqual({ user_id: user.id, token_version: 3, family_id: issued.familyId });
+  });
+
+  it('when a concurrent failure locked the account meanwhile, then nothing is recorded', async () => {
+    const { user } = await registerUser(api, project);
+    const row = await stored(user.id);
+    await svc.deps
+      .db('users')
+      .where({ id: user.id })
+      .update({ locked_until: new Date(Date.now() + 60_000) });
+    const issued = token();
+    expect(await recordSignIn(svc.deps.db, tenant(), user.id, row.password_hash, issued)).toBeNull();
+    expect(await svc.deps.db('refresh_tokens').where({ token_hash: issued.tokenHash }).first('id')).toBeUndefined();
+  });
+
+  it('when a reset changed the password meanwhile, then nothing is recorded', async () => {
+    const { user } = await registerUser(api, project);
+    const issued = token();
+    expect(await recordSignIn(svc.deps.db, tenant(), user.id, '$2b$04$not-the-current-hash', issued)).toBeNull();
+    expect(await svc.deps.db('refresh_tokens').where({ token_hash: issued.tokenHash }).first('id')).toBeUndefined();
   });
 });

@@ -12,26 +12,15 @@ export interface SessionTokens {
   refreshToken: string;
 }
 
-/**
- * A 15-minute RS256 access token and a 30-day opaque refresh token (stored as its SHA-256).
- * A login starts a new family; a rotation passes its family on.
- */
-export async function issueSession(
-  trx: Knex.Transaction,
-  ctx: AuthContext,
-  tenant: Tenant,
-  user: UserRecord,
-  familyId: string = randomUUID(),
-): Promise<SessionTokens> {
+/** A 30-day opaque refresh token and what is stored of it (its SHA-256, never the token). */
+export function mintRefreshToken(): { refreshToken: string; tokenHash: string; expiresAt: Date } {
   const refreshToken = randomToken('rt_', 32);
-  await insertRefreshToken(trx, tenant, {
-    userId: user.id,
-    familyId,
-    tokenVersion: user.tokenVersion,
-    tokenHash: sha256Hex(refreshToken),
-    expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
-  });
-  const accessToken = signAccessToken(
+  return { refreshToken, tokenHash: sha256Hex(refreshToken), expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) };
+}
+
+/** A 15-minute RS256 access token naming the user, tenant, project and token version. */
+export function accessTokenFor(ctx: AuthContext, tenant: Tenant, user: UserRecord): string {
+  return signAccessToken(
     {
       userId: user.id,
       tenantId: tenant.tenantId,
@@ -41,5 +30,23 @@ export async function issueSession(
     },
     ctx.jwt.privateKey,
   );
-  return { accessToken, refreshToken };
+}
+
+/** Stores a new refresh token and signs an access token. A rotation passes its family on. */
+export async function issueSession(
+  trx: Knex.Transaction,
+  ctx: AuthContext,
+  tenant: Tenant,
+  user: UserRecord,
+  familyId: string = randomUUID(),
+): Promise<SessionTokens> {
+  const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
+  await insertRefreshToken(trx, tenant, {
+    userId: user.id,
+    familyId,
+    tokenVersion: user.tokenVersion,
+    tokenHash,
+    expiresAt,
+  });
+  return { accessToken: accessTokenFor(ctx, tenant, user), refreshToken };
 }

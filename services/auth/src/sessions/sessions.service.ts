@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
 import { toUserJson } from '../users/users.presenter';
@@ -5,9 +6,7 @@ import {
   bumpTokenVersion,
   findUserByEmail,
   findUserById,
-  findUserByIdForUpdate,
   recordLoginFailure,
-  recordLoginSuccess,
   type UserRecord,
 } from '../users/users.repository';
 import {
@@ -17,7 +16,8 @@ import {
   revokeFamily,
   type RefreshTokenRecord,
 } from './refresh-tokens.repository';
-import { issueSession, type SessionTokens } from './session-tokens';
+import { accessTokenFor, issueSession, mintRefreshToken, type SessionTokens } from './session-tokens';
+import { recordSignIn } from './sign-in.repository';
 
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_MS = 15 * 60_000;
@@ -33,8 +33,6 @@ function accountLocked(until: Date): AppError {
 
 const isLocked = (until: Date | null): until is Date => until !== null && until.getTime() > Date.now();
 
-type LoginOutcome = { kind: 'refused'; error: AppError } | { kind: 'in'; user: UserRecord; tokens: SessionTokens };
-
 export async function login(ctx: AuthContext, tenant: Tenant, input: { email: string; password: string }) {
   const found = await findUserByEmail(ctx.db, tenant, input.email);
   if (found && isLocked(found.lockedUntil)) throw accountLocked(found.lockedUntil);
@@ -44,17 +42,24 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
     if (found) await recordLoginFailure(ctx.db, tenant, found.id, LOCKOUT_THRESHOLD, LOCKOUT_MS);
     throw invalidCredentials();
   }
-  const outcome = await ctx.db.transaction(async (trx): Promise<LoginOutcome> => {
-    // While bcrypt ran, a concurrent attempt may have locked the account or a reset changed the password.
-    const current = await findUserByIdForUpdate(trx, tenant, found.id);
-    if (!current || current.passwordHash !== found.passwordHash)
-      return { kind: 'refused', error: invalidCredentials() };
-    if (isLocked(current.lockedUntil)) return { kind: 'refused', error: accountLocked(current.lockedUntil) };
-    const user = (await recordLoginSuccess(trx, tenant, found.id))!;
-    return { kind: 'in', user, tokens: await issueSession(trx, ctx, tenant, user) };
+  const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
+  const user = await recordSignIn(ctx.db, tenant, found.id, found.passwordHash, {
+    familyId: randomUUID(),
+    tokenHash,
+    expiresAt,
   });
-  if (outcome.kind === 'refused') throw outcome.error;
-  return { success: true as const, user: toUserJson(outcome.user), ...outcome.tokens };
+  if (!user) {
+    // While bcrypt ran, a concurrent failure locked the account or a reset changed the password.
+    const current = await findUserById(ctx.db, tenant, found.id);
+    if (current && isLocked(current.lockedUntil)) throw accountLocked(current.lockedUntil);
+    throw invalidCredentials();
+  }
+  return {
+    success: true as const,
+    user: toUserJson(user),
+    accessToken: accessTokenFor(ctx, tenant, user),
+    refreshToken,
+  };
 }
 
 type RefreshOutcome =

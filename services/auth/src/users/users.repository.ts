@@ -27,7 +27,8 @@ export interface UserRecord {
   updatedAt: Date;
 }
 
-const COLUMNS = [
+/** The columns of a user row, in the order `userFromRow` reads them. */
+export const USER_COLUMNS = [
   'id',
   'tenant_id',
   'project_id',
@@ -49,9 +50,10 @@ const COLUMNS = [
   'updated_at',
 ];
 
-type UserRow = Record<string, unknown>;
+export type UserRow = Record<string, unknown>;
+const COLUMNS = USER_COLUMNS;
 
-function fromRow(row: UserRow): UserRecord {
+export function userFromRow(row: UserRow): UserRecord {
   return {
     id: row.id as string,
     tenantId: row.tenant_id as string,
@@ -87,20 +89,14 @@ const BY_ID = `select ${COLUMNS.join(', ')} from users where tenant_id = $1 and 
 export async function findUserById(db: Knex, tenant: Tenant, id: string): Promise<UserRecord | null> {
   if (![tenant.tenantId, tenant.projectId, id].every(isUuid)) return null;
   const row = await preparedFirst(db, 'auth_user_by_id', BY_ID, [tenant.tenantId, tenant.projectId, id]);
-  return row ? fromRow(row) : null;
+  return row ? userFromRow(row) : null;
 }
 
 export async function findUserByEmail(db: Knex, tenant: Tenant, email: string): Promise<UserRecord | null> {
   const row: UserRow | undefined = await owned(db, tenant)
     .where({ email: normalizeEmail(email) })
     .first(COLUMNS);
-  return row ? fromRow(row) : null;
-}
-
-/** Locks the user's row for the rest of the transaction. */
-export async function findUserByIdForUpdate(db: Knex, tenant: Tenant, id: string): Promise<UserRecord | null> {
-  const row: UserRow | undefined = await owned(db, tenant).where({ id }).forUpdate().first(COLUMNS);
-  return row ? fromRow(row) : null;
+  return row ? userFromRow(row) : null;
 }
 
 export interface NewUser {
@@ -123,12 +119,12 @@ export async function insertUser(db: Knex, tenant: Tenant, input: NewUser): Prom
     .onConflict(['tenant_id', 'project_id', 'email'])
     .ignore()
     .returning(COLUMNS);
-  return rows.length ? fromRow(rows[0]) : null;
+  return rows.length ? userFromRow(rows[0]) : null;
 }
 
 async function updateReturning(db: Knex, tenant: Tenant, id: string, changes: Record<string, unknown>) {
   const rows: UserRow[] = await owned(db, tenant).where({ id }).update(changes).returning(COLUMNS);
-  return rows.length ? fromRow(rows[0]) : null;
+  return rows.length ? userFromRow(rows[0]) : null;
 }
 
 export interface ProfileChanges {
@@ -189,10 +185,6 @@ export async function recordLoginFailure(
         [threshold, lockMs],
       ),
     });
-}
-
-export async function recordLoginSuccess(db: Knex, tenant: Tenant, id: string): Promise<UserRecord | null> {
-  return updateReturning(db, tenant, id, { failed_login_count: 0, locked_until: null, last_login: db.fn.now() });
 }
 
 /** Ends every session of the user: refresh tokens issued under the old version stop working. */

@@ -1,0 +1,51 @@
+import { createPublicKey } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import type { TestProject, TestService } from '@platform/testkit';
+import { apiOf, registerUser, startAuth, type Api } from './helpers';
+
+let svc: TestService;
+let api: Api;
+let project: TestProject;
+
+beforeAll(async () => {
+  svc = await startAuth();
+  api = apiOf(svc.app);
+  project = await svc.createProject();
+});
+afterAll(() => svc.close());
+
+describe('GET /v1/.well-known/jwks.json', () => {
+  it('when fetched without credentials, then its key verifies the access tokens issued', async () => {
+    const { user, accessToken } = await registerUser(api, project);
+    const res = await api.get('/.well-known/jwks.json');
+    expect(res.status).toBe(200);
+    const [jwk] = res.body.keys;
+    expect(jwk).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig', kid: expect.any(String) });
+    const key = createPublicKey({ key: jwk, format: 'jwk' });
+    const claims = jwt.verify(accessToken, key, { algorithms: ['RS256'] }) as jwt.JwtPayload;
+    expect(claims.sub).toBe(user.id);
+  });
+});
+
+describe('GET /v1/openapi.json', () => {
+  it('when fetched, then it documents every route of the service', async () => {
+    const res = await request(svc.app).get('/v1/openapi.json');
+    expect(Object.keys(res.body.paths).sort()).toEqual(
+      [
+        '/.well-known/jwks.json',
+        '/forgot-password',
+        '/login',
+        '/logout',
+        '/me',
+        '/refresh-token',
+        '/register',
+        '/resend-verification',
+        '/reset-password',
+        '/users/by-email',
+        '/verify-email',
+      ].sort(),
+    );
+    expect(Object.keys(res.body.paths['/me']).sort()).toEqual(['delete', 'get', 'patch']);
+  });
+});
