@@ -11,6 +11,7 @@ export {
   requireBearer,
   verifyAccessToken,
   signAccessToken,
+  signingKey,
   ACCESS_TOKEN_TTL_SECONDS,
   ACCESS_TOKEN_ALGORITHM,
   ACCESS_TOKEN_ISSUER,

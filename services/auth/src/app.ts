@@ -1,8 +1,9 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
-import { ConfigError, createHttpApp } from '@platform/tenancy';
+import { ConfigError, createHttpApp, signingKey } from '@platform/tenancy';
 import { loadAuthConfig, type AuthConfig } from './config';
 import type { AuthContext } from './context';
+import { jwksOf } from './jwks/jwks';
 import { openapi } from './openapi';
 import { PasswordHasher } from './passwords/password-hasher';
 import { createRoutes } from './routes';
@@ -20,7 +21,7 @@ export function createAuthApp(deps: ServiceDeps, config: AuthConfig): Express {
     relay: deps.relay,
     logger: deps.logger,
     config,
-    jwt: { privateKey, publicKey },
+    jwt: { publicKey, signingKey: signingKey(privateKey), keyId: jwksOf(publicKey).keys[0].kid },
     passwords: new PasswordHasher(config.bcryptCost),
   };
   return createHttpApp({

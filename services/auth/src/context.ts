@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { OutboxRelay } from '@platform/events';
+import type { KeyObject } from 'node:crypto';
 import type { Logger, TenantContext } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { PasswordHasher } from './passwords/password-hasher';
@@ -13,6 +14,7 @@ export interface AuthContext {
   relay: OutboxRelay;
   logger: Logger;
   config: AuthConfig;
-  jwt: { publicKey: string; privateKey: string };
+  /** The signing key parsed once, and its `kid` (the JWKS thumbprint). */
+  jwt: { publicKey: string; signingKey: KeyObject; keyId: string };
   passwords: PasswordHasher;
 }

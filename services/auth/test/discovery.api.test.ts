@@ -25,6 +25,8 @@ describe('GET /v1/.well-known/jwks.json', () => {
     const key = createPublicKey({ key: jwk, format: 'jwk' });
     const claims = jwt.verify(accessToken, key, { algorithms: ['RS256'] }) as jwt.JwtPayload;
     expect(claims.sub).toBe(user.id);
+    // Verifiers that fetch the set pick the key by the token's kid.
+    expect(jwt.decode(accessToken, { complete: true })?.header.kid).toBe(jwk.kid);
   });
 });
 

@@ -28,7 +28,9 @@ export function accessTokenFor(ctx: AuthContext, tenant: Tenant, user: UserRecor
       email: user.email,
       tokenVersion: user.tokenVersion,
     },
-    ctx.jwt.privateKey,
+    ctx.jwt.signingKey,
+    undefined,
+    ctx.jwt.keyId,
   );
 }
 
