@@ -5,7 +5,7 @@
  */
 import express, { Router } from 'express';
 import { byProject, createHttpApp, createRateLimit, Joi, pageSchema, parse, requireKeys } from '@platform/tenancy';
-import { compare, formatComparison, runLoad } from './lib/load';
+import { alternate, compare, formatComparison, runLoad } from './lib/load';
 import { listen } from './lib/listen';
 import { benchPlatform, discardingLogger } from './lib/platform';
 
@@ -44,8 +44,10 @@ export default async function foundationBench(): Promise<string[]> {
   const path = '/v1/items?limit=20&offset=0';
   await runLoad({ url: `${full.url}${path}`, headers: platform.headers, durationSeconds: 1 });
   await runLoad({ url: `${bare.url}${path}`, durationSeconds: 1 });
-  const baseline = await runLoad({ url: `${bare.url}${path}` });
-  const subject = await runLoad({ url: `${full.url}${path}`, headers: platform.headers });
+  const { subject, baseline } = await alternate(
+    { url: `${full.url}${path}`, headers: platform.headers },
+    { url: `${bare.url}${path}` },
+  );
 
   await full.close();
   await bare.close();

@@ -40,6 +40,24 @@ const accessLog =
     next();
   };
 
+/**
+ * Runs several middlewares as one router layer. Express matches every layer against the path
+ * on every request; the per-request basics below need no path, so they share one layer.
+ */
+function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      // Errors (sync, or a rejected promise) go to Express like from any middleware.
+      Promise.resolve(handler(req, res, step)).catch(next);
+    };
+    step();
+  };
+}
+
 /** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -48,17 +66,20 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? 1 : false);
   app.set('etag', false);
 
-  app.use(requestId());
-  app.use(metrics.middleware);
-  if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
-  app.use(securityHeaders());
+  const jsonBody = express.json({
+    limit: options.bodyLimit ?? '1mb',
+    verify: (req, _res, buf) => {
+      (req as unknown as { rawBody: Buffer }).rawBody = buf;
+    },
+  });
   app.use(
-    express.json({
-      limit: options.bodyLimit ?? '1mb',
-      verify: (req, _res, buf) => {
-        (req as unknown as { rawBody: Buffer }).rawBody = buf;
-      },
-    }),
+    inOneLayer(
+      requestId(),
+      metrics.middleware,
+      ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
+      securityHeaders(),
+      jsonBody,
+    ),
   );
 
   app.get('/healthz', (_req, res) => {

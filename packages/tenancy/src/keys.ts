@@ -1,9 +1,20 @@
 import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
 import { errors } from './errors';
-import type { PlatformDirectory } from './platform-directory';
+import type { ApiKeyRecord, PlatformDirectory } from './platform-directory';
 
 const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id'] as const;
+
+// The secret last proven against each cached record, so a repeat caller skips the hash.
+const verified = new WeakMap<ApiKeyRecord, string>();
+
+function secretOf(record: ApiKeyRecord, secret: string): boolean {
+  const known = verified.get(record);
+  if (known !== undefined && constantTimeEqual(known, secret)) return true;
+  const matches = constantTimeEqual(sha256Hex(secret), record.secretHash);
+  if (matches) verified.set(record, secret);
+  return matches;
+}
 
 /**
  * The four key headers must all be present and name one active project. Every mismatch
@@ -17,7 +28,7 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
       throw errors.unauthorized();
     }
     const record = await directory.findKey(apiKey as string);
-    const secretMatches = constantTimeEqual(sha256Hex(secretKey as string), record?.secretHash ?? '0'.repeat(64));
+    const secretMatches = record ? secretOf(record, secretKey as string) : constantTimeEqual(sha256Hex(secretKey as string), '0'.repeat(64));
     if (!record || !secretMatches || record.tenantId !== tenantId || record.projectId !== projectId) {
       throw errors.unauthorized();
     }
