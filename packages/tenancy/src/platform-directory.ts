@@ -46,6 +46,11 @@ export class PlatformDirectory {
     this.projects = new TtlCache(1_000);
   }
 
+  /** The cached answer for a key, without waiting: undefined when the cache does not know it. */
+  cachedKey(publicKey: string): ApiKeyRecord | null | undefined {
+    return this.keys.get(publicKey);
+  }
+
   async findKey(publicKey: string): Promise<ApiKeyRecord | null> {
     const cached = this.keys.get(publicKey);
     if (cached !== undefined) return cached;
