@@ -4,7 +4,10 @@ module.exports = {
   roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+    ],
   },
   globalSetup: '<rootDir>/packages/testkit/global-setup.js',
   globalTeardown: '<rootDir>/packages/testkit/global-teardown.js',

@@ -24,7 +24,11 @@ const close = (server: Server) =>
   });
 
 /** runLoad for POSTs whose title differs per request (`#n` appended), as titles mostly do in use. */
-async function loadDistinctTitles(options: { url: string; headers?: Record<string, string>; body: { title: string } }): Promise<LoadResult> {
+async function loadDistinctTitles(options: {
+  url: string;
+  headers?: Record<string, string>;
+  body: { title: string };
+}): Promise<LoadResult> {
   let n = 0;
   const result = await autocannon({
     url: options.url,
@@ -34,7 +38,10 @@ async function loadDistinctTitles(options: { url: string; headers?: Record<strin
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
-        setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...options.body, title: `${options.body.title} ${++n}` }) }),
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ ...options.body, title: `${options.body.title} ${++n}` }),
+        }),
       },
     ],
   });
@@ -57,7 +64,10 @@ export default async function bench(): Promise<string[]> {
   await request(svc.app)
     .post('/v1/content-types')
     .set(project.headers)
-    .send({ name: 'recipe', schema: { type: 'object', required: ['minutes'], properties: { minutes: { type: 'integer' } } } })
+    .send({
+      name: 'recipe',
+      schema: { type: 'object', required: ['minutes'], properties: { minutes: { type: 'integer' } } },
+    })
     .expect(201);
   let itemId = '';
   for (let i = 0; i < 50; i++) {
@@ -75,17 +85,33 @@ export default async function bench(): Promise<string[]> {
   bare.use(express.json());
   bare.get('/list', async (_req, res) => {
     const [rows, [{ count }]] = await Promise.all([
-      db('content_items').where(scope).select('id', 'type', 'title', 'slug', 'status', 'created_at').orderBy('created_at', 'desc').limit(20),
+      db('content_items')
+        .where(scope)
+        .select('id', 'type', 'title', 'slug', 'status', 'created_at')
+        .orderBy('created_at', 'desc')
+        .limit(20),
       db('content_items').where(scope).count({ count: '*' }),
     ]);
     res.json({ content: rows, total: Number(count), limit: 20, offset: 0 });
   });
   bare.get('/item', async (_req, res) => {
-    res.json(await db('content_items').where({ ...scope, id: itemId }).first());
+    res.json(
+      await db('content_items')
+        .where({ ...scope, id: itemId })
+        .first(),
+    );
   });
   bare.post('/create', async (req, res) => {
     const [row] = await db('content_items')
-      .insert({ ...scope, id: crypto.randomUUID(), type: 'custom', title: req.body.title, slug: crypto.randomUUID(), content: req.body.content, content_type: 'recipe' })
+      .insert({
+        ...scope,
+        id: crypto.randomUUID(),
+        type: 'custom',
+        title: req.body.title,
+        slug: crypto.randomUUID(),
+        content: req.body.content,
+        content_type: 'recipe',
+      })
       .returning('*');
     res.status(201).json(row);
   });
@@ -119,7 +145,13 @@ export default async function bench(): Promise<string[]> {
     );
     // Every request with one title: creates queue for the next -N (informational).
     const sameTitle = { ...body, title: 'Waffles' };
-    const contended = await runLoad({ url: `${urlOf(subject)}/v1/content`, method: 'POST', headers, body: sameTitle, connections: 10 });
+    const contended = await runLoad({
+      url: `${urlOf(subject)}/v1/content`,
+      method: 'POST',
+      headers,
+      body: sameTitle,
+      connections: 10,
+    });
     lines.push(
       formatComparison(list),
       formatComparison(item),

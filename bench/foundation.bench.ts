@@ -6,7 +6,17 @@
  * line per request), and again with LOG_LEVEL=http, which adds one access-log line per request.
  */
 import express, { Router } from 'express';
-import { byProject, createHttpApp, createLogger, createRateLimit, Joi, pageSchema, parse, requireKeys, type Logger } from '@platform/tenancy';
+import {
+  byProject,
+  createHttpApp,
+  createLogger,
+  createRateLimit,
+  Joi,
+  pageSchema,
+  parse,
+  requireKeys,
+  type Logger,
+} from '@platform/tenancy';
 import { alternate, compare, formatComparison, runLoad } from './lib/load';
 import { listen } from './lib/listen';
 import { benchPlatform, discardingLogger, type BenchPlatform } from './lib/platform';
@@ -25,7 +35,13 @@ function fullStack(platform: BenchPlatform, logger: Logger) {
       res.json({ ...BODY, limit: query.limit, offset: query.offset });
     },
   );
-  return createHttpApp({ service: 'bench', logger, openapi: {}, routes, readiness: async () => ({ database: 'up', broker: 'none' }) });
+  return createHttpApp({
+    service: 'bench',
+    logger,
+    openapi: {},
+    routes,
+    readiness: async () => ({ database: 'up', broker: 'none' }),
+  });
 }
 
 export default async function foundationBench(): Promise<string[]> {
@@ -46,7 +62,10 @@ export default async function foundationBench(): Promise<string[]> {
     const full = await listen(fullStack(platform, logger));
     await runLoad({ url: `${full.url}${path}`, headers: platform.headers, durationSeconds: 1 });
     await runLoad({ url: `${bare.url}${path}`, durationSeconds: 1 });
-    const { subject, baseline } = await alternate({ url: `${full.url}${path}`, headers: platform.headers }, { url: `${bare.url}${path}` });
+    const { subject, baseline } = await alternate(
+      { url: `${full.url}${path}`, headers: platform.headers },
+      { url: `${bare.url}${path}` },
+    );
     const line = formatComparison(compare(name, subject, baseline, 0.7));
     lines.push(isTarget ? line : line.replace(/^(PASS|FAIL)  INFO /, 'INFO  '));
     await full.close();

@@ -58,7 +58,12 @@ async function startStandIn(): Promise<{ url: string; child: ChildProcess }> {
  * 20 connections, each sending its next request after a random pause (mean THINK_MS): the
  * latency a request sees when the service is busy but not saturated. Returns p50/p99 in ms.
  */
-async function jitteredLatency(url: string, headers: Record<string, string>, body: unknown, seconds: number): Promise<number[]> {
+async function jitteredLatency(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  seconds: number,
+): Promise<number[]> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
   const payload = JSON.stringify(body);
   const latencies: number[] = [];
@@ -66,14 +71,18 @@ async function jitteredLatency(url: string, headers: Record<string, string>, bod
   const one = () =>
     new Promise<void>((resolve, reject) => {
       const started = performance.now();
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-          latencies.push(performance.now() - started);
-          resolve();
-        });
-      });
+      const req = http.request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+            latencies.push(performance.now() - started);
+            resolve();
+          });
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -122,7 +131,11 @@ export default async function llmBench(): Promise<string[]> {
   const lines: string[] = [];
   try {
     const project = await svc.createProject();
-    await request(svc.app).post('/v1/providers').set(project.headers).send({ providerType: 'openai', apiKey: 'sk-bench' }).expect(200);
+    await request(svc.app)
+      .post('/v1/providers')
+      .set(project.headers)
+      .send({ providerType: 'openai', apiKey: 'sk-bench' })
+      .expect(200);
 
     // 1a. Saturated: autocannon as fast as each side answers (throughput; latency here is queueing).
     const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 };
@@ -131,7 +144,12 @@ export default async function llmBench(): Promise<string[]> {
     await runLoad({ ...gateway, method: 'POST', body, connections: 20, durationSeconds: 1 });
     const baseline = await runLoad({ ...direct, method: 'POST', body, connections: 20 });
     const subject = await runLoad({ ...gateway, method: 'POST', body, connections: 20 });
-    const saturated = compare('POST /v1/completions vs. the vendor stand-in directly, 20 connections, saturated', subject, baseline, 0);
+    const saturated = compare(
+      'POST /v1/completions vs. the vendor stand-in directly, 20 connections, saturated',
+      subject,
+      baseline,
+      0,
+    );
     saturated.target = 'informational: throughput of one process';
     lines.push(formatComparison(saturated));
 
@@ -172,7 +190,8 @@ export default async function llmBench(): Promise<string[]> {
       const { body: batch } = await request(svc.app).get(`/v1/batch/${submitted.body.batchId}`).set(project.headers);
       peakRss = Math.max(peakRss, process.memoryUsage().rss);
       if (['completed', 'failed', 'cancelled'].includes(batch.status)) {
-        if (batch.completedCount !== BATCH_SIZE) throw new Error(`batch ended ${batch.status} with ${batch.completedCount} completed`);
+        if (batch.completedCount !== BATCH_SIZE)
+          throw new Error(`batch ended ${batch.status} with ${batch.completedCount} completed`);
         break;
       }
       await sleep(50);

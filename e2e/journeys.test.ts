@@ -30,7 +30,12 @@ describeE2E('journeys across the six services', () => {
     const provider = await call(`${platform.urls.mailer}/providers`, {
       method: 'POST',
       headers: platform.headers,
-      body: { name: 'sendgrid', type: 'sendgrid', isDefault: true, config: { apiKey: 'SG.test-key', fromEmail: 'noreply@example.com' } },
+      body: {
+        name: 'sendgrid',
+        type: 'sendgrid',
+        isDefault: true,
+        config: { apiKey: 'SG.test-key', fromEmail: 'noreply@example.com' },
+      },
     });
     expect(provider.status).toBe(201);
   });
@@ -54,7 +59,10 @@ describeE2E('journeys across the six services', () => {
 
     const [verification] = await waitFor(() => emailsTo(address).length === 1 && emailsTo(address));
     expect(verification.text + verification.html).toContain('https://app.example.com/verify-email?token=');
-    const verified = await call(`${platform.urls.auth}/verify-email`, { method: 'POST', body: { token: tokenFrom(verification) } });
+    const verified = await call(`${platform.urls.auth}/verify-email`, {
+      method: 'POST',
+      body: { token: tokenFrom(verification) },
+    });
     expect(verified.status).toBe(200);
 
     const login = await call(`${platform.urls.auth}/login`, {
@@ -73,7 +81,9 @@ describeE2E('journeys across the six services', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refreshToken).not.toBe(login.body.refreshToken);
 
-    const me = await call(`${platform.urls.auth}/me`, { headers: { authorization: `Bearer ${refreshed.body.accessToken}` } });
+    const me = await call(`${platform.urls.auth}/me`, {
+      headers: { authorization: `Bearer ${refreshed.body.accessToken}` },
+    });
     expect(me.body.user.email).toBe(address);
 
     const out = await call(`${platform.urls.auth}/logout`, {
@@ -92,12 +102,22 @@ describeE2E('journeys across the six services', () => {
 
   it('2. forgot password, reset with the emailed token, log in with the new password', async () => {
     const address = email();
-    await call(`${platform.urls.auth}/register`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'first password 1' } });
+    await call(`${platform.urls.auth}/register`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address, password: 'first password 1' },
+    });
     await waitFor(() => emailsTo(address).length === 1);
 
-    const forgot = await call(`${platform.urls.auth}/forgot-password`, { method: 'POST', headers: platform.headers, body: { email: address } });
+    const forgot = await call(`${platform.urls.auth}/forgot-password`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address },
+    });
     expect(forgot.status).toBe(200);
-    const reset = await waitFor(() => emailsTo(address).find((e) => (e.text + e.html).includes('/reset-password?token=')));
+    const reset = await waitFor(() =>
+      emailsTo(address).find((e) => (e.text + e.html).includes('/reset-password?token=')),
+    );
     const changed = await call(`${platform.urls.auth}/reset-password`, {
       method: 'POST',
       headers: platform.headers,
@@ -105,16 +125,32 @@ describeE2E('journeys across the six services', () => {
     });
     expect(changed.status).toBe(200);
 
-    const oldLogin = await call(`${platform.urls.auth}/login`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'first password 1' } });
+    const oldLogin = await call(`${platform.urls.auth}/login`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address, password: 'first password 1' },
+    });
     expect(oldLogin.status).toBe(401);
-    const newLogin = await call(`${platform.urls.auth}/login`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'second password 2' } });
+    const newLogin = await call(`${platform.urls.auth}/login`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address, password: 'second password 2' },
+    });
     expect(newLogin.status).toBe(200);
   });
 
   it("3. checkout and payment intent with the user's bearer token, a Stripe webhook activates the subscription", async () => {
     const address = email();
-    await call(`${platform.urls.auth}/register`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'correct horse battery' } });
-    const login = await call(`${platform.urls.auth}/login`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'correct horse battery' } });
+    await call(`${platform.urls.auth}/register`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address, password: 'correct horse battery' },
+    });
+    const login = await call(`${platform.urls.auth}/login`, {
+      method: 'POST',
+      headers: platform.headers,
+      body: { email: address, password: 'correct horse battery' },
+    });
     const bearer = { ...platform.headers, authorization: `Bearer ${login.body.accessToken}` };
 
     const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
@@ -130,16 +166,27 @@ describeE2E('journeys across the six services', () => {
     const checkout = await call(`${platform.urls.billing}/pay/checkout/session`, {
       method: 'POST',
       headers: bearer,
-      body: { line_items: [{ price: 'price_pro', quantity: 1 }], mode: 'subscription', success_url: 'https://app.example.com/ok', cancel_url: 'https://app.example.com/no' },
+      body: {
+        line_items: [{ price: 'price_pro', quantity: 1 }],
+        mode: 'subscription',
+        success_url: 'https://app.example.com/ok',
+        cancel_url: 'https://app.example.com/no',
+      },
     });
     expect(checkout.status).toBe(201);
     const customerId = checkout.body.session.customer as string;
     expect(customerId).toMatch(/^cus_/);
 
-    const intent = await call(`${platform.urls.billing}/pay/payment/intent`, { method: 'POST', headers: bearer, body: { amount: 1999, currency: 'usd' } });
+    const intent = await call(`${platform.urls.billing}/pay/payment/intent`, {
+      method: 'POST',
+      headers: bearer,
+      body: { amount: 1999, currency: 'usd' },
+    });
     expect(intent.status).toBe(201);
     expect(intent.body.paymentIntent).toMatchObject({ amount: 1999, currency: 'usd' });
-    const status = await call(`${platform.urls.billing}/pay/payment/intent/${intent.body.payment_intent_id}`, { headers: bearer });
+    const status = await call(`${platform.urls.billing}/pay/payment/intent/${intent.body.payment_intent_id}`, {
+      headers: bearer,
+    });
     expect(status.status).toBe(200);
 
     const subscriptionUrl = `${platform.urls.billing}/customer/subscription?customerEmail=${encodeURIComponent(address)}`;
@@ -155,7 +202,16 @@ describeE2E('journeys across the six services', () => {
       canceled_at: null,
       created: Math.floor(Date.now() / 1000),
       metadata: { tenantId: platform.project.tenantId, projectId: platform.project.projectId },
-      items: { object: 'list', data: [{ id: 'si_1', price: { id: 'price_pro', nickname: null, product: 'prod_pro' }, current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400 }] },
+      items: {
+        object: 'list',
+        data: [
+          {
+            id: 'si_1',
+            price: { id: 'price_pro', nickname: null, product: 'prod_pro' },
+            current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
+          },
+        ],
+      },
     });
     const payload = JSON.stringify({
       id: `evt_${randomBytes(6).toString('hex')}`,
@@ -167,15 +223,22 @@ describeE2E('journeys across the six services', () => {
     });
     const t = Math.floor(Date.now() / 1000);
     const signature = `t=${t},v1=${createHmac('sha256', webhookSecret).update(`${t}.${payload}`).digest('hex')}`;
-    const hook = await fetch(`${platform.urls.billing}/pay/webhooks/${platform.project.tenantId}/${platform.project.projectId}?environment=test`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      body: payload,
-    });
+    const hook = await fetch(
+      `${platform.urls.billing}/pay/webhooks/${platform.project.tenantId}/${platform.project.projectId}?environment=test`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      },
+    );
     expect(hook.status).toBe(200);
 
     const active = await call(subscriptionUrl, { headers: platform.headers });
-    expect(active.body.subscription).toMatchObject({ status: 'active', paySubscriptionId: subscription.id, cancelAtPeriodEnd: false });
+    expect(active.body.subscription).toMatchObject({
+      status: 'active',
+      paySubscriptionId: subscription.id,
+      cancelAtPeriodEnd: false,
+    });
   });
 
   it('4. a batch of completions with a signed webhook to a local receiver, then its results', async () => {
@@ -204,17 +267,34 @@ describeE2E('journeys across the six services', () => {
       expect(submitted.status).toBe(201);
       const batchId = submitted.body.batchId;
 
-      const delivery = await waitFor(() => receiver.requests.find((r) => r.path === '/hooks/batch'), { timeoutMs: 60_000 });
+      const delivery = await waitFor(() => receiver.requests.find((r) => r.path === '/hooks/batch'), {
+        timeoutMs: 60_000,
+      });
       const signature = String(delivery.headers['x-webhook-signature']);
       const [, t, v1] = /^t=(\d+),v1=([0-9a-f]+)$/.exec(signature)!;
-      const expected = createHmac('sha256', platform.project.webhookSecret).update(`${t}.${delivery.rawBody}`).digest('hex');
+      const expected = createHmac('sha256', platform.project.webhookSecret)
+        .update(`${t}.${delivery.rawBody}`)
+        .digest('hex');
       expect(v1).toBe(expected);
-      expect(delivery.body).toMatchObject({ event: 'batch.completed', batchId, status: 'completed', requestCount: 3, completedCount: 3, failedCount: 0 });
+      expect(delivery.body).toMatchObject({
+        event: 'batch.completed',
+        batchId,
+        status: 'completed',
+        requestCount: 3,
+        completedCount: 3,
+        failedCount: 0,
+      });
 
       const results = await call(`${platform.urls.llm}/batch/${batchId}/results`, { headers: platform.headers });
       expect(results.status).toBe(200);
-      expect(results.body.results.map((r: { custom_id: string }) => r.custom_id).sort()).toEqual(['one', 'three', 'two']);
-      expect(results.body.results.find((r: { custom_id: string }) => r.custom_id === 'two').completion).toBe('echo: two');
+      expect(results.body.results.map((r: { custom_id: string }) => r.custom_id).sort()).toEqual([
+        'one',
+        'three',
+        'two',
+      ]);
+      expect(results.body.results.find((r: { custom_id: string }) => r.custom_id === 'two').completion).toBe(
+        'echo: two',
+      );
     } finally {
       await receiver.close();
     }
@@ -240,10 +320,18 @@ describeE2E('journeys across the six services', () => {
     const created = await call(`${platform.urls.cms}/content`, {
       method: 'POST',
       headers: platform.headers,
-      body: { type: 'custom', contentType: 'recipe', title: 'Pancakes', content: JSON.stringify({ servings: 4 }), status: 'published' },
+      body: {
+        type: 'custom',
+        contentType: 'recipe',
+        title: 'Pancakes',
+        content: JSON.stringify({ servings: 4 }),
+        status: 'published',
+      },
     });
     expect(created.status).toBe(201);
-    const listed = await call(`${platform.urls.cms}/content?type=custom&status=published`, { headers: platform.headers });
+    const listed = await call(`${platform.urls.cms}/content?type=custom&status=published`, {
+      headers: platform.headers,
+    });
     expect(listed.body.content.map((c: { slug: string }) => c.slug)).toEqual(['pancakes']);
 
     const broadcast = await call(`${platform.urls.notifications}/notifications`, {
@@ -253,7 +341,10 @@ describeE2E('journeys across the six services', () => {
     });
     expect(broadcast.status).toBe(201);
     const id = broadcast.body.id;
-    const read = await call(`${platform.urls.notifications}/notifications/${id}/read?userId=ada`, { method: 'PATCH', headers: platform.headers });
+    const read = await call(`${platform.urls.notifications}/notifications/${id}/read?userId=ada`, {
+      method: 'PATCH',
+      headers: platform.headers,
+    });
     expect(read.status).toBe(200);
     const asAda = await call(`${platform.urls.notifications}/notifications?userId=ada`, { headers: platform.headers });
     const asBob = await call(`${platform.urls.notifications}/notifications?userId=bob`, { headers: platform.headers });
@@ -265,7 +356,11 @@ describeE2E('journeys across the six services', () => {
     platform.broker.cut();
     const addresses = Array.from({ length: 5 }, email);
     for (const address of addresses) {
-      const res = await call(`${platform.urls.auth}/register`, { method: 'POST', headers: platform.headers, body: { email: address, password: 'correct horse battery' } });
+      const res = await call(`${platform.urls.auth}/register`, {
+        method: 'POST',
+        headers: platform.headers,
+        body: { email: address, password: 'correct horse battery' },
+      });
       expect(res.status).toBe(201);
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));

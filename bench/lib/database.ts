@@ -5,5 +5,8 @@ import { startEmbeddedPostgres } from '@platform/db';
 export async function benchDatabaseServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (url) return { url, stop: async () => undefined };
-  return startEmbeddedPostgres(path.resolve(__dirname, '../../.data/bench-postgres'), Number(process.env.BENCH_PG_PORT ?? 54349));
+  return startEmbeddedPostgres(
+    path.resolve(__dirname, '../../.data/bench-postgres'),
+    Number(process.env.BENCH_PG_PORT ?? 54349),
+  );
 }

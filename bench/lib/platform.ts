@@ -24,7 +24,10 @@ export async function benchPlatform(): Promise<BenchPlatform> {
   const platformDb = createDb({ url: withDatabase(server.url, 'bench_platform'), poolMax: 4 });
   await migrateLatest(platformDb, platformMigrations);
   const secrets = new SecretBox(randomBytes(32));
-  const project = await createProject(platformDb, secrets, { tenant: `bench-${randomBytes(4).toString('hex')}`, project: 'bench' });
+  const project = await createProject(platformDb, secrets, {
+    tenant: `bench-${randomBytes(4).toString('hex')}`,
+    project: 'bench',
+  });
   return {
     serverUrl: server.url,
     platformDb,

@@ -43,7 +43,8 @@ export async function startPlatform(options: E2EOptions): Promise<E2EPlatform> {
     tenant: `e2e-${randomBytes(4).toString('hex')}`,
     project: 'journeys',
   });
-  for (const [key, value] of Object.entries(options.settings ?? {})) await setSetting(platformDb, project.projectId, key, value);
+  for (const [key, value] of Object.entries(options.settings ?? {}))
+    await setSetting(platformDb, project.projectId, key, value);
   await platformDb.destroy();
 
   const databases = await Promise.all(SERVICE_NAMES.map((name) => createTestDatabase(`e2e_${name}`)));
@@ -71,7 +72,9 @@ export async function startPlatform(options: E2EOptions): Promise<E2EPlatform> {
             startServiceProcess(name, {
               ...common,
               DATABASE_URL: databases[i + j].url,
-              ...(name === 'auth' ? { JWT_PRIVATE_KEY: jwt.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() } : {}),
+              ...(name === 'auth'
+                ? { JWT_PRIVATE_KEY: jwt.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }
+                : {}),
             }),
           ),
         )),

@@ -20,7 +20,8 @@ export async function startSendgridStandIn(): Promise<HttpStub & { emails: SentE
       };
       const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
       for (const p of body.personalizations) {
-        for (const to of p.to) emails.push({ to: to.email, subject: body.subject, text: content('text/plain'), html: content('text/html') });
+        for (const to of p.to)
+          emails.push({ to: to.email, subject: body.subject, text: content('text/plain'), html: content('text/html') });
       }
       res.writeHead(202, { 'x-message-id': randomUUID() });
       res.end();
@@ -35,7 +36,10 @@ export async function startSendgridStandIn(): Promise<HttpStub & { emails: SentE
 export async function startOpenAiStandIn(): Promise<HttpStub> {
   return startHttpStub((req, res) => {
     if (req.method === 'GET' && req.path.endsWith('/models')) {
-      sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'openai' }] });
+      sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: 'gpt-4o-mini', object: 'model', created: 0, owned_by: 'openai' }],
+      });
       return;
     }
     if (req.method === 'POST' && req.path.endsWith('/chat/completions')) {

@@ -29,7 +29,11 @@ const outdir = outArg ? path.resolve(outArg) : path.join(dir, 'dist');
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /** `lodash/get` -> `lodash`, `@scope/pkg/sub` -> `@scope/pkg`. */
-const packageName = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 const externals = new Set();
 const npmExternal = {
@@ -58,4 +62,6 @@ await build({
 });
 mkdirSync(outdir, { recursive: true });
 writeFileSync(path.join(outdir, 'externals.json'), `${JSON.stringify([...externals].sort(), null, 2)}\n`);
-process.stdout.write(`bundled ${entries.join(', ')} of ${path.relative(process.cwd(), dir) || '.'} (externals: ${[...externals].sort().join(', ')})\n`);
+process.stdout.write(
+  `bundled ${entries.join(', ')} of ${path.relative(process.cwd(), dir) || '.'} (externals: ${[...externals].sort().join(', ')})\n`,
+);

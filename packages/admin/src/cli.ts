@@ -65,7 +65,10 @@ async function main(): Promise<void> {
         print({ migrated: true }, json);
         break;
       case 'create-project':
-        print(await createProject(db, secrets, { tenant: required(flags, 'tenant'), project: required(flags, 'project') }), json);
+        print(
+          await createProject(db, secrets, { tenant: required(flags, 'tenant'), project: required(flags, 'project') }),
+          json,
+        );
         break;
       case 'list-projects':
         print({ projects: await listProjects(db) }, json);

@@ -19,7 +19,10 @@ export function devMasterKey(dataDir: string): Buffer {
 export function devJwtKeys(dataDir: string): { privateKey: string; publicKey: string } {
   const privateKey = readOrCreate(dataDir, 'jwt-private.pem', () => {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeFileSync(path.join(dataDir, 'jwt-public.pem'), pair.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    writeFileSync(
+      path.join(dataDir, 'jwt-public.pem'),
+      pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    );
     return pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   });
   const publicKey = readFileSync(path.join(dataDir, 'jwt-public.pem'), 'utf8');

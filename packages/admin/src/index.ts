@@ -1,3 +1,11 @@
 export { platformMigrations } from './platform-migrations';
-export { createProject, listProjects, rotateKeys, revokeKey, setSetting, type CreatedProject, type KeyPair } from './projects';
+export {
+  createProject,
+  listProjects,
+  rotateKeys,
+  revokeKey,
+  setSetting,
+  type CreatedProject,
+  type KeyPair,
+} from './projects';
 export { devJwtKeys, devMasterKey } from './dev-secrets';

@@ -36,7 +36,8 @@ export async function createProject(
     await trx('tenants').insert({ id: randomUUID(), name: input.tenant }).onConflict('name').ignore();
     const tenant = await trx('tenants').where({ name: input.tenant }).first('id');
     const existing = await trx('projects').where({ tenant_id: tenant.id, name: input.project }).first('id');
-    if (existing) throw new AppError('CONFLICT', `Project "${input.project}" already exists in tenant "${input.tenant}"`);
+    if (existing)
+      throw new AppError('CONFLICT', `Project "${input.project}" already exists in tenant "${input.tenant}"`);
     const projectId = randomUUID();
     const webhookSecret = randomToken('whsec_', 32);
     await trx('projects').insert({
@@ -66,7 +67,9 @@ export async function listProjects(db: Knex) {
 }
 
 async function requireProject(db: Knex, projectId: string) {
-  const project = /^[0-9a-f-]{36}$/i.test(projectId) ? await db('projects').where({ id: projectId }).first('id', 'settings') : null;
+  const project = /^[0-9a-f-]{36}$/i.test(projectId)
+    ? await db('projects').where({ id: projectId }).first('id', 'settings')
+    : null;
   if (!project) throw new AppError('NOT_FOUND', `Project ${projectId} not found`);
   return project;
 }
@@ -79,7 +82,10 @@ export async function rotateKeys(db: Knex, projectId: string): Promise<KeyPair> 
 
 /** Services stop accepting the key within their cache TTL (at most 60 s). */
 export async function revokeKey(db: Knex, apiKey: string): Promise<{ revoked: true }> {
-  const changed = await db('api_keys').where({ public_key: apiKey }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  const changed = await db('api_keys')
+    .where({ public_key: apiKey })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
   if (!changed) throw new AppError('NOT_FOUND', 'No active key with that public key');
   return { revoked: true };
 }
@@ -90,12 +96,23 @@ const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string'),
 };
 
-export async function setSetting(db: Knex, projectId: string, key: string, value: unknown): Promise<{ settings: ProjectSettings }> {
+export async function setSetting(
+  db: Knex,
+  projectId: string,
+  key: string,
+  value: unknown,
+): Promise<{ settings: ProjectSettings }> {
   const check = SETTING_CHECKS[key];
-  if (!check) throw new AppError('VALIDATION_ERROR', `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`);
+  if (!check)
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`,
+    );
   if (!check(value)) throw new AppError('VALIDATION_ERROR', `Invalid value for ${key}`);
   const project = await requireProject(db, projectId);
   const settings = { ...(project.settings ?? {}), [key]: value };
-  await db('projects').where({ id: projectId }).update({ settings: JSON.stringify(settings) });
+  await db('projects')
+    .where({ id: projectId })
+    .update({ settings: JSON.stringify(settings) });
   return { settings };
 }

@@ -61,9 +61,25 @@ describe('admin command line', () => {
       expect(await directory.findKey(created.apiKey as string)).toBeNull();
       expect(await directory.findKey(rotated.apiKey as string)).not.toBeNull();
 
-      const settings = await admin('set-setting', '--project-id', created.projectId as string, '--key', 'appUrl', '--value', '"https://app.example.com"');
+      const settings = await admin(
+        'set-setting',
+        '--project-id',
+        created.projectId as string,
+        '--key',
+        'appUrl',
+        '--value',
+        '"https://app.example.com"',
+      );
       expect(settings).toEqual({ settings: { appUrl: 'https://app.example.com' } });
-      const more = await admin('set-setting', '--project-id', created.projectId as string, '--key', 'requireEmailVerification', '--value', 'true');
+      const more = await admin(
+        'set-setting',
+        '--project-id',
+        created.projectId as string,
+        '--key',
+        'requireEmailVerification',
+        '--value',
+        'true',
+      );
       expect(more).toEqual({ settings: { appUrl: 'https://app.example.com', requireEmailVerification: true } });
     } finally {
       await db.destroy();
@@ -71,9 +87,11 @@ describe('admin command line', () => {
   });
 
   it('when a setting is unknown or its value is not JSON, then the command fails with a message', async () => {
-    await expect(admin('set-setting', '--project-id', randomBytes(4).toString('hex'), '--key', 'colour', '--value', '"red"')).rejects.toThrow(
-      /Unknown setting/,
+    await expect(
+      admin('set-setting', '--project-id', randomBytes(4).toString('hex'), '--key', 'colour', '--value', '"red"'),
+    ).rejects.toThrow(/Unknown setting/);
+    await expect(admin('set-setting', '--project-id', 'x', '--key', 'appUrl', '--value', 'not json')).rejects.toThrow(
+      /must be JSON/,
     );
-    await expect(admin('set-setting', '--project-id', 'x', '--key', 'appUrl', '--value', 'not json')).rejects.toThrow(/must be JSON/);
   });
 });

@@ -24,11 +24,17 @@ for (const name of names) {
     continue;
   }
   const output = execFileSync('kubectl', ['kustomize', overlayDir(name)], { encoding: 'utf8' });
-  const theirs = new Map(parseAllDocuments(output).map((d) => d.toJS() as Manifest).map((m) => [key(m), m]));
+  const theirs = new Map(
+    parseAllDocuments(output)
+      .map((d) => d.toJS() as Manifest)
+      .map((m) => [key(m), m]),
+  );
   const mine = new Map(ours.map((m) => [key(m), m]));
   const ids = new Set([...theirs.keys(), ...mine.keys()]);
   const differing = [...ids].filter((id) => !isDeepStrictEqual(theirs.get(id), mine.get(id)));
-  process.stdout.write(`${name}: ${ids.size} resources, ${differing.length} differ from kubectl kustomize${differing.length ? `: ${differing.join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `${name}: ${ids.size} resources, ${differing.length} differ from kubectl kustomize${differing.length ? `: ${differing.join(', ')}` : ''}\n`,
+  );
   if (differing.length) failed = true;
 }
 process.exit(failed ? 1 : 0);

@@ -40,5 +40,7 @@ export function composeSchemaErrors(document: unknown): string[] {
     compiled = ajv.compile(loadSchema());
   }
   if (compiled(document)) return [];
-  return (compiled.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return (compiled.errors ?? []).map(
+    (e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
 }

@@ -41,7 +41,8 @@ export function parseDotenv(text: string): Record<string, string> {
     const eq = line.indexOf('=');
     if (eq < 0) throw new Error(`.env line without "=": ${line}`);
     let value = line.slice(eq + 1).trim();
-    if ((value.startsWith("'") && value.endsWith("'")) || (value.startsWith('"') && value.endsWith('"'))) value = value.slice(1, -1);
+    if ((value.startsWith("'") && value.endsWith("'")) || (value.startsWith('"') && value.endsWith('"')))
+      value = value.slice(1, -1);
     env[line.slice(0, eq).trim()] = value;
   }
   return env;
@@ -54,34 +55,38 @@ export class InterpolationError extends Error {}
  * `${VAR-default}`, `${VAR:?message}`, `${VAR?message}`, `${VAR:+alt}`.
  */
 export function interpolate(value: string, env: Record<string, string | undefined>): string {
-  return value.replace(/\$\$|\$\{([^}]+)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (match, braced: string | undefined, bare: string | undefined) => {
-    if (match === '$$') return '$';
-    if (bare) return env[bare] ?? '';
-    const expr = braced!;
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])(.*))?$/s.exec(expr);
-    if (!m) throw new InterpolationError(`invalid interpolation "${match}"`);
-    const [, name, op, arg = ''] = m;
-    const current = env[name];
-    const unsetOrEmpty = current === undefined || current === '';
-    switch (op) {
-      case undefined:
-        return current ?? '';
-      case ':-':
-        return unsetOrEmpty ? interpolate(arg, env) : current;
-      case '-':
-        return current === undefined ? interpolate(arg, env) : current;
-      case ':?':
-        if (unsetOrEmpty) throw new InterpolationError(`required variable ${name} is missing a value: ${arg}`);
-        return current;
-      case '?':
-        if (current === undefined) throw new InterpolationError(`required variable ${name} is missing a value: ${arg}`);
-        return current;
-      case ':+':
-        return unsetOrEmpty ? '' : interpolate(arg, env);
-      default:
-        throw new InterpolationError(`invalid interpolation "${match}"`);
-    }
-  });
+  return value.replace(
+    /\$\$|\$\{([^}]+)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, braced: string | undefined, bare: string | undefined) => {
+      if (match === '$$') return '$';
+      if (bare) return env[bare] ?? '';
+      const expr = braced!;
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])(.*))?$/s.exec(expr);
+      if (!m) throw new InterpolationError(`invalid interpolation "${match}"`);
+      const [, name, op, arg = ''] = m;
+      const current = env[name];
+      const unsetOrEmpty = current === undefined || current === '';
+      switch (op) {
+        case undefined:
+          return current ?? '';
+        case ':-':
+          return unsetOrEmpty ? interpolate(arg, env) : current;
+        case '-':
+          return current === undefined ? interpolate(arg, env) : current;
+        case ':?':
+          if (unsetOrEmpty) throw new InterpolationError(`required variable ${name} is missing a value: ${arg}`);
+          return current;
+        case '?':
+          if (current === undefined)
+            throw new InterpolationError(`required variable ${name} is missing a value: ${arg}`);
+          return current;
+        case ':+':
+          return unsetOrEmpty ? '' : interpolate(arg, env);
+        default:
+          throw new InterpolationError(`invalid interpolation "${match}"`);
+      }
+    },
+  );
 }
 
 /** Interpolates every string in the file (keys are left alone, as in Compose). */

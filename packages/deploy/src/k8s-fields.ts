@@ -11,7 +11,10 @@ import type { Manifest } from './kustomize';
 
 const TYPES: Record<string, { module: string; type: string }> = {
   'apps/v1/Deployment': { module: 'kubernetes-models/apps/v1', type: 'IDeployment' },
-  'autoscaling/v2/HorizontalPodAutoscaler': { module: 'kubernetes-models/autoscaling/v2', type: 'IHorizontalPodAutoscaler' },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    module: 'kubernetes-models/autoscaling/v2',
+    type: 'IHorizontalPodAutoscaler',
+  },
   'batch/v1/Job': { module: 'kubernetes-models/batch/v1', type: 'IJob' },
   'batch/v1/CronJob': { module: 'kubernetes-models/batch/v1', type: 'ICronJob' },
   'networking.k8s.io/v1/Ingress': { module: 'kubernetes-models/networking.k8s.io/v1', type: 'IIngress' },
@@ -38,7 +41,9 @@ export function unknownFieldErrorsByGroup(groups: Record<string, Manifest[]>): R
       if (!known) throw new Error(`no type for ${m.apiVersion}/${m.kind}`);
       const alias = `${known.type}_${known.module.replace(/\W/g, '_')}`;
       imports.add(`import type { ${known.type} as ${alias} } from '${known.module}';`);
-      lines.push(`// ${group}|${m.kind}/${m.metadata.name}\nexport const m${count++}: ${alias} = ${JSON.stringify(m, null, 1)};`);
+      lines.push(
+        `// ${group}|${m.kind}/${m.metadata.name}\nexport const m${count++}: ${alias} = ${JSON.stringify(m, null, 1)};`,
+      );
     }
   }
   const source = [...imports, ...lines].join('\n');
@@ -55,7 +60,9 @@ export function unknownFieldErrorsByGroup(groups: Record<string, Manifest[]>): R
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, version, onError, create) =>
-    path.resolve(name) === file ? ts.createSourceFile(name, source, version, true) : getSourceFile(name, version, onError, create);
+    path.resolve(name) === file
+      ? ts.createSourceFile(name, source, version, true)
+      : getSourceFile(name, version, onError, create);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
   const program = ts.createProgram([file], options, host);

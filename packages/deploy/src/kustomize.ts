@@ -62,7 +62,8 @@ interface Kustomization {
 
 const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
 
-const isObject = (value: Json): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every non-empty YAML document of a file (a file may hold several, separated by `---`). */
 export function readYamlDocuments(file: string): Json[] {
@@ -114,7 +115,9 @@ export function strategicMerge(base: Json, patch: Json, field = ''): Json {
   if (Array.isArray(base) && Array.isArray(patch) && mergeKey) {
     const out = base.map((item) => clone(item));
     for (const item of patch) {
-      const index = isObject(item) ? out.findIndex((existing) => isObject(existing) && existing[mergeKey] === item[mergeKey]) : -1;
+      const index = isObject(item)
+        ? out.findIndex((existing) => isObject(existing) && existing[mergeKey] === item[mergeKey])
+        : -1;
       if (index >= 0) out[index] = strategicMerge(out[index], item, '');
       else out.push(clone(item));
     }
@@ -177,7 +180,9 @@ function matchesLabels(manifest: Manifest, selector: string): boolean {
 }
 
 function matches(manifest: Manifest, target: Target): boolean {
-  const [group, version] = manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/') : ['', manifest.apiVersion];
+  const [group, version] = manifest.apiVersion.includes('/')
+    ? manifest.apiVersion.split('/')
+    : ['', manifest.apiVersion];
   if (target.kind !== undefined && target.kind !== manifest.kind) return false;
   if (target.name !== undefined && !new RegExp(`^(?:${target.name})$`).test(manifest.metadata.name)) return false;
   if (target.group !== undefined && target.group !== group) return false;
@@ -195,7 +200,8 @@ function applyPatch(resources: Manifest[], entry: PatchEntry, dir: string): Mani
   const isJsonPatch = Array.isArray(body);
   let target = entry.target;
   if (!target) {
-    if (isJsonPatch || !isObject(body) || !isObject(body.metadata)) throw new Error(`${dir}: patch ${entry.path ?? ''} needs a target`);
+    if (isJsonPatch || !isObject(body) || !isObject(body.metadata))
+      throw new Error(`${dir}: patch ${entry.path ?? ''} needs a target`);
     target = { kind: body.kind as string, name: body.metadata.name as string };
   }
   let hits = 0;
@@ -219,7 +225,8 @@ function applyPatch(resources: Manifest[], entry: PatchEntry, dir: string): Mani
 function podSpecsOf(manifest: Manifest): JsonObject[] {
   const spec = manifest.spec as JsonObject | undefined;
   if (!spec) return [];
-  const template = (spec.template ?? (isObject(spec.jobTemplate) ? (spec.jobTemplate.spec as JsonObject)?.template : undefined)) as
+  const template = (spec.template ??
+    (isObject(spec.jobTemplate) ? (spec.jobTemplate.spec as JsonObject)?.template : undefined)) as
     | JsonObject
     | undefined;
   return template && isObject(template.spec) ? [template.spec] : [];
@@ -249,7 +256,8 @@ function applyImages(resources: Manifest[], images: ImageEntry[]): Manifest[] {
 
 function applyLabels(resources: Manifest[], entries: LabelEntry[]): Manifest[] {
   for (const entry of entries) {
-    if (entry.includeSelectors) throw new Error('labels with includeSelectors: true are not supported (selectors are immutable)');
+    if (entry.includeSelectors)
+      throw new Error('labels with includeSelectors: true are not supported (selectors are immutable)');
     if (entry.includeTemplates) throw new Error('labels with includeTemplates: true are not supported');
   }
   return resources.map((manifest) => {

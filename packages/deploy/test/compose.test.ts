@@ -12,10 +12,27 @@ const resolved: ComposeFile = interpolateAll(compose, envExample);
 
 /** Settings the services read (RESOLUTIONS section 9 and the runtime): catches typos in env names. */
 const KNOWN_SETTINGS = new Set([
-  'NODE_ENV', 'PORT', 'DATABASE_URL', 'PLATFORM_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'MASTER_KEY',
-  'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'STRIPE_API_BASE',
-  'SENDGRID_API_BASE', 'MAILGUN_API_BASE', 'WEBHOOK_ALLOWED_HOSTS', 'NEWS_FEEDS', 'LOG_LEVEL',
-  'SHUTDOWN_DRAIN_MS', 'TRUST_PROXY', 'KEY_CACHE_TTL_MS', 'LLM_ROLE',
+  'NODE_ENV',
+  'PORT',
+  'DATABASE_URL',
+  'PLATFORM_DATABASE_URL',
+  'AMQP_URL',
+  'REDIS_URL',
+  'MASTER_KEY',
+  'JWT_PRIVATE_KEY',
+  'JWT_PUBLIC_KEY',
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_BASE_URL',
+  'STRIPE_API_BASE',
+  'SENDGRID_API_BASE',
+  'MAILGUN_API_BASE',
+  'WEBHOOK_ALLOWED_HOSTS',
+  'NEWS_FEEDS',
+  'LOG_LEVEL',
+  'SHUTDOWN_DRAIN_MS',
+  'TRUST_PROXY',
+  'KEY_CACHE_TTL_MS',
+  'LLM_ROLE',
 ]);
 
 /** The llm API hands batch items to the llm-worker service (LLM_ROLE), which it brings along. */
@@ -56,7 +73,8 @@ describe('docker-compose.yml infrastructure', () => {
   test('when RabbitMQ and Redis start, then RabbitMQ 3 has its management UI and both have health checks', () => {
     expect(compose.services.rabbitmq.image).toMatch(/^rabbitmq:3[.-].*management/);
     expect(compose.services.rabbitmq.ports).toEqual(expect.arrayContaining([expect.stringMatching(/:15672$/)]));
-    for (const name of ['postgres', 'rabbitmq', 'redis']) expect(compose.services[name].healthcheck?.test).toBeDefined();
+    for (const name of ['postgres', 'rabbitmq', 'redis'])
+      expect(compose.services[name].healthcheck?.test).toBeDefined();
   });
 
   test('when the admin one-shot runs, then it migrates the platform schema and then creates a project, once', () => {
@@ -111,7 +129,9 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
 
   test('when `docker compose up` names only this service, then it pulls in its dependencies and no other service', () => {
     const closure = dependencyClosure(resolved, name);
-    expect([...closure].sort()).toEqual(['platform-migrate', 'postgres', 'rabbitmq', 'redis', name, `${name}-migrate`, ...extraDependencies(name)].sort());
+    expect([...closure].sort()).toEqual(
+      ['platform-migrate', 'postgres', 'rabbitmq', 'redis', name, `${name}-migrate`, ...extraDependencies(name)].sort(),
+    );
   });
 
   test('when its migration job runs, then it is `node dist/migrate.js` of the same image against the same database', () => {
@@ -134,7 +154,13 @@ describe('docker-compose.yml llm-worker', () => {
     expect(worker.environment?.DATABASE_URL).toBe(api.environment?.DATABASE_URL);
     expect(worker.ports).toBeUndefined();
     expect(worker.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
-    expect(Object.keys(worker.depends_on ?? {}).sort()).toEqual(['llm-migrate', 'platform-migrate', 'postgres', 'rabbitmq', 'redis']);
+    expect(Object.keys(worker.depends_on ?? {}).sort()).toEqual([
+      'llm-migrate',
+      'platform-migrate',
+      'postgres',
+      'rabbitmq',
+      'redis',
+    ]);
   });
 });
 
@@ -153,7 +179,13 @@ describe('.env.example', () => {
     const otherConfig = loadPlatformConfig(other);
     expect(() => assertProductionSecrets(authConfig, { jwtPrivateKey: true })).not.toThrow();
     expect(() => assertProductionSecrets(otherConfig)).not.toThrow();
-    const claims = { userId: randomUUID(), tenantId: randomUUID(), projectId: randomUUID(), email: 'ada@example.com', tokenVersion: 0 };
+    const claims = {
+      userId: randomUUID(),
+      tenantId: randomUUID(),
+      projectId: randomUUID(),
+      email: 'ada@example.com',
+      tokenVersion: 0,
+    };
     const token = signAccessToken(claims, authConfig.jwtPrivateKey!);
     expect(verifyAccessToken(token, otherConfig.jwtPublicKey!)).toMatchObject(claims);
   });
@@ -161,7 +193,12 @@ describe('.env.example', () => {
 
 describe('compose dependency closure', () => {
   test('when depends_on forms a cycle, then it is reported', () => {
-    const cyclic: ComposeFile = { services: { a: { depends_on: { b: { condition: 'service_started' } } }, b: { depends_on: { a: { condition: 'service_started' } } } } };
+    const cyclic: ComposeFile = {
+      services: {
+        a: { depends_on: { b: { condition: 'service_started' } } },
+        b: { depends_on: { a: { condition: 'service_started' } } },
+      },
+    };
     expect(() => dependencyClosure(cyclic, 'a')).toThrow(/cycle/);
   });
 });

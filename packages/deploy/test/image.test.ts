@@ -12,13 +12,21 @@ import { REPO_ROOT, SERVICE_NAMES } from '../src/paths';
 const run = promisify(execFile);
 const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
 const { globalArgs, stages } = parseDockerfile(dockerfile);
-const find = (keyword: string, name: string) => effectiveInstructions(stages, name).filter((i) => i.keyword === keyword);
+const find = (keyword: string, name: string) =>
+  effectiveInstructions(stages, name).filter((i) => i.keyword === keyword);
 const last = (keyword: string, name: string) => find(keyword, name).at(-1)?.args;
 
 /** Runs a script, resolving with its exit code (never rejecting on a non-zero one). */
-async function exitCode(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+async function exitCode(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [file, ...args], { env: { ...process.env, ...env }, timeout: 10_000 });
+    const { stdout, stderr } = await run(process.execPath, [file, ...args], {
+      env: { ...process.env, ...env },
+      timeout: 10_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -32,19 +40,27 @@ describe('Dockerfile', () => {
   });
 
   test('when images are built, then every stage starts from Node 20 (the engines of package.json)', () => {
-    const nodeImage = /^ARG NODE_IMAGE=(\S+)$/.exec(globalArgs.map((a) => `ARG ${a.args}`).find((a) => a.startsWith('ARG NODE_IMAGE=')) ?? '')?.[1];
+    const nodeImage = /^ARG NODE_IMAGE=(\S+)$/.exec(
+      globalArgs.map((a) => `ARG ${a.args}`).find((a) => a.startsWith('ARG NODE_IMAGE=')) ?? '',
+    )?.[1];
     expect(nodeImage).toMatch(/^node:20(\.\d+)*-(bookworm|bookworm-slim|alpine)/);
     for (const stage of stages) expect(['${NODE_IMAGE}', 'base', 'deps', 'build', 'runtime']).toContain(stage.from);
   });
 
   test('when the build stage runs, then it bundles and pnpm-deploys only the chosen package, with the frozen lockfile', () => {
-    const script = find('RUN', 'build').map((i) => i.args).join('\n');
+    const script = find('RUN', 'build')
+      .map((i) => i.args)
+      .join('\n');
     for (const name of [...SERVICE_NAMES, 'admin']) expect(script).toMatch(new RegExp(`[(|\\s]${name}[|)]`));
     expect(script).toMatch(/pnpm install --offline --frozen-lockfile/);
     expect(script).toMatch(/node infra\/docker\/bundle\.mjs/);
     expect(script).toMatch(/--filter "@platform\/\$\{SERVICE\}" deploy --prod/);
     expect(script).toMatch(/node \/app\/check-externals\.mjs \/app/);
-    expect(find('RUN', 'deps').map((i) => i.args).join('\n')).toMatch(/pnpm fetch --frozen-lockfile/);
+    expect(
+      find('RUN', 'deps')
+        .map((i) => i.args)
+        .join('\n'),
+    ).toMatch(/pnpm fetch --frozen-lockfile/);
   });
 
   test('when a container starts, then it runs as a non-root user with NODE_ENV=production', () => {
@@ -52,10 +68,16 @@ describe('Dockerfile', () => {
       const user = last('USER', target);
       expect(user).toBeDefined();
       expect(user).not.toMatch(/^(0|root)(:|$)/);
-      expect(find('ENV', target).map((i) => i.args).join(' ')).toMatch(/NODE_ENV=production/);
+      expect(
+        find('ENV', target)
+          .map((i) => i.args)
+          .join(' '),
+      ).toMatch(/NODE_ENV=production/);
     }
     // the files belong to root, so the non-root process cannot change its own code
-    expect(find('COPY', 'runtime').map((i) => i.args)).toEqual([expect.stringMatching(/^--from=build --chown=root:root \/app \/app$/)]);
+    expect(find('COPY', 'runtime').map((i) => i.args)).toEqual([
+      expect.stringMatching(/^--from=build --chown=root:root \/app \/app$/),
+    ]);
   });
 
   test('when a service container runs, then Docker health-checks /healthz and the command is node dist/main.js', () => {
@@ -68,7 +90,8 @@ describe('Dockerfile', () => {
   test('when the build context is sent, then every file the Dockerfile copies or runs exists', () => {
     const copied = find('COPY', 'deps').flatMap((i) => i.args.split(' ').slice(0, -1));
     const used = [...dockerfile.matchAll(/infra\/docker\/[\w.-]+/g)].map((m) => m[0]);
-    for (const file of [...copied, ...used]) expect(existsSync(path.join(REPO_ROOT, file)) ? file : `missing ${file}`).toBe(file);
+    for (const file of [...copied, ...used])
+      expect(existsSync(path.join(REPO_ROOT, file)) ? file : `missing ${file}`).toBe(file);
   });
 
   test('when .dockerignore filters the context, then it drops node_modules, secrets and git but keeps sources and the lockfile', () => {
@@ -77,13 +100,15 @@ describe('Dockerfile', () => {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '.env', '.git', '.data', '**/dist']));
-    for (const needed of ['infra', 'packages', 'services', 'pnpm-lock.yaml', 'package.json']) expect(ignored).not.toContain(needed);
+    for (const needed of ['infra', 'packages', 'services', 'pnpm-lock.yaml', 'package.json'])
+      expect(ignored).not.toContain(needed);
   });
 
   test('when compose builds images, then it only names targets the Dockerfile has', () => {
     const compose = readCompose(path.join(REPO_ROOT, 'docker-compose.yml'));
     const names = new Set(stages.map((s) => s.name));
-    for (const service of Object.values(compose.services)) if (service.build?.target) expect(names).toContain(service.build.target);
+    for (const service of Object.values(compose.services))
+      if (service.build?.target) expect(names).toContain(service.build.target);
   });
 });
 
@@ -111,7 +136,11 @@ describe('image scripts', () => {
 
   test('when a service is bundled, then our packages are compiled in and npm packages stay external', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'bundle-'));
-    const result = await exitCode(path.join(REPO_ROOT, 'infra/docker/bundle.mjs'), [path.join(REPO_ROOT, 'services/notifications'), '--outdir', out]);
+    const result = await exitCode(path.join(REPO_ROOT, 'infra/docker/bundle.mjs'), [
+      path.join(REPO_ROOT, 'services/notifications'),
+      '--outdir',
+      out,
+    ]);
     expect(result.code).toBe(0);
     const main = readFileSync(path.join(out, 'main.js'), 'utf8');
     expect(main).not.toMatch(/require\("@platform\//);

@@ -13,14 +13,19 @@ const groups: Record<string, Manifest[]> = {
 const errors = unknownFieldErrorsByGroup(groups);
 
 describe('k8s manifests have no unknown fields', () => {
-  test.each([...OVERLAYS, 'secrets'])('when the %s manifests are type-checked against the Kubernetes types, then no field is unknown', (group) => {
-    expect(groups[group].length).toBeGreaterThan(0);
-    expect(errors[group]).toEqual([]);
-  });
+  test.each([...OVERLAYS, 'secrets'])(
+    'when the %s manifests are type-checked against the Kubernetes types, then no field is unknown',
+    (group) => {
+      expect(groups[group].length).toBeGreaterThan(0);
+      expect(errors[group]).toEqual([]);
+    },
+  );
 
   test('when a field is misspelled deep in a pod spec, then it is reported with its manifest', () => {
     const deployment = groups.dev.find((m) => m.kind === 'Deployment')!;
-    const broken = structuredClone(deployment) as Manifest & { spec: { template: { spec: { containers: Record<string, unknown>[] } } } };
+    const broken = structuredClone(deployment) as Manifest & {
+      spec: { template: { spec: { containers: Record<string, unknown>[] } } };
+    };
     broken.spec.template.spec.containers[0].readinesProbe = { httpGet: { path: '/readyz', port: 'http' } };
     const found = unknownFieldErrors([broken]);
     expect(found).toHaveLength(1);

@@ -47,7 +47,10 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
   });
 
   test('when rendered, then everything is in the overlay namespace, with no Secret and no database or broker of its own', () => {
-    for (const m of manifests) expect(`${m.kind}/${m.metadata.name} in ${m.metadata.namespace}`).toBe(`${m.kind}/${m.metadata.name} in ${expected.namespace}`);
+    for (const m of manifests)
+      expect(`${m.kind}/${m.metadata.name} in ${m.metadata.namespace}`).toBe(
+        `${m.kind}/${m.metadata.name} in ${expected.namespace}`,
+      );
     const kinds = new Set(manifests.map((m) => m.kind));
     expect(kinds.has('Secret')).toBe(false);
     expect(kinds.has('StatefulSet')).toBe(false);
@@ -169,20 +172,26 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     expect(api.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('api');
   });
 
-  test.each(SERVICE_NAMES)('when %s is deployed, then a migration Job runs `node dist/migrate.js` of its image on its database', (name) => {
-    const job = one<IJob>('Job', `${name}-migrate`);
-    const pod = job.spec!.template.spec!;
-    const [container] = pod.containers;
-    const apiImage = one<IDeployment>('Deployment', name).spec!.template.spec!.containers[0].image;
-    expect(container.command).toEqual(['node', 'dist/migrate.js']);
-    expect(container.image).toBe(apiImage);
-    expect(container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: `${name}-database`, key: 'uri' });
-    expect(pod.restartPolicy).toBe('Never');
-    expect(pod.securityContext?.runAsNonRoot).toBe(true);
-    expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
-    expect(job.spec?.backoffLimit).toBeGreaterThan(0);
-    expect(job.spec?.ttlSecondsAfterFinished).toBeGreaterThan(0);
-  });
+  test.each(SERVICE_NAMES)(
+    'when %s is deployed, then a migration Job runs `node dist/migrate.js` of its image on its database',
+    (name) => {
+      const job = one<IJob>('Job', `${name}-migrate`);
+      const pod = job.spec!.template.spec!;
+      const [container] = pod.containers;
+      const apiImage = one<IDeployment>('Deployment', name).spec!.template.spec!.containers[0].image;
+      expect(container.command).toEqual(['node', 'dist/migrate.js']);
+      expect(container.image).toBe(apiImage);
+      expect(container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: `${name}-database`,
+        key: 'uri',
+      });
+      expect(pod.restartPolicy).toBe('Never');
+      expect(pod.securityContext?.runAsNonRoot).toBe(true);
+      expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
+      expect(job.spec?.backoffLimit).toBeGreaterThan(0);
+      expect(job.spec?.ttlSecondsAfterFinished).toBeGreaterThan(0);
+    },
+  );
 
   test('when the platform is deployed, then a Job runs `admin migrate` for the platform schema', () => {
     const container = one<IJob>('Job', 'platform-migrate').spec!.template.spec!.containers[0];

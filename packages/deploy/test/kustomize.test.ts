@@ -29,12 +29,38 @@ spec:
 
 describe('offline kustomize renderer', () => {
   test('when a strategic merge patch names a container, then it merges into that container by name', () => {
-    const base = { spec: { containers: [{ name: 'a', image: 'x', env: [{ name: 'A', value: '1' }] }, { name: 'b', image: 'y' }] } };
-    const patch = { spec: { containers: [{ name: 'a', env: [{ name: 'B', value: '2' }, { name: 'A', value: '3' }] }] } };
+    const base = {
+      spec: {
+        containers: [
+          { name: 'a', image: 'x', env: [{ name: 'A', value: '1' }] },
+          { name: 'b', image: 'y' },
+        ],
+      },
+    };
+    const patch = {
+      spec: {
+        containers: [
+          {
+            name: 'a',
+            env: [
+              { name: 'B', value: '2' },
+              { name: 'A', value: '3' },
+            ],
+          },
+        ],
+      },
+    };
     expect(strategicMerge(base, patch)).toEqual({
       spec: {
         containers: [
-          { name: 'a', image: 'x', env: [{ name: 'A', value: '3' }, { name: 'B', value: '2' }] },
+          {
+            name: 'a',
+            image: 'x',
+            env: [
+              { name: 'A', value: '3' },
+              { name: 'B', value: '2' },
+            ],
+          },
           { name: 'b', image: 'y' },
         ],
       },
@@ -42,28 +68,45 @@ describe('offline kustomize renderer', () => {
   });
 
   test('when a JSON patch replaces a path that does not exist, then rendering fails', () => {
-    expect(() => applyJsonPatch({ spec: {} }, [{ op: 'replace', path: '/spec/rules/0/host', value: 'x' }])).toThrow(/does not exist/);
-    expect(applyJsonPatch({ a: { 'b/c': 1 } }, [{ op: 'replace', path: '/a/b~1c', value: 2 }])).toEqual({ a: { 'b/c': 2 } });
+    expect(() => applyJsonPatch({ spec: {} }, [{ op: 'replace', path: '/spec/rules/0/host', value: 'x' }])).toThrow(
+      /does not exist/,
+    );
+    expect(applyJsonPatch({ a: { 'b/c': 1 } }, [{ op: 'replace', path: '/a/b~1c', value: 2 }])).toEqual({
+      a: { 'b/c': 2 },
+    });
   });
 
   test('when an overlay sets namespace, labels, images and a targeted patch, then each is applied', () => {
-    const base = kustomizeDir({ 'kustomization.yaml': 'resources:\n  - deployment.yaml\n', 'deployment.yaml': deployment });
+    const base = kustomizeDir({
+      'kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'deployment.yaml': deployment,
+    });
     const overlay = kustomizeDir({
       'kustomization.yaml': `resources:\n  - ${base}\nnamespace: ns\nlabels:\n  - pairs: {tier: t}\n    includeSelectors: false\nimages:\n  - name: platform/web\n    newName: reg/web\n    newTag: "2"\npatches:\n  - path: p.yaml\n    target: {kind: Deployment}\n`,
-      'p.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ignored}\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          env:\n            - {name: B, value: "2"}\n',
+      'p.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ignored}\nspec:\n  template:\n    spec:\n      containers:\n        - name: web\n          env:\n            - {name: B, value: "2"}\n',
     });
     const [out] = render(overlay) as unknown as [
-      { metadata: { namespace: string; labels: Record<string, string> }; spec: { selector: unknown; template: { spec: { containers: { image: string; env: unknown[] }[] } } } },
+      {
+        metadata: { namespace: string; labels: Record<string, string> };
+        spec: { selector: unknown; template: { spec: { containers: { image: string; env: unknown[] }[] } } };
+      },
     ];
     expect(out.metadata.namespace).toBe('ns');
     expect(out.metadata.labels).toEqual({ tier: 't' });
     expect(out.spec.selector).toEqual({ matchLabels: { app: 'web' } });
     expect(out.spec.template.spec.containers[0].image).toBe('reg/web:2');
-    expect(out.spec.template.spec.containers[0].env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]);
+    expect(out.spec.template.spec.containers[0].env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ]);
   });
 
   test('when a kustomization uses a feature the renderer does not implement, then it refuses rather than ignore it', () => {
-    const dir = kustomizeDir({ 'kustomization.yaml': 'namePrefix: x-\nresources:\n  - d.yaml\n', 'd.yaml': deployment });
+    const dir = kustomizeDir({
+      'kustomization.yaml': 'namePrefix: x-\nresources:\n  - d.yaml\n',
+      'd.yaml': deployment,
+    });
     expect(() => render(dir)).toThrow(/not supported by the offline renderer: namePrefix/);
   });
 

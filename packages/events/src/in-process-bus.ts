@@ -72,10 +72,20 @@ export class InProcessBus implements EventBus {
       const maxAttempts = subscription.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
       if (attempt >= maxAttempts) {
         this.deadLetters.push({ queue: subscription.queue, event, error: String(error) });
-        this.logger?.error('event dead-lettered', { queue: subscription.queue, eventId: event.id, type: event.type, error });
+        this.logger?.error('event dead-lettered', {
+          queue: subscription.queue,
+          eventId: event.id,
+          type: event.type,
+          error,
+        });
         return;
       }
-      this.logger?.warn('event handler failed, will retry', { queue: subscription.queue, eventId: event.id, attempt, error });
+      this.logger?.warn('event handler failed, will retry', {
+        queue: subscription.queue,
+        eventId: event.id,
+        attempt,
+        error,
+      });
       this.schedule(subscription, event, attempt + 1, retryDelay(subscription, attempt));
     }
   }

@@ -11,7 +11,13 @@ describe('in-process bus', () => {
     const b: string[] = [];
     await bus.subscribe({ queue: 'a', topics: ['auth.#'], handler: async (e) => void a.push(e.id) });
     await bus.subscribe({ queue: 'b', topics: ['auth.user.*'], handler: async (e) => void b.push(e.id) });
-    await bus.subscribe({ queue: 'c', topics: ['billing.#'], handler: async () => { throw new Error('must not be called'); } });
+    await bus.subscribe({
+      queue: 'c',
+      topics: ['billing.#'],
+      handler: async () => {
+        throw new Error('must not be called');
+      },
+    });
     const event = envelopeOf({ type: 'auth.user.registered', tenantId: 't', projectId: 'p', data: {} });
     await bus.publish(event);
     await bus.drain();

@@ -53,9 +53,13 @@ describe('transactional outbox', () => {
     };
     const ids: string[] = [];
     await db.transaction(async (trx) => {
-      for (let i = 0; i < 150; i++) ids.push((await writeEvent(trx, { type: 'many', tenantId: 't', projectId: 'p', data: { i } })).id);
+      for (let i = 0; i < 150; i++)
+        ids.push((await writeEvent(trx, { type: 'many', tenantId: 't', projectId: 'p', data: { i } })).id);
     });
-    const relays = [new OutboxRelay(db, slowBus, logger, { batchSize: 20 }), new OutboxRelay(db, slowBus, logger, { batchSize: 20 })];
+    const relays = [
+      new OutboxRelay(db, slowBus, logger, { batchSize: 20 }),
+      new OutboxRelay(db, slowBus, logger, { batchSize: 20 }),
+    ];
     await Promise.all(relays.map((r) => r.relayAll()));
     const mine = published.filter((id) => ids.includes(id));
     expect(mine.sort()).toEqual([...ids].sort());
@@ -70,7 +74,9 @@ describe('transactional outbox', () => {
       status: () => 'up',
       close: async () => undefined,
     };
-    const event = await db.transaction((trx) => writeEvent(trx, { type: 'fails', tenantId: 't', projectId: 'p', data: {} }));
+    const event = await db.transaction((trx) =>
+      writeEvent(trx, { type: 'fails', tenantId: 't', projectId: 'p', data: {} }),
+    );
     await new OutboxRelay(db, failing, logger).relayAll();
     const row = await db('outbox').where({ id: event.id }).first('published_at', 'attempts', 'next_attempt_at');
     expect(row.published_at).toBeNull();

@@ -1,6 +1,13 @@
 import Redis from 'ioredis';
 import type { Knex } from 'knex';
-import { createDb, ensureDatabase, migrateLatest, startEmbeddedPostgres, withDatabase, type EmbeddedServer } from '@platform/db';
+import {
+  createDb,
+  ensureDatabase,
+  migrateLatest,
+  startEmbeddedPostgres,
+  withDatabase,
+  type EmbeddedServer,
+} from '@platform/db';
 import { AmqpBus, InProcessBus, type EventBus } from '@platform/events';
 import { devJwtKeys, devMasterKey, platformMigrations } from '@platform/admin';
 import { SecretBox, type Logger, type PlatformConfig } from '@platform/tenancy';

@@ -6,7 +6,8 @@ import { onShutdownSignal } from './shutdown';
 import { migrateService, startService } from './start-service';
 
 function fail(error: unknown): never {
-  const message = error instanceof ConfigError ? error.message : `start-up failed: ${String((error as Error)?.stack ?? error)}`;
+  const message =
+    error instanceof ConfigError ? error.message : `start-up failed: ${String((error as Error)?.stack ?? error)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }

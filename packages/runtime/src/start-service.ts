@@ -68,7 +68,10 @@ export async function startService(
   const stop: StopFunction = async () => {
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const drainTimeout = setTimeout(() => server.closeAllConnections(), Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000));
+    const drainTimeout = setTimeout(
+      () => server.closeAllConnections(),
+      Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000),
+    );
     await drained;
     clearTimeout(drainTimeout);
     await stopBackground();

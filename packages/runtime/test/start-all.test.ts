@@ -12,16 +12,43 @@ describe('pnpm start on the embedded defaults', () => {
   it('when started with no configuration, then all six services answer and the printed demo keys are accepted', async () => {
     // Under the repository's .data: when run as root, Postgres runs as another OS user that must reach it.
     const dataDir = path.join(ROOT, '.data', `start-test-${randomBytes(4).toString('hex')}`);
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: '54359', START_PORT_OFFSET: String(OFFSET), LOG_LEVEL: 'warn' };
-    for (const name of ['DATABASE_URL', 'PLATFORM_DATABASE_URL', 'AMQP_URL', 'REDIS_URL', 'MASTER_KEY', 'JWT_PRIVATE_KEY', 'JWT_PUBLIC_KEY']) delete env[name];
-    const child = spawn('pnpm', ['--silent', 'start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: '54359',
+      START_PORT_OFFSET: String(OFFSET),
+      LOG_LEVEL: 'warn',
+    };
+    for (const name of [
+      'DATABASE_URL',
+      'PLATFORM_DATABASE_URL',
+      'AMQP_URL',
+      'REDIS_URL',
+      'MASTER_KEY',
+      'JWT_PRIVATE_KEY',
+      'JWT_PUBLIC_KEY',
+    ])
+      delete env[name];
+    const child = spawn('pnpm', ['--silent', 'start'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      await waitFor(() => output.includes('Demo project keys') && /x-project-id:\s+\S+/.test(output), { timeoutMs: 60_000 });
+      await waitFor(() => output.includes('Demo project keys') && /x-project-id:\s+\S+/.test(output), {
+        timeoutMs: 60_000,
+      });
       const key = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(output)![1];
-      const headers = { 'x-api-key': key('x-api-key'), 'x-secret-key': key('x-secret-key'), 'x-tenant-id': key('x-tenant-id'), 'x-project-id': key('x-project-id') };
+      const headers = {
+        'x-api-key': key('x-api-key'),
+        'x-secret-key': key('x-secret-key'),
+        'x-tenant-id': key('x-tenant-id'),
+        'x-project-id': key('x-project-id'),
+      };
       for (const port of PORTS) {
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
         const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -30,11 +57,17 @@ describe('pnpm start on the embedded defaults', () => {
         expect(doc.openapi).toBe('3.1.0');
       }
       // The demo keys pass the key middleware: a keyed route answers 404 for an unknown id, not 401.
-      const keyed = await fetch(`http://127.0.0.1:${4006 + OFFSET}/v1/notifications/00000000-0000-4000-8000-000000000000`, { headers });
+      const keyed = await fetch(
+        `http://127.0.0.1:${4006 + OFFSET}/v1/notifications/00000000-0000-4000-8000-000000000000`,
+        { headers },
+      );
       expect(keyed.status).not.toBe(401);
-      const refused = await fetch(`http://127.0.0.1:${4006 + OFFSET}/v1/notifications/00000000-0000-4000-8000-000000000000`, {
-        headers: { ...headers, 'x-secret-key': 'sk_wrong' },
-      });
+      const refused = await fetch(
+        `http://127.0.0.1:${4006 + OFFSET}/v1/notifications/00000000-0000-4000-8000-000000000000`,
+        {
+          headers: { ...headers, 'x-secret-key': 'sk_wrong' },
+        },
+      );
       expect(refused.status).toBe(401);
     } finally {
       process.kill(-child.pid!, 'SIGINT');

@@ -38,7 +38,10 @@ const envSchema = Joi.object({
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   PLATFORM_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   AMQP_URL: Joi.string().uri({ scheme: ['amqp', 'amqps'] }),
-  AMQP_NAMESPACE: Joi.string().allow('').pattern(/^[A-Za-z0-9._-]*$/).default(''),
+  AMQP_NAMESPACE: Joi.string()
+    .allow('')
+    .pattern(/^[A-Za-z0-9._-]*$/)
+    .default(''),
   AMQP_QUEUE_EXPIRES_MS: Joi.number().integer().min(1000),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   MASTER_KEY: Joi.string().base64(),
@@ -59,7 +62,14 @@ const envSchema = Joi.object({
 }).unknown(true);
 
 const newsFeedsSchema = Joi.array()
-  .items(Joi.object({ url: Joi.string().uri({ scheme: ['http', 'https'] }).required(), category: Joi.string().required() }))
+  .items(
+    Joi.object({
+      url: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .required(),
+      category: Joi.string().required(),
+    }),
+  )
   .default([]);
 
 /** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
@@ -103,7 +113,9 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       sendgridApiBase: value.SENDGRID_API_BASE,
       mailgunApiBase: value.MAILGUN_API_BASE,
     },
-    webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',').map((h: string) => h.trim()).filter(Boolean),
+    webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',')
+      .map((h: string) => h.trim())
+      .filter(Boolean),
     newsFeeds,
   };
 }

@@ -43,7 +43,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    const message = appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
+    const message =
+      appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
     res.status(appError.status).json({
       success: false,
       error: {

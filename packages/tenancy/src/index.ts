@@ -5,7 +5,13 @@ export { errorHandler, notFoundHandler, toAppError } from './error-handler';
 export { createLogger, redact, type Logger } from './logger';
 export { requestId } from './request-context';
 export { tenantOf, type ProjectSettings, type TenantContext } from './tenant-context';
-export { PlatformDirectory, isUuid, type ApiKeyRecord, type ProjectRecord, type DirectoryOptions } from './platform-directory';
+export {
+  PlatformDirectory,
+  isUuid,
+  type ApiKeyRecord,
+  type ProjectRecord,
+  type DirectoryOptions,
+} from './platform-directory';
 export { requireKeys } from './keys';
 export {
   requireBearer,

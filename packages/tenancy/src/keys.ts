@@ -24,7 +24,9 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
   return (req, _res, next) => {
     // Express lowercases header names, so X-API-KEY and x-api-key both arrive here.
     const [apiKey, secretKey, tenantId, projectId] = KEY_HEADERS.map((name) => req.headers[name]);
-    if (![apiKey, secretKey, tenantId, projectId].every((v) => typeof v === 'string' && v.length > 0 && v.length < 512)) {
+    if (
+      ![apiKey, secretKey, tenantId, projectId].every((v) => typeof v === 'string' && v.length > 0 && v.length < 512)
+    ) {
       throw errors.unauthorized();
     }
     const accept = (record: ApiKeyRecord | null) => {

@@ -42,11 +42,16 @@ describe('common HTTP stack', () => {
   it('when the body is not valid JSON, then 400 VALIDATION_ERROR in the envelope', async () => {
     const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send('{"name": ');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' } });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'Request body is not valid JSON' },
+    });
   });
 
   it('when the body is larger than the limit, then 413 PAYLOAD_TOO_LARGE', async () => {
-    const res = await request(app).post('/v1/echo').send({ name: 'x'.repeat(2000) });
+    const res = await request(app)
+      .post('/v1/echo')
+      .send({ name: 'x'.repeat(2000) });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -118,21 +123,29 @@ describe('bearer tokens', () => {
   const claims = { userId: 'u1', tenantId: 't1', projectId: 'p1', email: 'a@b.c', tokenVersion: 0 };
 
   it('when the token is signed by the auth key, then the claims reach the handler', async () => {
-    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey)}`);
+    const res = await request(app)
+      .get('/v1/me')
+      .set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey)}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(claims);
   });
 
   it('when the token is expired, then 401 INVALID_SESSION', async () => {
-    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey, -10)}`);
+    const res = await request(app)
+      .get('/v1/me')
+      .set('authorization', `Bearer ${signAccessToken(claims, keys.privateKey, -10)}`);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('INVALID_SESSION');
   });
 
   it('when the token is signed with another key, then 401', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const res = await request(app).get('/v1/me').set('authorization', `Bearer ${signAccessToken(claims, other)}`);
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const res = await request(app)
+      .get('/v1/me')
+      .set('authorization', `Bearer ${signAccessToken(claims, other)}`);
     expect(res.status).toBe(401);
   });
 

@@ -69,7 +69,10 @@ describe('key headers', () => {
       delete headers[header];
       const res = await request(appWith(directory)).get('/v1/whoami').set(headers);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid or missing API credentials' } });
+      expect(res.body).toEqual({
+        success: false,
+        error: { code: 'UNAUTHORIZED', message: 'Invalid or missing API credentials' },
+      });
     },
   );
 

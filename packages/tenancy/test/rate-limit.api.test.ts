@@ -30,7 +30,10 @@ async function expectLimitedAfterTwo(app: ReturnType<typeof appWith>) {
   const third = await request(app).get('/v1/limited');
   expect(third.status).toBe(429);
   expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-  expect(third.body).toEqual({ success: false, error: { code: 'RATE_LIMITED', message: 'Too many requests, slow down' } });
+  expect(third.body).toEqual({
+    success: false,
+    error: { code: 'RATE_LIMITED', message: 'Too many requests, slow down' },
+  });
 }
 
 describe('rate limits', () => {
@@ -53,7 +56,13 @@ describe('rate limits', () => {
         r.get('/limited', createRateLimit({ name, windowMs: 60_000, limit: 2, key: byIp, redis }), (_q, s) => {
           s.json({ ok: true });
         });
-        return createHttpApp({ service: 't', logger: createLogger('t', 'silent'), openapi: {}, routes: r, readiness: async () => ({ database: 'up', broker: 'none' }) });
+        return createHttpApp({
+          service: 't',
+          logger: createLogger('t', 'silent'),
+          openapi: {},
+          routes: r,
+          readiness: async () => ({ database: 'up', broker: 'none' }),
+        });
       };
       const [replicaA, replicaB] = [routes(), routes()];
       expect((await request(replicaA).get('/v1/limited')).status).toBe(200);

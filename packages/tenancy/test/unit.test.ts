@@ -50,7 +50,11 @@ describe('configuration', () => {
 
 describe('log redaction', () => {
   it('when a log line carries secrets at any depth, then their values are replaced', () => {
-    const out = redact({ apiKey: 'k', nested: { password: 'p', config: { secretKey: 's', name: 'ok' } }, list: [{ token: 't' }] });
+    const out = redact({
+      apiKey: 'k',
+      nested: { password: 'p', config: { secretKey: 's', name: 'ok' } },
+      list: [{ token: 't' }],
+    });
     expect(JSON.stringify(out)).not.toMatch(/"k"|"p"|"s"|"t"/);
     expect(out).toMatchObject({ nested: { config: { name: 'ok' } } });
   });

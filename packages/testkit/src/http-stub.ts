@@ -10,10 +10,7 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export type StubHandler = (
-  req: RecordedRequest,
-  res: ServerResponse,
-) => void | Promise<void>;
+export type StubHandler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
 
 export interface HttpStub {
   url: string;
@@ -57,7 +54,12 @@ export async function startHttpStub(handler: StubHandler): Promise<HttpStub> {
 }
 
 /** Writes a JSON response. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

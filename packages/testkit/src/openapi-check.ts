@@ -7,7 +7,13 @@ interface ResponseLike {
   req: { method: string; path: string };
 }
 
-type Doc = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>; components?: object };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
+  >;
+  components?: object;
+};
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -19,9 +25,12 @@ function templateMatches(template: string, path: string): boolean {
 
 /** Finds the operation for a request path; literal paths win over templated ones. */
 function findOperation(doc: Doc, method: string, path: string) {
-  const templates = Object.keys(doc.paths).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
+  const templates = Object.keys(doc.paths).sort(
+    (a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0),
+  );
   for (const template of templates) {
-    if (templateMatches(template, path) && doc.paths[template][method]) return { template, operation: doc.paths[template][method] };
+    if (templateMatches(template, path) && doc.paths[template][method])
+      return { template, operation: doc.paths[template][method] };
   }
   return undefined;
 }
@@ -36,11 +45,14 @@ export function assertMatchesOpenApi(doc: object, res: ResponseLike): void {
   const found = findOperation(doc as Doc, method, path);
   if (!found) throw new Error(`OpenAPI: no operation for ${method.toUpperCase()} ${path}`);
   const response = found.operation.responses?.[String(res.status)];
-  if (!response) throw new Error(`OpenAPI: ${method.toUpperCase()} ${found.template} does not document status ${res.status}`);
+  if (!response)
+    throw new Error(`OpenAPI: ${method.toUpperCase()} ${found.template} does not document status ${res.status}`);
   const schema = response.content?.['application/json']?.schema;
   if (!schema) {
     if (res.status !== 204 && res.body && Object.keys(res.body as object).length) {
-      throw new Error(`OpenAPI: ${method.toUpperCase()} ${found.template} ${res.status} has a body but no documented schema`);
+      throw new Error(
+        `OpenAPI: ${method.toUpperCase()} ${found.template} ${res.status} has a body but no documented schema`,
+      );
     }
     return;
   }

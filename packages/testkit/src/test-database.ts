@@ -8,7 +8,9 @@ export function testServerUrl(): string {
 }
 
 /** A brand-new empty database on the test server; drop() removes it. */
-export async function createTestDatabase(prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  prefix: string,
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `t_${prefix.replace(/[^a-z0-9]/g, '_')}_${randomBytes(5).toString('hex')}`;
   const server = testServerUrl();
   await ensureDatabase(server, name);

@@ -55,7 +55,10 @@ export interface TestProject extends CreatedProject {
  * The service built as in production (real Postgres, migrations, middleware) around fresh
  * databases of its own, so that test files cannot see each other's data.
  */
-export async function createTestService(definition: ServiceDefinition, options: TestServiceOptions = {}): Promise<TestService> {
+export async function createTestService(
+  definition: ServiceDefinition,
+  options: TestServiceOptions = {},
+): Promise<TestService> {
   const platformDatabase = await createTestDatabase('platform');
   const serviceDatabase = await createTestDatabase(definition.name);
   const platformDb = createDb({ url: platformDatabase.url, poolMax: 4 });
@@ -95,9 +98,17 @@ export async function createTestService(definition: ServiceDefinition, options: 
   };
 }
 
-export async function createTestProject(platformDb: Knex, secrets: SecretBox, settings?: ProjectSettings): Promise<TestProject> {
+export async function createTestProject(
+  platformDb: Knex,
+  secrets: SecretBox,
+  settings?: ProjectSettings,
+): Promise<TestProject> {
   const suffix = randomBytes(6).toString('hex');
-  const created = await createProject(platformDb, secrets, { tenant: `tenant-${suffix}`, project: `project-${suffix}`, settings });
+  const created = await createProject(platformDb, secrets, {
+    tenant: `tenant-${suffix}`,
+    project: `project-${suffix}`,
+    settings,
+  });
   return {
     ...created,
     headers: {
@@ -108,7 +119,13 @@ export async function createTestProject(platformDb: Knex, secrets: SecretBox, se
     },
     accessToken: (user) =>
       signAccessToken(
-        { userId: user.userId, email: user.email, tokenVersion: user.tokenVersion ?? 0, tenantId: created.tenantId, projectId: created.projectId },
+        {
+          userId: user.userId,
+          email: user.email,
+          tokenVersion: user.tokenVersion ?? 0,
+          tenantId: created.tenantId,
+          projectId: created.projectId,
+        },
         testJwtKeys().privateKey,
       ),
   };

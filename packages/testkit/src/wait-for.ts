@@ -1,5 +1,8 @@
 /** Polls `check` until it returns a truthy value or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 25 } = {}): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  { timeoutMs = 10_000, intervalMs = 25 } = {},
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -39,12 +39,18 @@ const contentItems: Migration = {
       // The slug rule (RESOLUTIONS 5) lives here so that racing creates cannot both win.
       t.unique(['tenant_id', 'project_id', 'type', 'slug'], { indexName: 'content_items_slug_unique' });
     });
-    await db.raw(`ALTER TABLE content_items ADD CONSTRAINT content_items_type_check CHECK (type IN ('blog','faq','page','custom'))`);
+    await db.raw(
+      `ALTER TABLE content_items ADD CONSTRAINT content_items_type_check CHECK (type IN ('blog','faq','page','custom'))`,
+    );
     await db.raw(
       `ALTER TABLE content_items ADD CONSTRAINT content_items_status_check CHECK (status IN ('draft','published','archived'))`,
     );
-    await db.raw(`CREATE INDEX content_items_newest ON content_items (tenant_id, project_id, created_at DESC, id DESC)`);
-    await db.raw(`CREATE INDEX content_items_by_type ON content_items (tenant_id, project_id, type, created_at DESC, id DESC)`);
+    await db.raw(
+      `CREATE INDEX content_items_newest ON content_items (tenant_id, project_id, created_at DESC, id DESC)`,
+    );
+    await db.raw(
+      `CREATE INDEX content_items_by_type ON content_items (tenant_id, project_id, type, created_at DESC, id DESC)`,
+    );
   },
   async down(db) {
     await db.schema.dropTable('content_items');
@@ -67,7 +73,9 @@ const news: Migration = {
       t.timestamp('fetched_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     });
     await db.raw(`CREATE INDEX news_items_newest ON news_items (published_at DESC NULLS LAST, created_at DESC)`);
-    await db.raw(`CREATE INDEX news_items_by_category ON news_items (category, published_at DESC NULLS LAST, created_at DESC)`);
+    await db.raw(
+      `CREATE INDEX news_items_by_category ON news_items (category, published_at DESC NULLS LAST, created_at DESC)`,
+    );
     // One row per configured feed: when it was last tried, and its last success or error.
     await db.schema.createTable('news_feeds', (t) => {
       t.text('url').primary();

@@ -11,9 +11,15 @@ export interface CmsConfig {
 }
 
 const schema = Joi.object({
-  NEWS_REFRESH_INTERVAL_MS: Joi.number().integer().min(1_000).default(2 * 60 * 60 * 1000),
+  NEWS_REFRESH_INTERVAL_MS: Joi.number()
+    .integer()
+    .min(1_000)
+    .default(2 * 60 * 60 * 1000),
   NEWS_FEED_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
-  NEWS_FEED_MAX_BYTES: Joi.number().integer().min(1_024).default(5 * 1024 * 1024),
+  NEWS_FEED_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1_024)
+    .default(5 * 1024 * 1024),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */

@@ -14,4 +14,9 @@ export const cmsService: ServiceDefinition = {
   },
 };
 
-export { refreshNews, type NewsRefreshDeps, type NewsRefreshOptions, type NewsRefreshReport } from './news/news.refresh';
+export {
+  refreshNews,
+  type NewsRefreshDeps,
+  type NewsRefreshOptions,
+  type NewsRefreshReport,
+} from './news/news.refresh';

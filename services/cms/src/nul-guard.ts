@@ -21,6 +21,9 @@ function pathOfNul(value: unknown, path: string, depth = 0): string | undefined 
  */
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
   const path = pathOfNul(req.query, '') ?? pathOfNul(req.body, '');
-  if (path) throw errors.validation('Input must not contain NUL (\\u0000) characters', [{ path, message: 'contains a NUL character' }]);
+  if (path)
+    throw errors.validation('Input must not contain NUL (\\u0000) characters', [
+      { path, message: 'contains a NUL character' },
+    ]);
   next();
 };

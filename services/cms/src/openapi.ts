@@ -14,15 +14,40 @@ const slug = {
   maxLength: 200,
   description: 'Unique per project and type.',
 };
-const uuidParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-const query = (name: string, schema: JsonSchema, description?: string) => ({ name, in: 'query', required: false, schema, description });
+const uuidParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+const query = (name: string, schema: JsonSchema, description?: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
 const limit = (byDefault: number) => query('limit', { type: 'integer', minimum: 1, maximum: 100, default: byDefault });
 const offset = query('offset', { type: 'integer', minimum: 0, default: 0 });
 
 const schemas: Record<string, JsonSchema> = {
   ContentItem: {
     type: 'object',
-    required: ['id', 'tenantId', 'projectId', 'type', 'title', 'slug', 'content', 'status', 'metadata', 'contentType', 'createdAt', 'updatedAt'],
+    required: [
+      'id',
+      'tenantId',
+      'projectId',
+      'type',
+      'title',
+      'slug',
+      'content',
+      'status',
+      'metadata',
+      'contentType',
+      'createdAt',
+      'updatedAt',
+    ],
     properties: {
       id: { type: 'string', format: 'uuid' },
       tenantId: { type: 'string' },
@@ -33,7 +58,10 @@ const schemas: Record<string, JsonSchema> = {
       content: { type: 'string', description: 'For custom items, a JSON document as a string.' },
       status: statuses,
       metadata: { type: 'object' },
-      contentType: { type: ['string', 'null'], description: 'Name of the content type of a custom item; null otherwise.' },
+      contentType: {
+        type: ['string', 'null'],
+        description: 'Name of the content type of a custom item; null otherwise.',
+      },
       createdAt: timestamp,
       updatedAt: timestamp,
     },
@@ -41,7 +69,14 @@ const schemas: Record<string, JsonSchema> = {
   ContentSummary: {
     type: 'object',
     required: ['id', 'type', 'title', 'slug', 'status', 'createdAt'],
-    properties: { id: { type: 'string' }, type: kinds, title: { type: 'string' }, slug, status: statuses, createdAt: timestamp },
+    properties: {
+      id: { type: 'string' },
+      type: kinds,
+      title: { type: 'string' },
+      slug,
+      status: statuses,
+      createdAt: timestamp,
+    },
   },
   ContentTypeSummary: {
     type: 'object',
@@ -57,7 +92,16 @@ const schemas: Record<string, JsonSchema> = {
   ContentType: {
     allOf: [
       ref('ContentTypeSummary'),
-      { type: 'object', required: ['schema'], properties: { schema: { type: 'object', description: 'A JSON Schema (draft-07 by default; 2019-09 and 2020-12 by $schema).' } } },
+      {
+        type: 'object',
+        required: ['schema'],
+        properties: {
+          schema: {
+            type: 'object',
+            description: 'A JSON Schema (draft-07 by default; 2019-09 and 2020-12 by $schema).',
+          },
+        },
+      },
     ],
   },
   NewsItem: {
@@ -82,10 +126,17 @@ const createContentBody = {
     type: kinds,
     title: { type: 'string', minLength: 1, maxLength: 500 },
     content: { type: 'string' },
-    slug: { ...slug, description: 'Generated from the title when absent (ASCII, lowercase, hyphens; -2, -3 on collision). A taken explicit slug is 409.' },
+    slug: {
+      ...slug,
+      description:
+        'Generated from the title when absent (ASCII, lowercase, hyphens; -2, -3 on collision). A taken explicit slug is 409.',
+    },
     metadata: { type: 'object' },
     status: { ...statuses, default: 'draft' },
-    contentType: { type: 'string', description: 'Required when type is custom (the content type name); not allowed otherwise.' },
+    contentType: {
+      type: 'string',
+      description: 'Required when type is custom (the content type name); not allowed otherwise.',
+    },
   },
 };
 
@@ -105,7 +156,9 @@ const contentTypeBody = (required: string[]) => ({
   type: 'object',
   required,
   properties: {
-    ...(required.includes('name') ? { name: { type: 'string', minLength: 1, maxLength: 100, description: 'Unique per project.' } } : {}),
+    ...(required.includes('name')
+      ? { name: { type: 'string', minLength: 1, maxLength: 100, description: 'Unique per project.' } }
+      : {}),
     description: { type: ['string', 'null'], maxLength: 2000 },
     schema: { type: 'object', description: 'Must compile as a JSON Schema, else 400.' },
   },
@@ -123,7 +176,8 @@ export const openapi = buildOpenApiDocument({
     '/content': {
       post: {
         summary: 'Create a content item',
-        description: 'A custom item names its content type in contentType; its content must be a JSON document the type schema accepts (each schema error is listed in details).',
+        description:
+          'A custom item names its content type in contentType; its content must be a JSON document the type schema accepts (each schema error is listed in details).',
         security: KEYS,
         requestBody: jsonBody(createContentBody),
         responses: { '201': jsonResponse('The created item', ref('ContentItem')), ...errorResponses(400, 401, 409) },
@@ -131,7 +185,13 @@ export const openapi = buildOpenApiDocument({
       get: {
         summary: 'List content items (summaries), newest first',
         security: KEYS,
-        parameters: [query('type', kinds), query('status', statuses), query('slug', { type: 'string' }, 'Exact slug (combine with type)'), limit(20), offset],
+        parameters: [
+          query('type', kinds),
+          query('status', statuses),
+          query('slug', { type: 'string' }, 'Exact slug (combine with type)'),
+          limit(20),
+          offset,
+        ],
         responses: {
           '200': jsonResponse('A page of summaries', {
             type: 'object',
@@ -149,14 +209,25 @@ export const openapi = buildOpenApiDocument({
     },
     '/content/{content_id}': {
       parameters: [contentId],
-      get: { summary: 'Get a content item', security: KEYS, responses: { '200': jsonResponse('The item', ref('ContentItem')), ...errorResponses(401, 404) } },
+      get: {
+        summary: 'Get a content item',
+        security: KEYS,
+        responses: { '200': jsonResponse('The item', ref('ContentItem')), ...errorResponses(401, 404) },
+      },
       put: {
         summary: 'Update a content item',
         security: KEYS,
         requestBody: jsonBody(updateContentBody),
-        responses: { '200': jsonResponse('The updated item', ref('ContentItem')), ...errorResponses(400, 401, 404, 409) },
+        responses: {
+          '200': jsonResponse('The updated item', ref('ContentItem')),
+          ...errorResponses(400, 401, 404, 409),
+        },
       },
-      delete: { summary: 'Delete a content item permanently', security: KEYS, responses: { '204': { description: 'Deleted' }, ...errorResponses(401, 404) } },
+      delete: {
+        summary: 'Delete a content item permanently',
+        security: KEYS,
+        responses: { '204': { description: 'Deleted' }, ...errorResponses(401, 404) },
+      },
     },
     '/content-types': {
       post: {
@@ -180,10 +251,15 @@ export const openapi = buildOpenApiDocument({
     },
     '/content-types/{content_type_id}': {
       parameters: [typeId],
-      get: { summary: 'Get a content type with its schema', security: KEYS, responses: { '200': jsonResponse('The type', ref('ContentType')), ...errorResponses(401, 404) } },
+      get: {
+        summary: 'Get a content type with its schema',
+        security: KEYS,
+        responses: { '200': jsonResponse('The type', ref('ContentType')), ...errorResponses(401, 404) },
+      },
       put: {
         summary: "Change a content type's description or schema",
-        description: 'The name cannot change. Items already stored are not revalidated; the new schema applies to later creates and content updates.',
+        description:
+          'The name cannot change. Items already stored are not revalidated; the new schema applies to later creates and content updates.',
         security: KEYS,
         requestBody: jsonBody(contentTypeBody([])),
         responses: { '200': jsonResponse('The updated type', ref('ContentType')), ...errorResponses(400, 401, 404) },
@@ -206,7 +282,11 @@ export const openapi = buildOpenApiDocument({
     },
     '/news/{news_id}': {
       parameters: [uuidParam('news_id', 'News item id')],
-      get: { summary: 'One news item', security: KEYS, responses: { '200': jsonResponse('The news item', ref('NewsItem')), ...errorResponses(401, 404) } },
+      get: {
+        summary: 'One news item',
+        security: KEYS,
+        responses: { '200': jsonResponse('The news item', ref('NewsItem')), ...errorResponses(401, 404) },
+      },
     },
   },
 });

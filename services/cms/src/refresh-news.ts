@@ -14,7 +14,10 @@ import { refreshNews } from './news/news.refresh';
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required to refresh the news');
   const db = createDb({ url: config.databaseUrl, poolMax: 2, applicationName: 'cms-news-refresh' });
   try {
-    const report = await refreshNews({ db, logger, config }, { timeoutMs: cms.newsFeedTimeoutMs, maxBytes: cms.newsFeedMaxBytes });
+    const report = await refreshNews(
+      { db, logger, config },
+      { timeoutMs: cms.newsFeedTimeoutMs, maxBytes: cms.newsFeedMaxBytes },
+    );
     logger.info('news refresh finished', { ran: report.ran, feeds: report.feeds });
   } finally {
     await db.destroy();

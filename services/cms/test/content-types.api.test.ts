@@ -22,7 +22,9 @@ const goodRecipe = JSON.stringify({ ingredients: ['eggs', 'sugar'], minutes: 20 
 beforeAll(async () => {
   svc = await createTestService(cmsService);
   api = clientFor(svc.app, (await svc.createProject()).headers);
-  expect((await api.post('/v1/content-types', { name: 'recipe', description: 'A recipe', schema: recipeSchema })).status).toBe(201);
+  expect(
+    (await api.post('/v1/content-types', { name: 'recipe', description: 'A recipe', schema: recipeSchema })).status,
+  ).toBe(201);
 });
 
 afterAll(async () => {
@@ -33,7 +35,8 @@ async function freshClient(): Promise<Client> {
   return clientFor(svc.app, (await svc.createProject()).headers);
 }
 
-const paths = (res: { body: { error: { details: { path: string }[] } } }) => res.body.error.details.map((d) => d.path).sort();
+const paths = (res: { body: { error: { details: { path: string }[] } } }) =>
+  res.body.error.details.map((d) => d.path).sort();
 
 describe('POST and GET /v1/content-types', () => {
   it('when a valid schema is sent, then 201 with the type and its schema, and it is listed without the schema', async () => {
@@ -51,7 +54,15 @@ describe('POST and GET /v1/content-types', () => {
     const list = await client.get('/v1/content-types');
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      contentTypes: [{ id: res.body.id, name: 'event', description: null, createdAt: res.body.createdAt, updatedAt: res.body.updatedAt }],
+      contentTypes: [
+        {
+          id: res.body.id,
+          name: 'event',
+          description: null,
+          createdAt: res.body.createdAt,
+          updatedAt: res.body.updatedAt,
+        },
+      ],
     });
     expect((await client.get(`/v1/content-types/${res.body.id}`)).body).toEqual(res.body);
   });
@@ -61,7 +72,10 @@ describe('POST and GET /v1/content-types', () => {
     ['a non-array required', { type: 'object', required: 'name' }],
     ['a negative minLength', { type: 'string', minLength: -1 }],
     ['a dangling $ref', { $ref: '#/definitions/missing' }],
-    ['a 2020-12 schema with a bad keyword', { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', minProperties: 'x' }],
+    [
+      'a 2020-12 schema with a bad keyword',
+      { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', minProperties: 'x' },
+    ],
   ])('when the schema has %s, then 400 VALIDATION_ERROR on schema', async (_label, schema) => {
     const res = await api.post('/v1/content-types', { name: `bad-${randomUUID()}`, schema });
     expect(res.status).toBe(400);
@@ -70,12 +84,26 @@ describe('POST and GET /v1/content-types', () => {
   });
 
   it('when the schema declares draft 2020-12, then its keywords (prefixItems) are enforced', async () => {
-    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { tags: { type: 'array', prefixItems: [{ type: 'string' }] } } };
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { tags: { type: 'array', prefixItems: [{ type: 'string' }] } },
+    };
     expect((await api.post('/v1/content-types', { name: 'modern', schema })).status).toBe(201);
-    const bad = await api.post('/v1/content', { type: 'custom', contentType: 'modern', title: 'T', content: '{"tags": [1]}' });
+    const bad = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'modern',
+      title: 'T',
+      content: '{"tags": [1]}',
+    });
     expect(bad.status).toBe(400);
     expect(paths(bad)).toEqual(['content.tags.0']);
-    const good = await api.post('/v1/content', { type: 'custom', contentType: 'modern', title: 'T', content: '{"tags": ["a", 1]}' });
+    const good = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'modern',
+      title: 'T',
+      content: '{"tags": ["a", 1]}',
+    });
     expect(good.status).toBe(201);
   });
 
@@ -103,7 +131,9 @@ describe('POST and GET /v1/content-types', () => {
   });
 
   it('when the name is used by another project, then it is free here', async () => {
-    expect((await (await freshClient()).post('/v1/content-types', { name: 'recipe', schema: { type: 'object' } })).status).toBe(201);
+    expect(
+      (await (await freshClient()).post('/v1/content-types', { name: 'recipe', schema: { type: 'object' } })).status,
+    ).toBe(201);
   });
 
   it('when two projects share a schema $id, then both compile', async () => {
@@ -115,7 +145,12 @@ describe('POST and GET /v1/content-types', () => {
 
 describe('custom content validated by its type', () => {
   it('when the content matches the schema, then 201 and contentType is returned', async () => {
-    const res = await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Cake', content: goodRecipe });
+    const res = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'recipe',
+      title: 'Cake',
+      content: goodRecipe,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: 'custom', contentType: 'recipe', content: goodRecipe, slug: 'cake' });
   });
@@ -126,17 +161,29 @@ describe('custom content validated by its type', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(paths(res)).toEqual(['content', 'content.ingredients', 'content.minutes', 'content.source']);
-    expect(res.body.error.details.find((d: { path: string }) => d.path === 'content').message).toMatch(/additional properties \(extra\)/);
+    expect(res.body.error.details.find((d: { path: string }) => d.path === 'content').message).toMatch(
+      /additional properties \(extra\)/,
+    );
   });
 
   it('when a required property is missing, then 400 says which', async () => {
-    const res = await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Bad', content: '{"minutes": 5}' });
+    const res = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'recipe',
+      title: 'Bad',
+      content: '{"minutes": 5}',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'content', message: "must have required property 'ingredients'" }]);
   });
 
   it('when the content is not JSON, then 400 on content', async () => {
-    const res = await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Bad', content: 'eggs, sugar' });
+    const res = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'recipe',
+      title: 'Bad',
+      content: 'eggs, sugar',
+    });
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['content']);
   });
@@ -148,8 +195,12 @@ describe('custom content validated by its type', () => {
   });
 
   it('when an update sends content that breaks the schema, then 400 and the item is unchanged', async () => {
-    const item = (await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Pie', content: goodRecipe })).body;
-    const res = await api.put(`/v1/content/${item.id}`, { content: JSON.stringify({ ingredients: ['x'], minutes: 'ten' }) });
+    const item = (
+      await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Pie', content: goodRecipe })
+    ).body;
+    const res = await api.put(`/v1/content/${item.id}`, {
+      content: JSON.stringify({ ingredients: ['x'], minutes: 'ten' }),
+    });
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['content.minutes']);
     expect((await api.put(`/v1/content/${item.id}`, { content: '[' })).status).toBe(400);
@@ -157,23 +208,43 @@ describe('custom content validated by its type', () => {
   });
 
   it('when an update sends valid content or other fields only, then 200', async () => {
-    const item = (await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Tart', content: goodRecipe })).body;
+    const item = (
+      await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Tart', content: goodRecipe })
+    ).body;
     const content = JSON.stringify({ ingredients: ['apples'], minutes: 45 });
     expect((await api.put(`/v1/content/${item.id}`, { content })).body.content).toBe(content);
-    expect((await api.put(`/v1/content/${item.id}`, { status: 'published' })).body).toMatchObject({ status: 'published', content });
+    expect((await api.put(`/v1/content/${item.id}`, { status: 'published' })).body).toMatchObject({
+      status: 'published',
+      content,
+    });
   });
 
   it('when a type schema changes, then the cached validator is replaced and the new schema applies', async () => {
-    const type = (await api.post('/v1/content-types', { name: 'note', schema: { type: 'object', required: ['text'] } })).body;
-    const first = await api.post('/v1/content', { type: 'custom', contentType: 'note', title: 'N1', content: '{"text": "hi"}' });
+    const type = (await api.post('/v1/content-types', { name: 'note', schema: { type: 'object', required: ['text'] } }))
+      .body;
+    const first = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'note',
+      title: 'N1',
+      content: '{"text": "hi"}',
+    });
     expect(first.status).toBe(201);
     const changed = await api.put(`/v1/content-types/${type.id}`, {
       description: 'Notes need a priority',
       schema: { type: 'object', required: ['text', 'priority'] },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ name: 'note', description: 'Notes need a priority', schema: { required: ['text', 'priority'] } });
-    const second = await api.post('/v1/content', { type: 'custom', contentType: 'note', title: 'N2', content: '{"text": "hi"}' });
+    expect(changed.body).toMatchObject({
+      name: 'note',
+      description: 'Notes need a priority',
+      schema: { required: ['text', 'priority'] },
+    });
+    const second = await api.post('/v1/content', {
+      type: 'custom',
+      contentType: 'note',
+      title: 'N2',
+      content: '{"text": "hi"}',
+    });
     expect(second.status).toBe(400);
     expect(second.body.error.details).toEqual([{ path: 'content', message: "must have required property 'priority'" }]);
     const update = await api.put(`/v1/content/${first.body.id}`, { content: '{"text": "again"}' });
@@ -204,7 +275,12 @@ describe('isolation between projects', () => {
 
   it("when another project creates custom content of this project's type name, then 400 unknown type", async () => {
     const other = await freshClient();
-    const res = await other.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'X', content: goodRecipe });
+    const res = await other.post('/v1/content', {
+      type: 'custom',
+      contentType: 'recipe',
+      title: 'X',
+      content: goodRecipe,
+    });
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['contentType']);
   });

@@ -54,7 +54,11 @@ describe('POST /v1/content', () => {
       metadata: { seo: { description: 'Who we are' }, order: 3 },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ slug: 'about-us', status: 'published', metadata: { seo: { description: 'Who we are' }, order: 3 } });
+    expect(res.body).toMatchObject({
+      slug: 'about-us',
+      status: 'published',
+      metadata: { seo: { description: 'Who we are' }, order: 3 },
+    });
     const fetched = await api.get(`/v1/content/${res.body.id}`);
     expect(fetched.body).toEqual(res.body);
   });
@@ -121,7 +125,8 @@ describe('POST /v1/content', () => {
 describe('GET /v1/content', () => {
   it('when items exist, then summaries come newest first with total, limit 20 and offset 0', async () => {
     const client = await freshClient();
-    for (let i = 1; i <= 3; i++) await client.post('/v1/content', { type: 'blog', title: `Post ${i}`, content: 'body', metadata: { i } });
+    for (let i = 1; i <= 3; i++)
+      await client.post('/v1/content', { type: 'blog', title: `Post ${i}`, content: 'body', metadata: { i } });
     const res = await client.get('/v1/content');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 3, limit: 20, offset: 0 });
@@ -170,11 +175,23 @@ describe('GET /v1/content', () => {
 describe('GET, PUT and DELETE /v1/content/{id}', () => {
   it('when only some fields are sent, then only those change', async () => {
     const item = (
-      await api.post('/v1/content', { type: 'blog', title: 'Partial', content: 'old body', metadata: { a: 1 }, status: 'draft' })
+      await api.post('/v1/content', {
+        type: 'blog',
+        title: 'Partial',
+        content: 'old body',
+        metadata: { a: 1 },
+        status: 'draft',
+      })
     ).body;
     const res = await api.put(`/v1/content/${item.id}`, { content: 'new body' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ title: 'Partial', content: 'new body', metadata: { a: 1 }, status: 'draft', slug: 'partial' });
+    expect(res.body).toMatchObject({
+      title: 'Partial',
+      content: 'new body',
+      metadata: { a: 1 },
+      status: 'draft',
+      slug: 'partial',
+    });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(item.updatedAt).getTime());
     const meta = await api.put(`/v1/content/${item.id}`, { metadata: { b: 2 } });
     expect(meta.body).toMatchObject({ content: 'new body', metadata: { b: 2 } });
@@ -228,7 +245,11 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
   });
 
   it.each(['not-a-uuid', randomUUID()])('when the id is %s, then 404 NOT_FOUND on get, put and delete', async (id) => {
-    for (const res of [await api.get(`/v1/content/${id}`), await api.put(`/v1/content/${id}`, { title: 'x' }), await api.delete(`/v1/content/${id}`)]) {
+    for (const res of [
+      await api.get(`/v1/content/${id}`),
+      await api.put(`/v1/content/${id}`, { title: 'x' }),
+      await api.delete(`/v1/content/${id}`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
@@ -237,7 +258,8 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
 
 describe('isolation between projects', () => {
   it("when another project's keys ask for this project's item, then 404 on get, put and delete, and nothing changes", async () => {
-    const item = (await api.post('/v1/content', { type: 'blog', title: 'Private', content: 'secret', slug: 'private' })).body;
+    const item = (await api.post('/v1/content', { type: 'blog', title: 'Private', content: 'secret', slug: 'private' }))
+      .body;
     const other = await freshClient();
     expect((await other.get(`/v1/content/${item.id}`)).status).toBe(404);
     expect((await other.put(`/v1/content/${item.id}`, { title: 'Hacked' })).status).toBe(404);
@@ -279,6 +301,7 @@ describe('GET /v1/openapi.json', () => {
         'GET /news/{news_id}',
       ].sort(),
     );
-    for (const [, security] of operations) expect(security).toEqual([{ apiKey: [], secretKey: [], tenantId: [], projectId: [] }]);
+    for (const [, security] of operations)
+      expect(security).toEqual([{ apiKey: [], secretKey: [], tenantId: [], projectId: [] }]);
   });
 });

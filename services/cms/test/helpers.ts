@@ -19,8 +19,20 @@ export function clientFor(app: Express, headers: Record<string, string>): Client
   };
   return {
     get: (path) => checked(request(app).get(path).set(headers)),
-    post: (path, body) => checked(request(app).post(path).set(headers).send(body as object)),
-    put: (path, body) => checked(request(app).put(path).set(headers).send(body as object)),
+    post: (path, body) =>
+      checked(
+        request(app)
+          .post(path)
+          .set(headers)
+          .send(body as object),
+      ),
+    put: (path, body) =>
+      checked(
+        request(app)
+          .put(path)
+          .set(headers)
+          .send(body as object),
+      ),
     delete: (path) => checked(request(app).delete(path).set(headers)),
   };
 }

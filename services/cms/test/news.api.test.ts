@@ -75,7 +75,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
       res.end(rssFeed());
     } else if (req.path === '/big.xml') {
-      const items = Array.from({ length: 9_000 }, (_, i) => `<item><title>Big ${i}</title><link>https://big.example.net/${i}</link></item>`);
+      const items = Array.from(
+        { length: 9_000 },
+        (_, i) => `<item><title>Big ${i}</title><link>https://big.example.net/${i}</link></item>`,
+      );
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       res.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>${items.join('')}</channel></rss>`);
     } else if (req.path === '/atom.xml') {
@@ -127,13 +130,25 @@ describe('news refresh', () => {
         source: 'Science Daily',
         category: 'science',
       },
-      expect.objectContaining({ title: 'Deep sea find', publishedAt: '2026-11-19T10:00:00.000Z', description: 'New species' }),
+      expect.objectContaining({
+        title: 'Deep sea find',
+        publishedAt: '2026-11-19T10:00:00.000Z',
+        description: 'New species',
+      }),
     ]);
     const tech = await api.get('/v1/news?category=tech&limit=100');
     expect(tech.body.news).toHaveLength(RSS_ITEMS + 1);
-    expect(tech.body.news[0]).toMatchObject({ title: 'Tech story 12', url: 'https://news.example.com/tech/12', description: 'Summary of story 12' });
+    expect(tech.body.news[0]).toMatchObject({
+      title: 'Tech story 12',
+      url: 'https://news.example.com/tech/12',
+      description: 'Summary of story 12',
+    });
     // Undated items come after dated ones.
-    expect(tech.body.news[RSS_ITEMS]).toMatchObject({ title: 'Shared story', source: 'Example Tech', publishedAt: null });
+    expect(tech.body.news[RSS_ITEMS]).toMatchObject({
+      title: 'Shared story',
+      source: 'Example Tech',
+      publishedAt: null,
+    });
   });
 
   it('when the feeds are refreshed again, then no item is duplicated, ids stay and changed titles are updated', async () => {
@@ -237,11 +252,14 @@ describe('GET /v1/news and /v1/news/{id}', () => {
     expect(res.body).toEqual(first);
   });
 
-  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1' OR '1'='1"])('when the id is %s, then 404 NOT_FOUND', async (id) => {
-    const res = await api.get(`/v1/news/${encodeURIComponent(id)}`);
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('NOT_FOUND');
-  });
+  it.each(['00000000-0000-4000-8000-000000000000', 'not-a-uuid', "1' OR '1'='1"])(
+    'when the id is %s, then 404 NOT_FOUND',
+    async (id) => {
+      const res = await api.get(`/v1/news/${encodeURIComponent(id)}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    },
+  );
 
   it('when any project asks, then it sees the same platform-wide news', async () => {
     const other = clientFor(svc.app, (await svc.createProject()).headers);

@@ -20,13 +20,18 @@ async function freshClient(): Promise<Client> {
 
 describe('slugs', () => {
   it('when the title has accents and special letters, then the slug is transliterated to ASCII', async () => {
-    const res = await api.post('/v1/content', { type: 'blog', title: 'Crème Brûlée & Straße in Århus — Æble!', content: '' });
+    const res = await api.post('/v1/content', {
+      type: 'blog',
+      title: 'Crème Brûlée & Straße in Århus — Æble!',
+      content: '',
+    });
     expect(res.body.slug).toBe('creme-brulee-and-strasse-in-arhus-aeble');
   });
 
   it('when the same title is used again in the same type, then -2 and -3 are appended', async () => {
     const slugs = [];
-    for (let i = 0; i < 3; i++) slugs.push((await api.post('/v1/content', { type: 'blog', title: 'Release Notes', content: '' })).body.slug);
+    for (let i = 0; i < 3; i++)
+      slugs.push((await api.post('/v1/content', { type: 'blog', title: 'Release Notes', content: '' })).body.slug);
     expect(slugs).toEqual(['release-notes', 'release-notes-2', 'release-notes-3']);
   });
 
@@ -36,7 +41,9 @@ describe('slugs', () => {
     await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-5' });
     await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-week' });
     await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'launch-09' });
-    expect((await client.post('/v1/content', { type: 'blog', title: 'Launch', content: '' })).body.slug).toBe('launch-6');
+    expect((await client.post('/v1/content', { type: 'blog', title: 'Launch', content: '' })).body.slug).toBe(
+      'launch-6',
+    );
   });
 
   it('when the same title is used in another type, then that type gets the plain slug', async () => {

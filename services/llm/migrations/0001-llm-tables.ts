@@ -31,7 +31,9 @@ export const llmTables: Migration = {
       t.uuid('batch_id');
       t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     });
-    await db.raw('create index completion_logs_project_created_idx on completion_logs (tenant_id, project_id, created_at desc, id desc)');
+    await db.raw(
+      'create index completion_logs_project_created_idx on completion_logs (tenant_id, project_id, created_at desc, id desc)',
+    );
 
     await db.schema.createTable('batches', (t) => {
       t.uuid('id').primary();
@@ -48,9 +50,13 @@ export const llmTables: Migration = {
       t.timestamp('cancelled_at', { useTz: true });
       t.timestamp('heartbeat_at', { useTz: true });
     });
-    await db.raw('create index batches_project_created_idx on batches (tenant_id, project_id, created_at desc, id desc)');
+    await db.raw(
+      'create index batches_project_created_idx on batches (tenant_id, project_id, created_at desc, id desc)',
+    );
     // The sweeper only looks at unfinished batches.
-    await db.raw("create index batches_unfinished_idx on batches (heartbeat_at) where status in ('pending', 'processing')");
+    await db.raw(
+      "create index batches_unfinished_idx on batches (heartbeat_at) where status in ('pending', 'processing')",
+    );
 
     // One row per request; the primary key makes each custom_id's result unique within its batch.
     await db.schema.createTable('batch_items', (t) => {
@@ -73,7 +79,9 @@ export const llmTables: Migration = {
       t.timestamp('finished_at', { useTz: true });
       t.primary(['batch_id', 'custom_id']);
     });
-    await db.raw("create index batch_items_open_idx on batch_items (batch_id, position) where status in ('pending', 'processing')");
+    await db.raw(
+      "create index batch_items_open_idx on batch_items (batch_id, position) where status in ('pending', 'processing')",
+    );
     await db.raw('create unique index batch_items_position_idx on batch_items (batch_id, position)');
 
     await db.schema.createTable('webhook_attempts', (t) => {

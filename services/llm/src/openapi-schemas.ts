@@ -19,7 +19,11 @@ export const schemas: Record<string, JsonSchema> = {
     type: 'object',
     required: ['role', 'content'],
     properties: {
-      role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant'], description: 'for claude-* models, system messages go to Anthropic\'s `system` field' },
+      role: {
+        type: 'string',
+        enum: ['system', 'developer', 'user', 'assistant'],
+        description: "for claude-* models, system messages go to Anthropic's `system` field",
+      },
       content: { type: 'string' },
     },
   },
@@ -27,13 +31,17 @@ export const schemas: Record<string, JsonSchema> = {
     type: 'object',
     required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
     properties: { prompt_tokens: int, completion_tokens: int, total_tokens: int },
-    description: 'OpenAI naming for both vendors (Anthropic input_tokens + cached input tokens -> prompt_tokens, output_tokens -> completion_tokens)',
+    description:
+      'OpenAI naming for both vendors (Anthropic input_tokens + cached input tokens -> prompt_tokens, output_tokens -> completion_tokens)',
   },
   CompletionRequest: {
     type: 'object',
     required: ['model', 'messages'],
     properties: {
-      model: { type: 'string', description: 'gpt-*, o1*, o3*, o4*, chatgpt-* route to openai; claude-* to anthropic; anything else is 400' },
+      model: {
+        type: 'string',
+        description: 'gpt-*, o1*, o3*, o4*, chatgpt-* route to openai; claude-* to anthropic; anything else is 400',
+      },
       messages: { type: 'array', minItems: 1, items: ref('Message') },
       max_tokens: { type: 'integer', minimum: 1, description: 'anthropic default 1024 when omitted' },
       temperature: { type: 'number', minimum: 0, maximum: 2, default: 1.0 },
@@ -66,7 +74,13 @@ export const schemas: Record<string, JsonSchema> = {
     type: 'object',
     required: ['requests'],
     properties: {
-      requests: { type: 'array', minItems: 1, maxItems: 10000, items: ref('BatchRequestItem'), description: 'at most LLM_BATCH_MAX_REQUESTS (default 10,000)' },
+      requests: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 10000,
+        items: ref('BatchRequestItem'),
+        description: 'at most LLM_BATCH_MAX_REQUESTS (default 10,000)',
+      },
       webhook_url: {
         type: 'string',
         format: 'uri',
@@ -117,7 +131,7 @@ export const schemas: Record<string, JsonSchema> = {
             completion: { type: ['string', 'null'] },
             model: { type: 'string' },
             usage: ref('Usage'),
-            error: { type: 'string', description: 'the vendor\'s message, for a failed item' },
+            error: { type: 'string', description: "the vendor's message, for a failed item" },
           },
         },
       },
@@ -144,7 +158,12 @@ export const schemas: Record<string, JsonSchema> = {
       provider: {
         type: 'object',
         required: ['id', 'providerType', 'configured', 'createdAt'],
-        properties: { id: { type: 'string' }, providerType: { type: 'string', enum: ['openai', 'anthropic'] }, configured: { type: 'boolean' }, createdAt: dateTime },
+        properties: {
+          id: { type: 'string' },
+          providerType: { type: 'string', enum: ['openai', 'anthropic'] },
+          configured: { type: 'boolean' },
+          createdAt: dateTime,
+        },
       },
     },
   },
@@ -160,7 +179,11 @@ export const schemas: Record<string, JsonSchema> = {
   ProviderTestResult: {
     type: 'object',
     required: ['success', 'message', 'providerType'],
-    properties: { success: { type: 'boolean' }, message: { type: 'string' }, providerType: { type: 'string', enum: ['openai', 'anthropic'] } },
+    properties: {
+      success: { type: 'boolean' },
+      message: { type: 'string' },
+      providerType: { type: 'string', enum: ['openai', 'anthropic'] },
+    },
   },
   LogList: {
     type: 'object',
@@ -170,7 +193,19 @@ export const schemas: Record<string, JsonSchema> = {
         type: 'array',
         items: {
           type: 'object',
-          required: ['id', 'model', 'provider', 'status', 'promptTokens', 'completionTokens', 'totalTokens', 'latencyMs', 'error', 'batchId', 'createdAt'],
+          required: [
+            'id',
+            'model',
+            'provider',
+            'status',
+            'promptTokens',
+            'completionTokens',
+            'totalTokens',
+            'latencyMs',
+            'error',
+            'batchId',
+            'createdAt',
+          ],
           properties: {
             id: { type: 'string' },
             model: { type: 'string', description: 'the requested model' },
@@ -193,7 +228,17 @@ export const schemas: Record<string, JsonSchema> = {
   },
   Stats: {
     type: 'object',
-    required: ['totalRequests', 'successfulRequests', 'failedRequests', 'promptTokens', 'completionTokens', 'totalTokens', 'averageLatencyMs', 'byModel', 'byProvider'],
+    required: [
+      'totalRequests',
+      'successfulRequests',
+      'failedRequests',
+      'promptTokens',
+      'completionTokens',
+      'totalTokens',
+      'averageLatencyMs',
+      'byModel',
+      'byProvider',
+    ],
     properties: {
       totalRequests: int,
       successfulRequests: int,
@@ -202,8 +247,22 @@ export const schemas: Record<string, JsonSchema> = {
       completionTokens: int,
       totalTokens: int,
       averageLatencyMs: { type: 'number', minimum: 0 },
-      byModel: { type: 'array', items: { type: 'object', required: ['model', 'requests', 'totalTokens'], properties: { model: { type: 'string' }, requests: int, totalTokens: int } } },
-      byProvider: { type: 'array', items: { type: 'object', required: ['provider', 'requests', 'totalTokens'], properties: { provider: { type: 'string' }, requests: int, totalTokens: int } } },
+      byModel: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['model', 'requests', 'totalTokens'],
+          properties: { model: { type: 'string' }, requests: int, totalTokens: int },
+        },
+      },
+      byProvider: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['provider', 'requests', 'totalTokens'],
+          properties: { provider: { type: 'string' }, requests: int, totalTokens: int },
+        },
+      },
       from: dateTime,
       to: dateTime,
     },

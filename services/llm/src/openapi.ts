@@ -1,10 +1,25 @@
 import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS } from '@platform/tenancy';
 import { ref, schemas } from './openapi-schemas';
 
-const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
-const queryParam = (name: string, schema: object, description?: string) => ({ name, in: 'query', required: false, schema, description });
+const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
+const queryParam = (name: string, schema: object, description?: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
 const batchId = pathParam('batch_id', 'the batchId returned at submit');
-const projectPath = [pathParam('tenant_id', 'must equal x-tenant-id, else 403'), pathParam('project_id', 'must equal x-project-id, else 403')];
+const projectPath = [
+  pathParam('tenant_id', 'must equal x-tenant-id, else 403'),
+  pathParam('project_id', 'must equal x-project-id, else 403'),
+];
 const page = (defaultLimit: number) => [
   queryParam('limit', { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit }),
   queryParam('offset', { type: 'integer', minimum: 0, default: 0 }),
@@ -13,7 +28,7 @@ const page = (defaultLimit: number) => [
 export const openapi = buildOpenApiDocument({
   title: 'LLM service',
   description:
-    'Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project\'s own vendor keys, ' +
+    "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
     'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers.',
   schemas,
   paths: {
@@ -26,7 +41,8 @@ export const openapi = buildOpenApiDocument({
           '200': jsonResponse('The completion', ref('Completion')),
           ...errorResponses(400, 401, 403, 500, 502),
         },
-        description: '403 PROVIDER_NOT_CONFIGURED when the project has no key for the model\'s vendor; 500 VENDOR_ERROR with the vendor\'s message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).',
+        description:
+          "403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).",
       },
     },
     '/batch': {
@@ -34,13 +50,20 @@ export const openapi = buildOpenApiDocument({
         summary: 'Submit a batch',
         security: KEYS,
         requestBody: jsonBody(ref('BatchSubmit')),
-        responses: { '201': jsonResponse('Stored and queued (pending)', ref('BatchCreated')), ...errorResponses(400, 401, 403, 413) },
-        description: 'Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).',
+        responses: {
+          '201': jsonResponse('Stored and queued (pending)', ref('BatchCreated')),
+          ...errorResponses(400, 401, 403, 413),
+        },
+        description:
+          'Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).',
       },
       get: {
         summary: 'List batches, newest first',
         security: KEYS,
-        parameters: [queryParam('status', { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] }), ...page(20)],
+        parameters: [
+          queryParam('status', { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] }),
+          ...page(20),
+        ],
         responses: { '200': jsonResponse('Batches', ref('BatchList')), ...errorResponses(400, 401) },
       },
     },
@@ -67,12 +90,13 @@ export const openapi = buildOpenApiDocument({
         security: KEYS,
         parameters: [batchId],
         responses: { '200': jsonResponse('Cancelled', ref('BatchCancelled')), ...errorResponses(401, 404, 409) },
-        description: 'Items already running finish; no new item starts. 409 CONFLICT from completed, failed or cancelled.',
+        description:
+          'Items already running finish; no new item starts. 409 CONFLICT from completed, failed or cancelled.',
       },
     },
     '/providers': {
       post: {
-        summary: 'Set the project\'s credentials for a vendor (upsert per project and vendor)',
+        summary: "Set the project's credentials for a vendor (upsert per project and vendor)",
         security: KEYS,
         requestBody: jsonBody(ref('ProviderInput')),
         responses: { '200': jsonResponse('Stored', ref('Provider')), ...errorResponses(400, 401) },
@@ -83,7 +107,10 @@ export const openapi = buildOpenApiDocument({
         summary: 'Check the credentials with one cheap authenticated vendor call (list models)',
         security: KEYS,
         requestBody: jsonBody(ref('ProviderTestInput')),
-        responses: { '200': jsonResponse('Outcome; a refused key is success false', ref('ProviderTestResult')), ...errorResponses(400, 401, 403) },
+        responses: {
+          '200': jsonResponse('Outcome; a refused key is success false', ref('ProviderTestResult')),
+          ...errorResponses(400, 401, 403),
+        },
       },
     },
     '/logs/{tenant_id}/{project_id}': {

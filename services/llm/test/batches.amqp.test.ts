@@ -66,7 +66,10 @@ describeAmqp('batches through RabbitMQ', () => {
     openai = await openAiStub();
     mainBus = new AmqpBus({ url: amqpUrl!, logger });
     await mainBus.start();
-    svc = await createTestService(llmService, { bus: mainBus, env: { OPENAI_BASE_URL: `${openai.url}/v1`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+    svc = await createTestService(llmService, {
+      bus: mainBus,
+      env: { OPENAI_BASE_URL: `${openai.url}/v1`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+    });
     svc.deps.relay.start();
     stopWebhooks = await startWebhookConsumer(svc.deps, llmRuntime(svc.deps));
     api = apiOf(svc.app);
@@ -89,18 +92,31 @@ describeAmqp('batches through RabbitMQ', () => {
   it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
     workers.push(await startWorker(svc));
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(5, 'gpt-4o-mini'), webhook_url: `${receiver.url}/done` });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(5, 'gpt-4o-mini'),
+      webhook_url: `${receiver.url}/done`,
+    });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', completedCount: 5, failedCount: 0 });
     const hook = await waitFor(() => receiver.requests[0]);
-    expect(hook.body).toMatchObject({ event: 'batch.completed', batchId: body.batchId, status: 'completed', requestCount: 5 });
-    expect(verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(true);
+    expect(hook.body).toMatchObject({
+      event: 'batch.completed',
+      batchId: body.batchId,
+      status: 'completed',
+      requestCount: 5,
+    });
+    expect(
+      verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature'])),
+    ).toBe(true);
     await receiver.close();
   });
 
   it('when the worker is killed mid-batch and a new one starts, then nothing is lost or duplicated: one result and one log per custom_id', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(40, 'gpt-4o-delay-50', 'crash'), webhook_url: receiver.url });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(40, 'gpt-4o-delay-50', 'crash'),
+      webhook_url: receiver.url,
+    });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 8), { intervalMs: 5 });
 
     const victim = workers.pop()!;
@@ -109,7 +125,10 @@ describeAmqp('batches through RabbitMQ', () => {
     const atCrash = await resultCount(svc.deps.db, body.batchId);
     expect(atCrash).toBeLessThan(40);
     // The killed worker left claims behind: the next one must take them over once they are stale.
-    const abandoned = await svc.deps.db('batch_items').where({ batch_id: body.batchId, status: 'processing' }).count({ count: '*' });
+    const abandoned = await svc.deps
+      .db('batch_items')
+      .where({ batch_id: body.batchId, status: 'processing' })
+      .count({ count: '*' });
     expect(Number(abandoned[0].count)).toBeGreaterThan(0);
 
     workers.push(await startWorker(svc));

@@ -56,7 +56,12 @@ describe('batch lifecycle (in-process bus)', () => {
       webhook_url: `${receiver.url}/hooks/batch`,
     });
     expect(submitted.status).toBe(201);
-    expect(submitted.body).toEqual({ batchId: expect.any(String), status: 'pending', requestCount: 3, createdAt: expect.any(String) });
+    expect(submitted.body).toEqual({
+      batchId: expect.any(String),
+      status: 'pending',
+      requestCount: 3,
+      createdAt: expect.any(String),
+    });
     const { batchId } = submitted.body;
 
     const done = await waitForBatch(api, project.headers, batchId, ['completed', 'failed']);
@@ -66,16 +71,38 @@ describe('batch lifecycle (in-process bus)', () => {
     const results = await api.get(`/v1/batch/${batchId}/results`, project.headers);
     expect(results.status).toBe(200);
     expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(['a', 'b', 'c']);
-    expect(results.body.results[0]).toEqual({ custom_id: 'a', status: 'succeeded', completion: 'openai says: one', model: 'gpt-4o-mini-2024-07-18', usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
-    expect(results.body.results[1]).toMatchObject({ status: 'succeeded', completion: 'anthropic says: two', usage: { prompt_tokens: 25, completion_tokens: 5, total_tokens: 30 } });
+    expect(results.body.results[0]).toEqual({
+      custom_id: 'a',
+      status: 'succeeded',
+      completion: 'openai says: one',
+      model: 'gpt-4o-mini-2024-07-18',
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    });
+    expect(results.body.results[1]).toMatchObject({
+      status: 'succeeded',
+      completion: 'anthropic says: two',
+      usage: { prompt_tokens: 25, completion_tokens: 5, total_tokens: 30 },
+    });
     expect(results.body.results[2]).toMatchObject({ status: 'failed', completion: null, usage: { total_tokens: 0 } });
     expect(results.body.results[2].error).toContain('does not exist');
 
     const hook = await waitFor(() => receiver.requests[0]);
     expect(hook.path).toBe('/hooks/batch');
-    expect(hook.body).toEqual({ event: 'batch.completed', batchId, status: 'completed', requestCount: 3, completedCount: 2, failedCount: 1, completedAt: done.completedAt });
-    expect(verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(true);
-    expect(verifyWebhookSignature('whsec_wrong', hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(false);
+    expect(hook.body).toEqual({
+      event: 'batch.completed',
+      batchId,
+      status: 'completed',
+      requestCount: 3,
+      completedCount: 2,
+      failedCount: 1,
+      completedAt: done.completedAt,
+    });
+    expect(
+      verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature'])),
+    ).toBe(true);
+    expect(verifyWebhookSignature('whsec_wrong', hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(
+      false,
+    );
     expect(hook.headers['x-webhook-id']).toEqual(expect.any(String));
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: batchId });
@@ -93,7 +120,10 @@ describe('batch lifecycle (in-process bus)', () => {
 
   it('when every item fails, then the batch is failed, its results stay 425 and the webhook says failed', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(2, 'gpt-nonexistent'), webhook_url: receiver.url });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(2, 'gpt-nonexistent'),
+      webhook_url: receiver.url,
+    });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'failed', completedCount: 0, failedCount: 2 });
     const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
@@ -145,7 +175,9 @@ describe('batch lifecycle (in-process bus)', () => {
   });
 
   it('when the worker stops cleanly mid-batch and another starts, then the batch finishes with exactly one result per custom_id', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(30, 'gpt-4o-delay-60', 'restart') });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(30, 'gpt-4o-delay-60', 'restart'),
+    });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 5));
     await stopBackground();
     const partial = await resultCount(svc.deps.db, body.batchId);
@@ -157,7 +189,10 @@ describe('batch lifecycle (in-process bus)', () => {
     const ids = results.body.results.map((r: { custom_id: string }) => r.custom_id);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
-    const logs = await svc.deps.db('completion_logs').where({ batch_id: body.batchId, status: 'success' }).count({ count: '*' });
+    const logs = await svc.deps
+      .db('completion_logs')
+      .where({ batch_id: body.batchId, status: 'success' })
+      .count({ count: '*' });
     expect(Number(logs[0].count)).toBe(30);
   });
 });
@@ -168,11 +203,18 @@ describe('stale batch sweeper', () => {
     await svc.deps.relay.stop();
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(12, 'gpt-4o', 'orphan') });
     // Its message was taken by a worker that died: published, gone from the broker, nobody on it.
-    await svc.deps.db('outbox').whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId]).update({ published_at: new Date() });
+    await svc.deps
+      .db('outbox')
+      .whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId])
+      .update({ published_at: new Date() });
     svc.deps.relay.start();
     // As a dead worker leaves it: processing, silent, with claims of its own.
-    await svc.deps.db('batches').where({ id: body.batchId }).update({ status: 'processing', heartbeat_at: new Date(Date.now() - 60_000) });
-    await svc.deps.db('batch_items')
+    await svc.deps
+      .db('batches')
+      .where({ id: body.batchId })
+      .update({ status: 'processing', heartbeat_at: new Date(Date.now() - 60_000) });
+    await svc.deps
+      .db('batch_items')
       .where({ batch_id: body.batchId })
       .whereIn('custom_id', ['orphan-0', 'orphan-1', 'orphan-2'])
       .update({ status: 'processing', claimed_at: new Date(Date.now() - 60_000) });
@@ -180,8 +222,13 @@ describe('stale batch sweeper', () => {
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
     expect(done).toMatchObject({ completedCount: 12, failedCount: 0 });
     const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
-    expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(Array.from({ length: 12 }, (_, i) => `orphan-${i}`));
-    const requeued = await svc.deps.db('outbox').where({ type: 'llm.batch.resume' }).whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId]);
+    expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `orphan-${i}`),
+    );
+    const requeued = await svc.deps
+      .db('outbox')
+      .where({ type: 'llm.batch.resume' })
+      .whereRaw("envelope->'data'->>'batchId' = ?", [body.batchId]);
     expect(requeued.length).toBeGreaterThanOrEqual(1);
   });
 });
@@ -189,13 +236,43 @@ describe('stale batch sweeper', () => {
 describe('batch validation', () => {
   it.each([
     ['requests is empty', { requests: [] }, 'requests'],
-    ['a custom_id repeats', { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: user('a') }, { custom_id: 'x', model: 'gpt-4o', messages: user('b') }] }, 'requests.1'],
-    ['a model is unknown', { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: user('a') }, { custom_id: 'y', model: 'mistral-large', messages: user('b') }] }, 'requests.1.model'],
-    ['an item has no messages', { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: [] }] }, 'requests.0.messages'],
-    ['a temperature is out of range', { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: user('a'), temperature: 3 }] }, 'requests.0.temperature'],
+    [
+      'a custom_id repeats',
+      {
+        requests: [
+          { custom_id: 'x', model: 'gpt-4o', messages: user('a') },
+          { custom_id: 'x', model: 'gpt-4o', messages: user('b') },
+        ],
+      },
+      'requests.1',
+    ],
+    [
+      'a model is unknown',
+      {
+        requests: [
+          { custom_id: 'x', model: 'gpt-4o', messages: user('a') },
+          { custom_id: 'y', model: 'mistral-large', messages: user('b') },
+        ],
+      },
+      'requests.1.model',
+    ],
+    [
+      'an item has no messages',
+      { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: [] }] },
+      'requests.0.messages',
+    ],
+    [
+      'a temperature is out of range',
+      { requests: [{ custom_id: 'x', model: 'gpt-4o', messages: user('a'), temperature: 3 }] },
+      'requests.0.temperature',
+    ],
     ['there are more requests than LLM_BATCH_MAX_REQUESTS', { requests: requests(51, 'gpt-4o') }, 'requests'],
     ['webhook_url is not a URL', { requests: requests(1, 'gpt-4o'), webhook_url: 'not a url' }, 'webhook_url'],
-    ['webhook_url is not http(s)', { requests: requests(1, 'gpt-4o'), webhook_url: 'ftp://example.com/x' }, 'webhook_url'],
+    [
+      'webhook_url is not http(s)',
+      { requests: requests(1, 'gpt-4o'), webhook_url: 'ftp://example.com/x' },
+      'webhook_url',
+    ],
   ])('when %s, then 400 names %s', async (_label, body, path) => {
     const res = await api.post('/v1/batch', project.headers, body);
     expect(res.status).toBe(400);
@@ -206,7 +283,10 @@ describe('batch validation', () => {
     const fresh = await svc.createProject();
     await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
     const res = await api.post('/v1/batch', fresh.headers, {
-      requests: [{ custom_id: 'a', model: 'gpt-4o', messages: user('a') }, { custom_id: 'b', model: 'claude-sonnet-4-5', messages: user('b') }],
+      requests: [
+        { custom_id: 'a', model: 'gpt-4o', messages: user('a') },
+        { custom_id: 'b', model: 'claude-sonnet-4-5', messages: user('b') },
+      ],
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
@@ -215,7 +295,7 @@ describe('batch validation', () => {
 });
 
 describe('batch listing and isolation', () => {
-  it("when another project asks for a batch, then 404 everywhere and its list does not show it", async () => {
+  it('when another project asks for a batch, then 404 everywhere and its list does not show it', async () => {
     const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o') });
     const other = await svc.createProject();
     expect((await api.get(`/v1/batch/${body.batchId}`, other.headers)).status).toBe(404);
@@ -245,12 +325,17 @@ describe('batch listing and isolation', () => {
 describe('batch webhook delivery', () => {
   it('when the receiver fails twice, then it is retried with the same X-Webhook-Id and every attempt is recorded', async () => {
     const receiver = await webhookReceiver(project.webhookSecret, 2);
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: receiver.url });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(1, 'gpt-4o'),
+      webhook_url: receiver.url,
+    });
     await waitFor(() => receiver.requests.length >= 3 || null, { timeoutMs: 10_000 });
     const ids = new Set(receiver.requests.map((r) => r.headers['x-webhook-id']));
     expect(ids.size).toBe(1);
     for (const hook of receiver.requests) {
-      expect(verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature']))).toBe(true);
+      expect(
+        verifyWebhookSignature(project.webhookSecret, hook.rawBody, String(hook.headers['x-webhook-signature'])),
+      ).toBe(true);
     }
     expect(new Set(receiver.requests.map((r) => r.rawBody)).size).toBe(1);
     const attempts = await waitFor(async () => {
@@ -265,21 +350,29 @@ describe('batch webhook delivery', () => {
     await receiver.close();
   });
 
-  it("when the receiver checks signatures with another secret, then it refuses every attempt and the attempts say so", async () => {
+  it('when the receiver checks signatures with another secret, then it refuses every attempt and the attempts say so', async () => {
     const receiver = await webhookReceiver('whsec_of_someone_else');
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: receiver.url });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(1, 'gpt-4o'),
+      webhook_url: receiver.url,
+    });
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId }).orderBy('attempt');
       return rows.length === 6 ? rows : null;
     });
-    expect(attempts.every((a: { outcome: string; status_code: number }) => a.outcome === 'failed' && a.status_code === 400)).toBe(true);
+    expect(
+      attempts.every((a: { outcome: string; status_code: number }) => a.outcome === 'failed' && a.status_code === 400),
+    ).toBe(true);
     await receiver.close();
   });
 
   it('when the webhook host resolves to a private address that is not allow-listed, then nothing is sent and the refusal is recorded', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
     const port = new URL(receiver.url).port;
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o'), webhook_url: `http://localhost:${port}/hook` });
+    const { body } = await api.post('/v1/batch', project.headers, {
+      requests: requests(1, 'gpt-4o'),
+      webhook_url: `http://localhost:${port}/hook`,
+    });
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId });
       return rows.length ? rows : null;

@@ -16,11 +16,17 @@ beforeAll(async () => {
   process.env.LLM_VENDOR_MAX_RETRIES = '0';
   openai = await openAiStub();
   anthropic = await anthropicStub();
-  svc = await createTestService(llmService, { env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url } });
+  svc = await createTestService(llmService, {
+    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url },
+  });
   api = apiOf(svc.app);
   project = await svc.createProject();
-  await api.post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY }).then((r) => expect(r.status).toBe(200));
-  await api.post('/v1/providers', project.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY }).then((r) => expect(r.status).toBe(200));
+  await api
+    .post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY })
+    .then((r) => expect(r.status).toBe(200));
+  await api
+    .post('/v1/providers', project.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY })
+    .then((r) => expect(r.status).toBe(200));
 });
 
 afterAll(async () => {
@@ -45,16 +51,22 @@ describe('POST /v1/completions', () => {
     expect(sent.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 1 });
   });
 
-  it.each(['o1-mini', 'o3-mini', 'o4-mini', 'chatgpt-4o-latest'])('when the model is %s, then it is routed to OpenAI', async (model) => {
-    const res = await api.post('/v1/completions', project.headers, { model, messages: user('x') });
-    expect(res.status).toBe(200);
-    expect(res.body.provider).toBe('openai');
-  });
+  it.each(['o1-mini', 'o3-mini', 'o4-mini', 'chatgpt-4o-latest'])(
+    'when the model is %s, then it is routed to OpenAI',
+    async (model) => {
+      const res = await api.post('/v1/completions', project.headers, { model, messages: user('x') });
+      expect(res.status).toBe(200);
+      expect(res.body.provider).toBe('openai');
+    },
+  );
 
   it('when the model starts with claude-, then Anthropic answers, system messages move to `system` and max_tokens defaults', async () => {
     const res = await api.post('/v1/completions', project.headers, {
       model: 'claude-sonnet-4-5',
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
       temperature: 0.2,
     });
     expect(res.status).toBe(200);
@@ -65,16 +77,26 @@ describe('POST /v1/completions', () => {
     });
     const sent = anthropic.requests.at(-1)!;
     expect(sent.headers['x-api-key']).toBe(ANTHROPIC_KEY);
-    expect(sent.body).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 1024, temperature: 0.2, system: 'be brief', messages: [{ role: 'user', content: 'hi' }] });
+    expect(sent.body).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1024,
+      temperature: 0.2,
+      system: 'be brief',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   });
 
   it('when max_tokens is given, then it is passed on to the vendor', async () => {
-    await api.post('/v1/completions', project.headers, { model: 'claude-haiku-4-5', messages: user('x'), max_tokens: 55 }).then((r) => expect(r.status).toBe(200));
+    await api
+      .post('/v1/completions', project.headers, { model: 'claude-haiku-4-5', messages: user('x'), max_tokens: 55 })
+      .then((r) => expect(r.status).toBe(200));
     expect(anthropic.requests.at(-1)!.body).toMatchObject({ max_tokens: 55 });
   });
 
   it('when a reasoning model (o-series) gets max_tokens, then OpenAI receives it as max_completion_tokens', async () => {
-    await api.post('/v1/completions', project.headers, { model: 'o3-mini', messages: user('x'), max_tokens: 40 }).then((r) => expect(r.status).toBe(200));
+    await api
+      .post('/v1/completions', project.headers, { model: 'o3-mini', messages: user('x'), max_tokens: 40 })
+      .then((r) => expect(r.status).toBe(200));
     expect(openai.requests.at(-1)!.body).toMatchObject({ max_completion_tokens: 40 });
     expect(openai.requests.at(-1)!.body).not.toHaveProperty('max_tokens');
     await api.post('/v1/completions', project.headers, { model: 'gpt-4o', messages: user('x'), max_tokens: 40 });
@@ -113,8 +135,14 @@ describe('POST /v1/completions', () => {
   it("when the vendor answers an error, then 500 VENDOR_ERROR carries the vendor's message", async () => {
     const res = await api.post('/v1/completions', project.headers, { model: 'gpt-nonexistent', messages: user('x') });
     expect(res.status).toBe(500);
-    expect(res.body.error).toEqual({ code: 'VENDOR_ERROR', message: '404 The model `gpt-nonexistent` does not exist or you do not have access to it.' });
-    const anthropicError = await api.post('/v1/completions', project.headers, { model: 'claude-overloaded', messages: user('x') });
+    expect(res.body.error).toEqual({
+      code: 'VENDOR_ERROR',
+      message: '404 The model `gpt-nonexistent` does not exist or you do not have access to it.',
+    });
+    const anthropicError = await api.post('/v1/completions', project.headers, {
+      model: 'claude-overloaded',
+      messages: user('x'),
+    });
     expect(anthropicError.status).toBe(500);
     expect(anthropicError.body.error.message).toBe('400 model: claude-overloaded is not supported');
   });
@@ -122,7 +150,9 @@ describe('POST /v1/completions', () => {
   it('when the stored key is wrong, then 500 VENDOR_ERROR and the key appears nowhere in the answer', async () => {
     const wrong = await svc.createProject();
     const wrongKey = 'sk-wrong-secret-key-987654321';
-    await api.post('/v1/providers', wrong.headers, { providerType: 'llm_vendor_a', apiKey: wrongKey }).then((r) => expect(r.status).toBe(200));
+    await api
+      .post('/v1/providers', wrong.headers, { providerType: 'llm_vendor_a', apiKey: wrongKey })
+      .then((r) => expect(r.status).toBe(200));
     const res = await api.post('/v1/completions', wrong.headers, { model: 'gpt-4o', messages: user('x') });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
@@ -147,9 +177,15 @@ describe('POST /v1/completions', () => {
 describe('POST /v1/providers', () => {
   it('when a key is stored, then the answer shows the canonical type and never the key, and the row holds only ciphertext', async () => {
     const fresh = await svc.createProject();
-    const res = await api.post('/v1/providers', fresh.headers, { providerType: 'llm_vendor_a', apiKey: 'sk-plaintext-must-not-leak', organizationId: 'org-1' });
+    const res = await api.post('/v1/providers', fresh.headers, {
+      providerType: 'llm_vendor_a',
+      apiKey: 'sk-plaintext-must-not-leak',
+      organizationId: 'org-1',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ provider: { id: expect.any(String), providerType: 'openai', configured: true, createdAt: expect.any(String) } });
+    expect(res.body).toEqual({
+      provider: { id: expect.any(String), providerType: 'openai', configured: true, createdAt: expect.any(String) },
+    });
     expect(JSON.stringify(res.body)).not.toContain('sk-plaintext');
     const row = await svc.deps.db('providers').where({ project_id: fresh.projectId }).first();
     expect(row.api_key_enc).not.toContain('sk-plaintext');
@@ -159,22 +195,35 @@ describe('POST /v1/providers', () => {
 
   it('when the same vendor is stored again, then the row is replaced (same id) and the new key is used at once', async () => {
     const fresh = await svc.createProject();
-    const first = await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: 'sk-old-key-0000000' });
-    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(500);
+    const first = await api.post('/v1/providers', fresh.headers, {
+      providerType: 'openai',
+      apiKey: 'sk-old-key-0000000',
+    });
+    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(
+      500,
+    );
     const second = await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
     expect(second.body.provider.id).toBe(first.body.provider.id);
     expect(second.body.provider.createdAt).toBe(first.body.provider.createdAt);
-    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(200);
+    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(
+      200,
+    );
   });
 
   it('when organizationId comes with anthropic, then 400', async () => {
-    const res = await api.post('/v1/providers', project.headers, { providerType: 'llm_vendor_b', apiKey: 'k', organizationId: 'org' });
+    const res = await api.post('/v1/providers', project.headers, {
+      providerType: 'llm_vendor_b',
+      apiKey: 'k',
+      organizationId: 'org',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('organizationId');
   });
 
   it('when the type is unknown or the key missing, then 400', async () => {
-    expect((await api.post('/v1/providers', project.headers, { providerType: 'mistral', apiKey: 'k' })).status).toBe(400);
+    expect((await api.post('/v1/providers', project.headers, { providerType: 'mistral', apiKey: 'k' })).status).toBe(
+      400,
+    );
     expect((await api.post('/v1/providers', project.headers, { providerType: 'openai' })).status).toBe(400);
   });
 });
@@ -191,10 +240,16 @@ describe('POST /v1/providers/test', () => {
   });
 
   it('when the key is refused, then 200 with success false and the vendor message, not a 500', async () => {
-    const res = await api.post('/v1/providers/test', project.headers, { providerType: 'anthropic', apiKey: 'sk-ant-wrong-key-123456' });
+    const res = await api.post('/v1/providers/test', project.headers, {
+      providerType: 'anthropic',
+      apiKey: 'sk-ant-wrong-key-123456',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: false, message: '401 invalid x-api-key', providerType: 'anthropic' });
-    const openaiRes = await api.post('/v1/providers/test', project.headers, { providerType: 'openai', apiKey: 'sk-wrong-openai-key-123' });
+    const openaiRes = await api.post('/v1/providers/test', project.headers, {
+      providerType: 'openai',
+      apiKey: 'sk-wrong-openai-key-123',
+    });
     expect(openaiRes.body.success).toBe(false);
     expect(openaiRes.body.message).not.toContain('sk-wrong-openai-key-123');
   });
@@ -217,9 +272,23 @@ describe('completion logs', () => {
       const res = await api.get(`/v1/logs/${fresh.tenantId}/${fresh.projectId}`, fresh.headers);
       return res.body.total === 2 ? res.body.logs : null;
     });
-    expect(logs[0]).toMatchObject({ model: 'gpt-nonexistent', provider: 'openai', status: 'error', totalTokens: 0, batchId: null });
+    expect(logs[0]).toMatchObject({
+      model: 'gpt-nonexistent',
+      provider: 'openai',
+      status: 'error',
+      totalTokens: 0,
+      batchId: null,
+    });
     expect(logs[0].error).toContain('does not exist');
-    expect(logs[1]).toMatchObject({ model: 'gpt-4o', provider: 'openai', status: 'success', promptTokens: 11, completionTokens: 7, totalTokens: 18, error: null });
+    expect(logs[1]).toMatchObject({
+      model: 'gpt-4o',
+      provider: 'openai',
+      status: 'success',
+      promptTokens: 11,
+      completionTokens: 7,
+      totalTokens: 18,
+      error: null,
+    });
     expect(logs[1].latencyMs).toBeGreaterThanOrEqual(0);
   });
 });

@@ -18,7 +18,9 @@ beforeAll(async () => {
   process.env.LLM_VENDOR_MAX_RETRIES = '0';
   openai = await openAiStub();
   anthropic = await anthropicStub();
-  svc = await createTestService(llmService, { env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url } });
+  svc = await createTestService(llmService, {
+    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url },
+  });
   api = apiOf(svc.app);
   project = await svc.createProject();
   other = await svc.createProject();
@@ -51,12 +53,19 @@ describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
     const all = await api.get(logsPath(project), project.headers);
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 4, limit: 50, offset: 0 });
-    expect(all.body.logs.map((l: { model: string }) => l.model)).toEqual(['gpt-nonexistent', 'claude-sonnet-4-5', 'gpt-4o', 'gpt-4o']);
+    expect(all.body.logs.map((l: { model: string }) => l.model)).toEqual([
+      'gpt-nonexistent',
+      'claude-sonnet-4-5',
+      'gpt-4o',
+      'gpt-4o',
+    ]);
     const page = await api.get(`${logsPath(project)}?limit=2&offset=1`, project.headers);
-    expect(page.body.logs.map((l: { id: string }) => l.id)).toEqual(all.body.logs.slice(1, 3).map((l: { id: string }) => l.id));
+    expect(page.body.logs.map((l: { id: string }) => l.id)).toEqual(
+      all.body.logs.slice(1, 3).map((l: { id: string }) => l.id),
+    );
   });
 
-  it("when the path names another project than the keys, then 403 FORBIDDEN", async () => {
+  it('when the path names another project than the keys, then 403 FORBIDDEN', async () => {
     const res = await api.get(logsPath(other), project.headers);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
@@ -94,19 +103,31 @@ describe('GET /v1/stats/{tenant_id}/{project_id}', () => {
   });
 
   it('when a time range excludes every log, then the totals are zero', async () => {
-    const res = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`, project.headers);
+    const res = await api.get(
+      `${statsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`,
+      project.headers,
+    );
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ totalRequests: 0, totalTokens: 0, averageLatencyMs: 0, byModel: [], byProvider: [] });
+    expect(res.body).toMatchObject({
+      totalRequests: 0,
+      totalTokens: 0,
+      averageLatencyMs: 0,
+      byModel: [],
+      byProvider: [],
+    });
     const open = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z`, project.headers);
     expect(open.body.totalRequests).toBe(4);
   });
 
   it('when from is after to or not a date, then 400', async () => {
-    expect((await api.get(`${statsPath(project)}?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z`, project.headers)).status).toBe(400);
+    expect(
+      (await api.get(`${statsPath(project)}?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z`, project.headers))
+        .status,
+    ).toBe(400);
     expect((await api.get(`${statsPath(project)}?from=yesterday`, project.headers)).status).toBe(400);
   });
 
-  it("when the path names another project than the keys, then 403 FORBIDDEN", async () => {
+  it('when the path names another project than the keys, then 403 FORBIDDEN', async () => {
     const res = await api.get(statsPath(project), other.headers);
     expect(res.status).toBe(403);
   });

@@ -44,14 +44,27 @@ export async function insertContentType(
 }
 
 export async function listContentTypes(db: Knex, tenant: TenantContext): Promise<ContentTypeRow[]> {
-  return scoped(db, tenant).select(COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return scoped(db, tenant)
+    .select(COLUMNS)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
-export async function findContentTypeById(db: Knex, tenant: TenantContext, id: string): Promise<ContentTypeRow | undefined> {
+export async function findContentTypeById(
+  db: Knex,
+  tenant: TenantContext,
+  id: string,
+): Promise<ContentTypeRow | undefined> {
   return scoped(db, tenant).where({ id }).first(COLUMNS);
 }
 
-export async function findContentTypeByName(db: Knex, tenant: TenantContext, name: string): Promise<ContentTypeRow | undefined> {
+export async function findContentTypeByName(
+  db: Knex,
+  tenant: TenantContext,
+  name: string,
+): Promise<ContentTypeRow | undefined> {
   return scoped(db, tenant).where({ name }).first(COLUMNS);
 }
 

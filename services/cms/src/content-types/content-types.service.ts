@@ -29,7 +29,6 @@ const toSummary = (row: ContentTypeRow): ContentTypeSummary => ({
 
 const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row), schema: row.schema });
 
-
 /** Content type definitions and the validators of their schemas. */
 export class ContentTypesService {
   private readonly validators = new ValidatorCache();
@@ -79,7 +78,9 @@ export class ContentTypesService {
   async validatorFor(tenant: TenantContext, name: string): Promise<ValidateFunction> {
     const row = await repo.findContentTypeByName(this.db, tenant, name);
     if (!row) {
-      throw errors.validation('Unknown content type', [{ path: 'contentType', message: `no content type named '${name}'` }]);
+      throw errors.validation('Unknown content type', [
+        { path: 'contentType', message: `no content type named '${name}'` },
+      ]);
     }
     return this.validators.get(row.id, row.schema);
   }

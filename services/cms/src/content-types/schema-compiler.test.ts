@@ -36,7 +36,9 @@ describe('ValidatorCache', () => {
 
 describe('compileSchema and schemaErrorDetails', () => {
   it('when a schema is invalid, then a 400 VALIDATION_ERROR on schema is thrown', () => {
-    expect(() => compileSchema({ type: 12 })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400 }));
+    expect(() => compileSchema({ type: 12 })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400 }),
+    );
   });
 
   it('when formats are used, then ajv-formats checks them', () => {

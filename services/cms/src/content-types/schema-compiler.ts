@@ -20,7 +20,9 @@ function dialectOf(schema: Record<string, unknown>): AjvClass {
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   if (schema.$async === true) {
-    throw errors.validation('schema is not supported', [{ path: 'schema', message: 'asynchronous schemas ($async) are not supported' }]);
+    throw errors.validation('schema is not supported', [
+      { path: 'schema', message: 'asynchronous schemas ($async) are not supported' },
+    ]);
   }
   const Dialect = dialectOf(schema);
   const ajv = new Dialect({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
@@ -28,7 +30,9 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   try {
     return ajv.compile(schema);
   } catch (cause) {
-    throw errors.validation('schema is not a valid JSON Schema', [{ path: 'schema', message: (cause as Error).message }]);
+    throw errors.validation('schema is not a valid JSON Schema', [
+      { path: 'schema', message: (cause as Error).message },
+    ]);
   }
 }
 

@@ -70,14 +70,25 @@ const COLUMNS = {
   updatedAt: 'updated_at',
 };
 
-const SUMMARY_COLUMNS = { id: 'id', type: 'type', title: 'title', slug: 'slug', status: 'status', createdAt: 'created_at' };
+const SUMMARY_COLUMNS = {
+  id: 'id',
+  type: 'type',
+  title: 'title',
+  slug: 'slug',
+  status: 'status',
+  createdAt: 'created_at',
+};
 
 const RETURNING = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
 const scoped = (db: Knex, tenant: TenantContext) =>
   db('content_items').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
 
-export async function insertContentItem(db: Knex, tenant: TenantContext, item: NewContentItem): Promise<ContentItemRow> {
+export async function insertContentItem(
+  db: Knex,
+  tenant: TenantContext,
+  item: NewContentItem,
+): Promise<ContentItemRow> {
   const [row] = await db('content_items')
     .insert({
       id: item.id,
@@ -96,8 +107,15 @@ export async function insertContentItem(db: Knex, tenant: TenantContext, item: N
 }
 
 /** Serialises slug generation for one base within a type until the transaction ends. */
-export async function lockSlugBase(trx: Knex.Transaction, tenant: TenantContext, type: ContentKind, base: string): Promise<void> {
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`cms.slug:${tenant.projectId}:${type}:${base}`]);
+export async function lockSlugBase(
+  trx: Knex.Transaction,
+  tenant: TenantContext,
+  type: ContentKind,
+  base: string,
+): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [
+    `cms.slug:${tenant.projectId}:${type}:${base}`,
+  ]);
 }
 
 /**
@@ -114,11 +132,18 @@ export async function slugUsage(
   const row: { baseTaken: boolean | null; highestSuffix: string | null } = await scoped(db, tenant)
     .where({ type })
     .andWhere((q) => q.where({ slug: base }).orWhereRaw('slug ~ ?', [suffix]))
-    .first(db.raw('bool_or(slug = ?) AS "baseTaken"', [base]), db.raw('max(substring(slug from ?)::bigint) AS "highestSuffix"', [suffix]));
+    .first(
+      db.raw('bool_or(slug = ?) AS "baseTaken"', [base]),
+      db.raw('max(substring(slug from ?)::bigint) AS "highestSuffix"', [suffix]),
+    );
   return { baseTaken: Boolean(row?.baseTaken), highestSuffix: Number(row?.highestSuffix ?? 0) };
 }
 
-export async function findContentItem(db: Knex, tenant: TenantContext, id: string): Promise<ContentItemRow | undefined> {
+export async function findContentItem(
+  db: Knex,
+  tenant: TenantContext,
+  id: string,
+): Promise<ContentItemRow | undefined> {
   return scoped(db, tenant).where({ id }).first(COLUMNS);
 }
 
@@ -136,7 +161,10 @@ export async function listContentItems(
     scoped(db, tenant)
       .where(where)
       .select(SUMMARY_COLUMNS)
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(page.limit)
       .offset(page.offset),
     scoped(db, tenant).where(where).count<{ count: string }[]>({ count: '*' }),

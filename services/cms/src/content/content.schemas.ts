@@ -29,7 +29,9 @@ const metadata = Joi.object().unknown(true);
 const status = Joi.string().valid(...CONTENT_STATUSES);
 
 export const createContentSchema = Joi.object<CreateContentInput>({
-  type: Joi.string().valid(...CONTENT_KINDS).required(),
+  type: Joi.string()
+    .valid(...CONTENT_KINDS)
+    .required(),
   title: title.required(),
   content: content.required(),
   slug,

@@ -66,7 +66,8 @@ const toSummary = (row: ContentSummaryRow): ContentSummary => ({
 
 const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
-const slugTaken = (type: string, slug: string) => errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
+const slugTaken = (type: string, slug: string) =>
+  errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
 
 /** After this many lost races for a generated slug, a random suffix ends the contest. */
 const SLUG_ATTEMPTS = 5;
@@ -130,7 +131,10 @@ export class ContentService {
   }
 
   /** The title's slug, or the next free `-N`: optimistic first, queued on a lock after a lost race. */
-  private async insertWithGeneratedSlug(tenant: TenantContext, item: Omit<NewContentItem, 'slug'>): Promise<ContentItemRow> {
+  private async insertWithGeneratedSlug(
+    tenant: TenantContext,
+    item: Omit<NewContentItem, 'slug'>,
+  ): Promise<ContentItemRow> {
     const base = slugify(item.title);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -140,7 +144,10 @@ export class ContentService {
           return await repo.insertContentItem(this.db, tenant, { ...item, slug });
         }
         if (attempt > SLUG_ATTEMPTS) {
-          return await repo.insertContentItem(this.db, tenant, { ...item, slug: `${base}-${randomBytes(4).toString('hex')}` });
+          return await repo.insertContentItem(this.db, tenant, {
+            ...item,
+            slug: `${base}-${randomBytes(4).toString('hex')}`,
+          });
         }
         return await this.db.transaction(async (trx) => {
           await repo.lockSlugBase(trx, tenant, item.type, base);
@@ -172,7 +179,10 @@ export class ContentService {
       ]);
     }
     if (!validate(document)) {
-      throw errors.validation(`Content does not match the '${contentType}' schema`, schemaErrorDetails(validate.errors));
+      throw errors.validation(
+        `Content does not match the '${contentType}' schema`,
+        schemaErrorDetails(validate.errors),
+      );
     }
   }
 }

@@ -41,7 +41,10 @@ export function slugify(title: string): string {
     .replace(/\p{M}/gu, '')
     .toLowerCase();
   const hyphenated = ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
-  const trimmed = hyphenated.length > GENERATED_BASE_MAX ? hyphenated.slice(0, GENERATED_BASE_MAX).replace(/-+[^-]*$/, '') : hyphenated;
+  const trimmed =
+    hyphenated.length > GENERATED_BASE_MAX
+      ? hyphenated.slice(0, GENERATED_BASE_MAX).replace(/-+[^-]*$/, '')
+      : hyphenated;
   // A single 80-letter word has no hyphen to cut at; keep its first 80 letters then.
   const base = trimmed || hyphenated.slice(0, GENERATED_BASE_MAX);
   return base.replace(/-+$/, '') || FALLBACK_SLUG;

@@ -31,7 +31,8 @@ async function readCapped(res: Response, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 const stripHtml = (html: string) =>
   html
@@ -80,7 +81,10 @@ export async function readFeed(feed: FeedSource, options: FeedReadOptions): Prom
     const url = httpUrl(entry.link) ?? httpUrl(entry.guid) ?? httpUrl((entry as { id?: unknown }).id);
     if (!url) continue;
     const description =
-      text(entry.contentSnippet) ?? (text(entry.summary) && stripHtml(entry.summary as string)) ?? text(entry.content) ?? '';
+      text(entry.contentSnippet) ??
+      (text(entry.summary) && stripHtml(entry.summary as string)) ??
+      text(entry.content) ??
+      '';
     items.push({
       url,
       title: cut(text(entry.title) ?? url, MAX_TITLE),

@@ -74,12 +74,20 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
 
   return deps.db.transaction(async (trx) => {
     // The transaction-level lock is released by commit, rollback, or a dropped connection.
-    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>('SELECT pg_try_advisory_xact_lock(?::bigint) AS locked', [
-      NEWS_REFRESH_LOCK,
-    ]);
+    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>(
+      'SELECT pg_try_advisory_xact_lock(?::bigint) AS locked',
+      [NEWS_REFRESH_LOCK],
+    );
     if (!rows[0].locked) return { ran: false, feeds: [] };
 
-    const states = new Map((await repo.feedStates(trx, feeds.map((f) => f.url))).map((s) => [s.url, s.lastAttemptAt]));
+    const states = new Map(
+      (
+        await repo.feedStates(
+          trx,
+          feeds.map((f) => f.url),
+        )
+      ).map((s) => [s.url, s.lastAttemptAt]),
+    );
     const due = feeds.filter((feed) => {
       const last = states.get(feed.url);
       return !last || Date.now() - last.getTime() >= minIntervalMs;
@@ -98,7 +106,11 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
     for (const result of fetched) {
       const { feed } = result;
       if (result.error !== undefined) {
-        deps.logger.warn('news feed failed; keeping its last good items', { feedUrl: feed.url, category: feed.category, error: result.error });
+        deps.logger.warn('news feed failed; keeping its last good items', {
+          feedUrl: feed.url,
+          category: feed.category,
+          error: result.error,
+        });
         await repo.recordFeedResult(trx, feed, { ok: false, error: result.error });
         reports.push({ url: feed.url, category: feed.category, ok: false, items: 0, error: result.error });
         continue;

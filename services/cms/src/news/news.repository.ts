@@ -40,7 +40,10 @@ const COLUMNS = {
   category: 'category',
 };
 
-export async function listNews(db: Knex, filters: { category?: string; limit: number; offset: number }): Promise<NewsItemRow[]> {
+export async function listNews(
+  db: Knex,
+  filters: { category?: string; limit: number; offset: number },
+): Promise<NewsItemRow[]> {
   const query = db('news_items').select(COLUMNS);
   if (filters.category) query.where({ category: filters.category });
   return query

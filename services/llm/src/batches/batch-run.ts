@@ -11,8 +11,15 @@ import type { CompletionLogEntry } from '../usage/usage.types';
 import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from './batch-events';
 import type { BatchRecord } from './batches.repository';
 import {
-  batchStatus, claimItems, finishBatch, heartbeat, openItemCount, releaseItems, saveResults,
-  type ClaimedItem, type ItemResult,
+  batchStatus,
+  claimItems,
+  finishBatch,
+  heartbeat,
+  openItemCount,
+  releaseItems,
+  saveResults,
+  type ClaimedItem,
+  type ItemResult,
 } from './batch-work.repository';
 import type { ProjectLimiter } from './project-limiter';
 
@@ -73,20 +80,25 @@ export class BatchRun {
     }, config.batchHeartbeatMs);
     const flusher = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     // A cancel must stop new items soon, even those already claimed.
-    const watch = setInterval(() => {
-      batchStatus(this.deps.db, this.tenant, this.batch.id)
-        .then((status) => {
-          if (status !== 'processing') this.cancelled = true;
-        })
-        .catch(() => undefined);
-    }, Math.min(config.batchHeartbeatMs, 500));
+    const watch = setInterval(
+      () => {
+        batchStatus(this.deps.db, this.tenant, this.batch.id)
+          .then((status) => {
+            if (status !== 'processing') this.cancelled = true;
+          })
+          .catch(() => undefined);
+      },
+      Math.min(config.batchHeartbeatMs, 500),
+    );
     // Claimed items wait for a slot; claiming at most two rounds ahead keeps them few.
     const claimSize = Math.min(config.batchClaimSize, config.batchConcurrency * 2);
     const claim = () => {
-      const claimed = claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs).then((items) => {
-        for (const item of items) this.held.add(item.customId);
-        return items;
-      });
+      const claimed = claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs).then(
+        (items) => {
+          for (const item of items) this.held.add(item.customId);
+          return items;
+        },
+      );
       claimed.catch(() => undefined);
       return claimed;
     };
@@ -205,7 +217,12 @@ export class BatchRun {
     }
     const outcome = await runCompletion(
       client,
-      { model: item.model, messages: item.messages, max_tokens: item.maxTokens ?? undefined, temperature: item.temperature ?? DEFAULT_TEMPERATURE },
+      {
+        model: item.model,
+        messages: item.messages,
+        max_tokens: item.maxTokens ?? undefined,
+        temperature: item.temperature ?? DEFAULT_TEMPERATURE,
+      },
       this.batch.id,
       this.controller.signal,
     );
@@ -213,8 +230,22 @@ export class BatchRun {
     if (!outcome.ok && outcome.failure.kind === 'aborted') return;
     this.push({
       result: outcome.ok
-        ? { customId: item.customId, status: 'succeeded', completion: outcome.result.completion, model: outcome.result.model, usage: outcome.result.usage, error: null }
-        : { customId: item.customId, status: 'failed', completion: null, model: item.model, usage: outcome.log.usage, error: outcome.failure.message },
+        ? {
+            customId: item.customId,
+            status: 'succeeded',
+            completion: outcome.result.completion,
+            model: outcome.result.model,
+            usage: outcome.result.usage,
+            error: null,
+          }
+        : {
+            customId: item.customId,
+            status: 'failed',
+            completion: null,
+            model: item.model,
+            usage: outcome.log.usage,
+            error: outcome.failure.message,
+          },
       log: outcome.log,
     });
   }
@@ -230,7 +261,17 @@ export class BatchRun {
     const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     this.push({
       result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
-      log: { id: randomUUID(), model: item.model, provider: item.provider, status: 'error', usage, latencyMs: 0, error, batchId: this.batch.id, createdAt: new Date() },
+      log: {
+        id: randomUUID(),
+        model: item.model,
+        provider: item.provider,
+        status: 'error',
+        usage,
+        latencyMs: 0,
+        error,
+        batchId: this.batch.id,
+        createdAt: new Date(),
+      },
     });
   }
 
@@ -242,9 +283,14 @@ export class BatchRun {
 
   /** Writes buffered results in one transaction; serialised so groups never interleave. */
   private flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.store()).catch((error) => {
-      this.deps.logger.warn('batch results could not be written yet', { batchId: this.batch.id, error: String(error) });
-    });
+    this.flushing = this.flushing
+      .then(() => this.store())
+      .catch((error) => {
+        this.deps.logger.warn('batch results could not be written yet', {
+          batchId: this.batch.id,
+          error: String(error),
+        });
+      });
     return this.flushing;
   }
 
@@ -254,8 +300,17 @@ export class BatchRun {
     this.buffer = [];
     try {
       await this.deps.db.transaction(async (trx) => {
-        const written = await saveResults(trx, this.tenant, this.batch.id, group.map((f) => f.result));
-        await insertLogs(trx, this.tenant, group.filter((f) => written.has(f.result.customId)).map((f) => f.log));
+        const written = await saveResults(
+          trx,
+          this.tenant,
+          this.batch.id,
+          group.map((f) => f.result),
+        );
+        await insertLogs(
+          trx,
+          this.tenant,
+          group.filter((f) => written.has(f.result.customId)).map((f) => f.log),
+        );
       });
     } catch (error) {
       if (!this.crashed) this.buffer.unshift(...group);

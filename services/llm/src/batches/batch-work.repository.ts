@@ -36,7 +36,9 @@ export async function startBatch(db: Knex, batchId: string): Promise<BatchRecord
 }
 
 export async function batchStatus(db: Knex, tenant: Tenant, batchId: string): Promise<string | null> {
-  const row = await db('batches').where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId }).first('status');
+  const row = await db('batches')
+    .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
+    .first('status');
   return row?.status ?? null;
 }
 
@@ -45,7 +47,13 @@ export async function batchStatus(db: Knex, tenant: Tenant, batchId: string): Pr
  * claim went stale (their worker died). SKIP LOCKED lets several workers share one batch.
  * Nothing is claimed once the batch has left `processing` (cancelled).
  */
-export async function claimItems(db: Knex, tenant: Tenant, batchId: string, limit: number, staleMs: number): Promise<ClaimedItem[]> {
+export async function claimItems(
+  db: Knex,
+  tenant: Tenant,
+  batchId: string,
+  limit: number,
+  staleMs: number,
+): Promise<ClaimedItem[]> {
   const result = await db.raw(
     `update batch_items set status = 'processing', claimed_at = now()
       where (batch_id, custom_id) in (
@@ -59,8 +67,17 @@ export async function claimItems(db: Knex, tenant: Tenant, batchId: string, limi
       returning custom_id, position, model, provider, messages, max_tokens, temperature`,
     { batchId, staleSeconds: staleMs / 1000, limit, tenantId: tenant.tenantId, projectId: tenant.projectId },
   );
-  const rows = (result.rows as { custom_id: string; position: number; model: string; provider: ProviderType; messages: ChatMessage[]; max_tokens: number | null; temperature: number | null }[])
-    .sort((a, b) => a.position - b.position);
+  const rows = (
+    result.rows as {
+      custom_id: string;
+      position: number;
+      model: string;
+      provider: ProviderType;
+      messages: ChatMessage[];
+      max_tokens: number | null;
+      temperature: number | null;
+    }[]
+  ).sort((a, b) => a.position - b.position);
   return rows.map((row) => ({
     customId: row.custom_id,
     model: row.model,
@@ -75,7 +92,12 @@ export async function claimItems(db: Knex, tenant: Tenant, batchId: string, limi
  * Writes results; an item already finished (by another worker that took over) keeps its first
  * result. Returns the custom_ids actually written, so logs and counters follow exactly those.
  */
-export async function saveResults(trx: Knex.Transaction, tenant: Tenant, batchId: string, results: ItemResult[]): Promise<Set<string>> {
+export async function saveResults(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  batchId: string,
+  results: ItemResult[],
+): Promise<Set<string>> {
   if (!results.length) return new Set();
   const payload = results.map((r) => ({
     custom_id: r.customId,
@@ -118,15 +140,24 @@ export async function releaseItems(db: Knex, tenant: Tenant, batchId: string, cu
   await db('batch_items')
     .where({ batch_id: batchId, status: 'processing' })
     .whereIn('custom_id', customIds)
-    .whereExists(db('batches').where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId }).select(db.raw('1')))
+    .whereExists(
+      db('batches')
+        .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
+        .select(db.raw('1')),
+    )
     .update({ status: 'pending', claimed_at: null });
 }
 
 /** The worker is alive: refreshes the batch heartbeat and the claims it holds. */
 export async function heartbeat(db: Knex, tenant: Tenant, batchId: string, heldIds: string[]): Promise<void> {
-  await db('batches').where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId }).update({ heartbeat_at: db.fn.now() });
+  await db('batches')
+    .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
+    .update({ heartbeat_at: db.fn.now() });
   if (heldIds.length) {
-    await db('batch_items').where({ batch_id: batchId, status: 'processing' }).whereIn('custom_id', heldIds).update({ claimed_at: db.fn.now() });
+    await db('batch_items')
+      .where({ batch_id: batchId, status: 'processing' })
+      .whereIn('custom_id', heldIds)
+      .update({ claimed_at: db.fn.now() });
   }
 }
 
@@ -166,6 +197,11 @@ export async function takeStaleBatches(trx: Knex.Transaction, staleMs: number, l
     .skipLocked()
     .select(BATCH_COLUMNS);
   if (!rows.length) return [];
-  await trx('batches').whereIn('id', rows.map((r: BatchRow) => r.id)).update({ heartbeat_at: trx.fn.now() });
+  await trx('batches')
+    .whereIn(
+      'id',
+      rows.map((r: BatchRow) => r.id),
+    )
+    .update({ heartbeat_at: trx.fn.now() });
   return (rows as BatchRow[]).map(toBatchRecord);
 }

@@ -44,7 +44,10 @@ export class BatchWorker {
     if (!batch) return;
     const run = new BatchRun(this.deps, this.runtime, this.limiter, batch, () => this.stopping);
     const outcome = run.run();
-    this.runs.set(run, outcome.catch(() => undefined));
+    this.runs.set(
+      run,
+      outcome.catch(() => undefined),
+    );
     try {
       if ((await outcome) === 'crashed') throw new Error('batch worker stopped');
     } finally {

@@ -19,8 +19,16 @@ export interface BatchRecord {
 }
 
 export const BATCH_COLUMNS = [
-  'id', 'tenant_id', 'project_id', 'status', 'request_count', 'completed_count', 'failed_count',
-  'webhook_url', 'created_at', 'completed_at',
+  'id',
+  'tenant_id',
+  'project_id',
+  'status',
+  'request_count',
+  'completed_count',
+  'failed_count',
+  'webhook_url',
+  'created_at',
+  'completed_at',
 ];
 
 export interface BatchRow {
@@ -90,19 +98,27 @@ function ownBatches(db: Knex, tenant: Tenant) {
   return db('batches').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
 }
 
-export async function listBatches(db: Knex, tenant: Tenant, query: ListBatchesQuery): Promise<{ batches: BatchRecord[]; total: number }> {
+export async function listBatches(
+  db: Knex,
+  tenant: Tenant,
+  query: ListBatchesQuery,
+): Promise<{ batches: BatchRecord[]; total: number }> {
   const scope = ownBatches(db, tenant);
   if (query.status) scope.where({ status: query.status });
   // Page and total from one snapshot.
   const rows = (await scope
     .clone()
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(query.limit)
     .offset(query.offset)
     .select([...BATCH_COLUMNS, db.raw('count(*) over () as full_count')])) as (BatchRow & { full_count: string })[];
   let total = rows.length ? Number(rows[0].full_count) : 0;
   // Past the last page: the total needs its own count.
-  if (!rows.length && query.offset > 0) total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
+  if (!rows.length && query.offset > 0)
+    total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
   return { batches: rows.map(toBatchRecord), total };
 }
 
@@ -138,7 +154,17 @@ export async function listResults(db: Knex, tenant: Tenant, batchId: string): Pr
     .where({ 'b.id': batchId, 'b.tenant_id': tenant.tenantId, 'b.project_id': tenant.projectId })
     .whereIn('i.status', ['succeeded', 'failed'])
     .orderBy('i.position')
-    .select('i.custom_id', 'i.status', 'i.completion', 'i.model', 'i.result_model', 'i.prompt_tokens', 'i.completion_tokens', 'i.total_tokens', 'i.error');
+    .select(
+      'i.custom_id',
+      'i.status',
+      'i.completion',
+      'i.model',
+      'i.result_model',
+      'i.prompt_tokens',
+      'i.completion_tokens',
+      'i.total_tokens',
+      'i.error',
+    );
   return rows.map((row) => ({
     customId: row.custom_id,
     status: row.status,

@@ -34,7 +34,10 @@ export function submitBatchSchema(maxRequests: number) {
       .unique('custom_id')
       .required()
       .messages({ 'array.unique': 'custom_id "{#value.custom_id}" appears more than once' }),
-    webhook_url: Joi.string().trim().max(2048).uri({ scheme: ['http', 'https'] }),
+    webhook_url: Joi.string()
+      .trim()
+      .max(2048)
+      .uri({ scheme: ['http', 'https'] }),
   });
 }
 

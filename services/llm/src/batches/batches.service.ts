@@ -32,7 +32,8 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
   const needed = new Set<ProviderType>();
   const requests = input.requests.map((request, index) => {
     const provider = providerOfModel(request.model);
-    if (!provider) details.push({ path: `requests.${index}.model`, message: `"${request.model}" is not a known model` });
+    if (!provider)
+      details.push({ path: `requests.${index}.model`, message: `"${request.model}" is not a known model` });
     else {
       needed.add(provider);
       try {
@@ -49,12 +50,21 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
   if (missing.length) throw notConfigured(missing);
 
   const batch = await deps.db.transaction(async (trx) => {
-    const stored = await insertBatch(trx, tenant, { id: randomUUID(), webhookUrl: input.webhook_url ?? null, requests });
+    const stored = await insertBatch(trx, tenant, {
+      id: randomUUID(),
+      webhookUrl: input.webhook_url ?? null,
+      requests,
+    });
     await writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
     return stored;
   });
   deps.relay.kick();
-  return { batchId: batch.id, status: batch.status, requestCount: batch.requestCount, createdAt: toIso(batch.createdAt) };
+  return {
+    batchId: batch.id,
+    status: batch.status,
+    requestCount: batch.requestCount,
+    createdAt: toIso(batch.createdAt),
+  };
 }
 
 export async function getBatches(deps: Deps, tenant: Tenant, query: ListBatchesQuery) {
@@ -71,7 +81,8 @@ export async function getBatch(deps: Deps, tenant: Tenant, batchId: string) {
 export async function getBatchResults(deps: Deps, tenant: Tenant, batchId: string) {
   const batch = await findBatch(deps.db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
-  if (batch.status !== 'completed') throw errors.tooEarly(`Batch is ${batch.status}; results are available once it is completed`);
+  if (batch.status !== 'completed')
+    throw errors.tooEarly(`Batch is ${batch.status}; results are available once it is completed`);
   const results = await listResults(deps.db, tenant, batchId);
   return {
     batchId: batch.id,
@@ -90,7 +101,12 @@ export async function getBatchResults(deps: Deps, tenant: Tenant, batchId: strin
 /** Pending or processing batches stop taking new items; anything else is 409. */
 export async function cancel(deps: Deps, tenant: Tenant, batchId: string) {
   const cancelled = await cancelBatch(deps.db, tenant, batchId);
-  if (cancelled) return { batchId: cancelled.id, status: cancelled.status, message: 'Batch cancelled; items not yet started will not run' };
+  if (cancelled)
+    return {
+      batchId: cancelled.id,
+      status: cancelled.status,
+      message: 'Batch cancelled; items not yet started will not run',
+    };
   const batch = await findBatch(deps.db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   throw errors.conflict(`Batch is ${batch.status} and cannot be cancelled`);

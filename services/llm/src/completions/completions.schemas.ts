@@ -4,7 +4,9 @@ import type { ChatMessage } from '../vendors/vendor-types';
 export const MESSAGE_ROLES = ['system', 'developer', 'user', 'assistant'];
 
 export const messageSchema = Joi.object<ChatMessage>({
-  role: Joi.string().valid(...MESSAGE_ROLES).required(),
+  role: Joi.string()
+    .valid(...MESSAGE_ROLES)
+    .required(),
   content: Joi.string().allow('').max(200_000).required(),
 });
 

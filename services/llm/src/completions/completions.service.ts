@@ -24,15 +24,26 @@ export function routeModel(model: string, path = 'model'): ProviderType {
 /** Anthropic needs at least one message that is not a system message. */
 export function checkMessagesFor(provider: ProviderType, request: CompletionRequest, path = 'messages'): void {
   if (provider === 'anthropic' && request.messages.every((m) => m.role === 'system' || m.role === 'developer')) {
-    throw errors.validation('Request validation failed', [{ path, message: 'claude models need at least one user or assistant message' }]);
+    throw errors.validation('Request validation failed', [
+      { path, message: 'claude models need at least one user or assistant message' },
+    ]);
   }
 }
 
-export async function createCompletion(deps: Pick<ServiceDeps, 'db' | 'secrets'>, runtime: LlmRuntime, tenant: Tenant, request: CompletionRequest) {
+export async function createCompletion(
+  deps: Pick<ServiceDeps, 'db' | 'secrets'>,
+  runtime: LlmRuntime,
+  tenant: Tenant,
+  request: CompletionRequest,
+) {
   const provider = routeModel(request.model);
   checkMessagesFor(provider, request);
   const client = await requireVendorClient(deps, runtime, tenant, provider);
-  const outcome = await runCompletion(client, { ...request, temperature: request.temperature ?? DEFAULT_TEMPERATURE }, null);
+  const outcome = await runCompletion(
+    client,
+    { ...request, temperature: request.temperature ?? DEFAULT_TEMPERATURE },
+    null,
+  );
   runtime.logs.write(tenant, outcome.log);
   // The SDK error itself stays out of the log: its text may echo part of the key.
   if (!outcome.ok) throw vendorAppError(outcome.failure);

@@ -37,7 +37,11 @@ export async function upsertProvider(
   return { id: row.id, providerType: row.provider_type, createdAt: row.created_at };
 }
 
-export async function findProviderSecret(db: Knex, tenant: Tenant, providerType: ProviderType): Promise<ProviderSecretRecord | null> {
+export async function findProviderSecret(
+  db: Knex,
+  tenant: Tenant,
+  providerType: ProviderType,
+): Promise<ProviderSecretRecord | null> {
   const row = await db('providers')
     .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, provider_type: providerType })
     .first('api_key_enc', 'organization_id');

@@ -16,10 +16,16 @@ export interface SaveProviderInput {
 export const saveProviderSchema = Joi.object<SaveProviderInput>({
   providerType,
   apiKey: Joi.string().trim().min(1).max(500).required(),
-  organizationId: Joi.string().trim().min(1).max(200).when('providerType', {
-    is: 'openai',
-    otherwise: Joi.forbidden().messages({ 'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)' }),
-  }),
+  organizationId: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .when('providerType', {
+      is: 'openai',
+      otherwise: Joi.forbidden().messages({
+        'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)',
+      }),
+    }),
 });
 
 export interface TestProviderInput {
@@ -32,8 +38,14 @@ export interface TestProviderInput {
 export const testProviderSchema = Joi.object<TestProviderInput>({
   providerType,
   apiKey: Joi.string().trim().min(1).max(500),
-  organizationId: Joi.string().trim().min(1).max(200).when('providerType', {
-    is: 'openai',
-    otherwise: Joi.forbidden().messages({ 'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)' }),
-  }),
+  organizationId: Joi.string()
+    .trim()
+    .min(1)
+    .max(200)
+    .when('providerType', {
+      is: 'openai',
+      otherwise: Joi.forbidden().messages({
+        'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)',
+      }),
+    }),
 });

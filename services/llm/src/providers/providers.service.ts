@@ -26,7 +26,12 @@ export async function saveProvider(deps: Deps, runtime: LlmRuntime, tenant: Tena
 }
 
 /** The project's SDK client for a vendor, or null when the project has not configured it. */
-export function vendorClientFor(deps: Deps, runtime: LlmRuntime, tenant: Tenant, provider: ProviderType): Promise<VendorClient | null> {
+export function vendorClientFor(
+  deps: Deps,
+  runtime: LlmRuntime,
+  tenant: Tenant,
+  provider: ProviderType,
+): Promise<VendorClient | null> {
   return runtime.clients.get(tenant.projectId, provider, async () => {
     const secret = await findProviderSecret(deps.db, tenant, provider);
     if (!secret) return null;
@@ -35,7 +40,12 @@ export function vendorClientFor(deps: Deps, runtime: LlmRuntime, tenant: Tenant,
   });
 }
 
-export async function requireVendorClient(deps: Deps, runtime: LlmRuntime, tenant: Tenant, provider: ProviderType): Promise<VendorClient> {
+export async function requireVendorClient(
+  deps: Deps,
+  runtime: LlmRuntime,
+  tenant: Tenant,
+  provider: ProviderType,
+): Promise<VendorClient> {
   const client = await vendorClientFor(deps, runtime, tenant, provider);
   if (!client) throw notConfigured([provider]);
   return client;
@@ -50,7 +60,11 @@ export function notConfigured(providers: ProviderType[]) {
 /** One cheap authenticated vendor call; a refused key is `success: false`, never an error response. */
 export async function testProvider(deps: Deps, runtime: LlmRuntime, tenant: Tenant, input: TestProviderInput) {
   const client = input.apiKey
-    ? buildVendorClient(input.providerType, { apiKey: input.apiKey, organizationId: input.organizationId }, runtime.vendorOptions(input.providerType))
+    ? buildVendorClient(
+        input.providerType,
+        { apiKey: input.apiKey, organizationId: input.organizationId },
+        runtime.vendorOptions(input.providerType),
+      )
     : await requireVendorClient(deps, runtime, tenant, input.providerType);
   try {
     await client.check();

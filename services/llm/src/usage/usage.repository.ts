@@ -7,8 +7,17 @@ import type { CompletionLogEntry, CompletionStatus, StatsRange } from './usage.t
 type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 const LOG_COLUMNS = [
-  'id', 'model', 'provider', 'status', 'prompt_tokens', 'completion_tokens', 'total_tokens',
-  'latency_ms', 'error', 'batch_id', 'created_at',
+  'id',
+  'model',
+  'provider',
+  'status',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'latency_ms',
+  'error',
+  'batch_id',
+  'created_at',
 ];
 
 interface LogRow {
@@ -31,7 +40,11 @@ function toEntry(row: LogRow): CompletionLogEntry {
     model: row.model,
     provider: row.provider,
     status: row.status,
-    usage: { prompt_tokens: row.prompt_tokens, completion_tokens: row.completion_tokens, total_tokens: row.total_tokens },
+    usage: {
+      prompt_tokens: row.prompt_tokens,
+      completion_tokens: row.completion_tokens,
+      total_tokens: row.total_tokens,
+    },
     latencyMs: row.latency_ms,
     error: row.error,
     batchId: row.batch_id,
@@ -60,18 +73,26 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
   );
 }
 
-export async function listLogs(db: Knex, tenant: Tenant, page: Page): Promise<{ logs: CompletionLogEntry[]; total: number }> {
+export async function listLogs(
+  db: Knex,
+  tenant: Tenant,
+  page: Page,
+): Promise<{ logs: CompletionLogEntry[]; total: number }> {
   const scope = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
   // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
   const rows = (await scope
     .clone()
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(page.limit)
     .offset(page.offset)
     .select([...LOG_COLUMNS, db.raw('count(*) over () as full_count')])) as (LogRow & { full_count: string })[];
   let total = rows.length ? Number(rows[0].full_count) : 0;
   // Past the last page: the total needs its own count.
-  if (!rows.length && page.offset > 0) total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
+  if (!rows.length && page.offset > 0)
+    total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
   return { logs: rows.map(toEntry), total };
 }
 
@@ -116,7 +137,9 @@ export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange)
     inRange(db, tenant, range)
       .groupBy('provider')
       .orderBy('provider')
-      .select<GroupRow[]>('provider as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
+      .select<
+        GroupRow[]
+      >('provider as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
   ]);
   return { totals, byModel, byProvider };
 }

@@ -7,7 +7,9 @@ export const logsQuerySchema = Joi.object<Page>(pageSchema(LOGS_DEFAULT_LIMIT));
 
 export const statsQuerySchema = Joi.object<StatsRange>({
   from: Joi.date().iso(),
-  to: Joi.date().iso().when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')) }),
+  to: Joi.date()
+    .iso()
+    .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')) }),
 });
 
 export const projectPathSchema = Joi.object<{ tenant_id: string; project_id: string }>({

@@ -23,14 +23,18 @@ export function anthropicClient(credentials: VendorCredentials, options: VendorO
           temperature: input.temperature,
           messages: input.messages
             .filter((m) => m.role !== 'system' && m.role !== 'developer')
-            .map((m) => ({ role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: m.content })),
+            .map((m) => ({
+              role: m.role === 'assistant' ? ('assistant' as const) : ('user' as const),
+              content: m.content,
+            })),
           ...(system.length ? { system: system.join('\n\n') } : {}),
         },
         { signal },
       );
       const usage = response.usage;
       // Cached prompt tokens are prompt tokens too, in the OpenAI naming.
-      const prompt = (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
+      const prompt =
+        (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
       const completion = usage?.output_tokens ?? 0;
       return {
         completion: response.content

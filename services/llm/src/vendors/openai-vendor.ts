@@ -39,7 +39,11 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
       return {
         completion: response.choices?.[0]?.message?.content ?? '',
         model: response.model || input.model,
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: response.usage?.total_tokens ?? prompt + completion },
+        usage: {
+          prompt_tokens: prompt,
+          completion_tokens: completion,
+          total_tokens: response.usage?.total_tokens ?? prompt + completion,
+        },
       };
     },
     async check(): Promise<void> {

@@ -12,7 +12,10 @@ describe('providerOfModel', () => {
     expect(providerOfModel(model)).toBe(provider);
   });
 
-  it.each(['llama-3', 'gemini-pro', 'GPT-4o', 'claude', 'o2-mini', ''])('when the model is %j, then no vendor serves it', (model) => {
-    expect(providerOfModel(model)).toBeUndefined();
-  });
+  it.each(['llama-3', 'gemini-pro', 'GPT-4o', 'claude', 'o2-mini', ''])(
+    'when the model is %j, then no vendor serves it',
+    (model) => {
+      expect(providerOfModel(model)).toBeUndefined();
+    },
+  );
 });

@@ -3,7 +3,11 @@ import { openAiClient } from './openai-vendor';
 import type { ProviderType, VendorClient, VendorCredentials, VendorOptions } from './vendor-types';
 
 /** Builds an SDK client for a vendor (tests and the cache share this). */
-export function buildVendorClient(provider: ProviderType, credentials: VendorCredentials, options: VendorOptions): VendorClient {
+export function buildVendorClient(
+  provider: ProviderType,
+  credentials: VendorCredentials,
+  options: VendorOptions,
+): VendorClient {
   return provider === 'openai' ? openAiClient(credentials, options) : anthropicClient(credentials, options);
 }
 
@@ -21,7 +25,11 @@ export class VendorClientCache {
 
   constructor(private readonly ttlMs: number) {}
 
-  async get(projectId: string, provider: ProviderType, load: () => Promise<VendorClient | null>): Promise<VendorClient | null> {
+  async get(
+    projectId: string,
+    provider: ProviderType,
+    load: () => Promise<VendorClient | null>,
+  ): Promise<VendorClient | null> {
     const key = `${projectId}:${provider}`;
     const cached = this.clients.get(key);
     if (cached && cached.expiresAt > Date.now()) return cached.client;

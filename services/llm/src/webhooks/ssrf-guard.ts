@@ -4,13 +4,32 @@ import { BlockList, isIP } from 'node:net';
 /** Private, loopback, link-local, shared, reserved and multicast ranges: never a webhook target. */
 const blocked = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv4');
 }
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) {
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['64:ff9b::', 96],
+] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
@@ -51,7 +70,8 @@ export function guardedLookup(allowed: boolean) {
 export function assertTargetAllowed(url: URL, allowedHosts: string[]): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const allowed = allowedHosts.map((h) => h.toLowerCase()).includes(host);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookRefusedError(`unsupported scheme ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebhookRefusedError(`unsupported scheme ${url.protocol}`);
   if (!allowed && isIP(host) && isPrivateAddress(host)) throw new WebhookRefusedError(`${host} is a private address`);
   return allowed;
 }

@@ -56,7 +56,17 @@ export async function markAttemptHandled(trx: Knex.Transaction, eventId: string)
  * Puts the next attempt in the outbox, due at `dueAt`: the relay publishes it then, so a retry
  * waits in the database (surviving restarts) rather than in a broker or a timer.
  */
-export async function scheduleRetry(trx: Knex.Transaction, tenant: Tenant, data: WebhookRetryData, dueAt: Date): Promise<void> {
+export async function scheduleRetry(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  data: WebhookRetryData,
+  dueAt: Date,
+): Promise<void> {
   const envelope = envelopeOf({ type: BATCH_EVENTS.webhookRetry, ...tenant, data });
-  await trx('outbox').insert({ id: envelope.id, type: envelope.type, envelope: JSON.stringify(envelope), next_attempt_at: dueAt });
+  await trx('outbox').insert({
+    id: envelope.id,
+    type: envelope.type,
+    envelope: JSON.stringify(envelope),
+    next_attempt_at: dueAt,
+  });
 }

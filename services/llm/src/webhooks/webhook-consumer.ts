@@ -4,7 +4,13 @@ import type { LlmRuntime } from '../llm-runtime';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
 import { findBatch } from '../batches/batches.repository';
 import { WebhookRefusedError } from './ssrf-guard';
-import { attemptHandled, markAttemptHandled, recordAttempt, scheduleRetry, type WebhookAttempt } from './webhook-attempts.repository';
+import {
+  attemptHandled,
+  markAttemptHandled,
+  recordAttempt,
+  scheduleRetry,
+  type WebhookAttempt,
+} from './webhook-attempts.repository';
 import { postWebhook } from './webhook-sender';
 import { signWebhook } from './webhook-signature';
 
@@ -46,7 +52,11 @@ export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmRuntim
   };
 }
 
-async function deliver(deps: ServiceDeps, runtime: LlmRuntime, event: EventEnvelope<BatchFinishedData | WebhookRetryData>): Promise<void> {
+async function deliver(
+  deps: ServiceDeps,
+  runtime: LlmRuntime,
+  event: EventEnvelope<BatchFinishedData | WebhookRetryData>,
+): Promise<void> {
   const tenant = { tenantId: event.tenantId, projectId: event.projectId };
   const data = event.data;
   if (!data.webhookUrl) return;
@@ -100,12 +110,22 @@ async function attemptDelivery(
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return { outcome: 'delivered', statusCode: response.statusCode, error: null, durationMs: elapsed() };
     }
-    return { outcome: 'failed', statusCode: response.statusCode, error: `receiver answered ${response.statusCode}`, durationMs: elapsed() };
+    return {
+      outcome: 'failed',
+      statusCode: response.statusCode,
+      error: `receiver answered ${response.statusCode}`,
+      durationMs: elapsed(),
+    };
   } catch (error) {
     if (error instanceof WebhookRefusedError) {
       deps.logger.warn('webhook refused', { batchId: data.batchId, reason: error.message });
       return { outcome: 'refused', statusCode: null, error: error.message, durationMs: elapsed() };
     }
-    return { outcome: 'failed', statusCode: null, error: (error as Error).message ?? String(error), durationMs: elapsed() };
+    return {
+      outcome: 'failed',
+      statusCode: null,
+      error: (error as Error).message ?? String(error),
+      durationMs: elapsed(),
+    };
   }
 }

@@ -14,6 +14,12 @@ export function apiOf(app: Express) {
   };
   return {
     get: (path: string, headers: Headers) => checked(request(app).get(path).set(headers)),
-    post: (path: string, headers: Headers, body?: unknown) => checked(request(app).post(path).set(headers).send(body as object)),
+    post: (path: string, headers: Headers, body?: unknown) =>
+      checked(
+        request(app)
+          .post(path)
+          .set(headers)
+          .send(body as object),
+      ),
   };
 }

@@ -10,7 +10,13 @@ export function requests(count: number, model: string, prefix = 'req') {
 }
 
 /** Polls the batch until it reaches one of `statuses`. */
-export async function waitForBatch(api: ReturnType<typeof apiOf>, headers: Headers, batchId: string, statuses: string[], timeoutMs = 15_000) {
+export async function waitForBatch(
+  api: ReturnType<typeof apiOf>,
+  headers: Headers,
+  batchId: string,
+  statuses: string[],
+  timeoutMs = 15_000,
+) {
   return waitFor(
     async () => {
       const res = await api.get(`/v1/batch/${batchId}`, headers);
@@ -22,6 +28,9 @@ export async function waitForBatch(api: ReturnType<typeof apiOf>, headers: Heade
 
 /** How many items of the batch have a stored result. */
 export async function resultCount(db: Knex, batchId: string): Promise<number> {
-  const [row] = await db('batch_items').where({ batch_id: batchId }).whereIn('status', ['succeeded', 'failed']).count({ count: '*' });
+  const [row] = await db('batch_items')
+    .where({ batch_id: batchId })
+    .whereIn('status', ['succeeded', 'failed'])
+    .count({ count: '*' });
   return Number(row.count);
 }

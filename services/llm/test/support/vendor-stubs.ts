@@ -36,18 +36,33 @@ export function openAiStub(options: StubOptions = {}): Promise<HttpStub> {
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!keys.has(key)) {
       sendJson(res, 401, {
-        error: { message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+        error: {
+          message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
       });
       return;
     }
     if (req.method === 'GET' && req.path.startsWith('/v1/models')) {
-      sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: 1700000000, owned_by: 'system' }] });
+      sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: 'gpt-4o-mini', object: 'model', created: 1700000000, owned_by: 'system' }],
+      });
       return;
     }
     if (req.method === 'POST' && req.path === '/v1/chat/completions') {
       const body = req.body as Body;
       if (body.model === 'gpt-nonexistent') {
-        sendJson(res, 404, { error: { message: 'The model `gpt-nonexistent` does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' } });
+        sendJson(res, 404, {
+          error: {
+            message: 'The model `gpt-nonexistent` does not exist or you do not have access to it.',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'model_not_found',
+          },
+        });
         return;
       }
       await delayFor(body.model, options);
@@ -57,7 +72,14 @@ export function openAiStub(options: StubOptions = {}): Promise<HttpStub> {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: `${body.model}-2024-07-18`,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal: null },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
         usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
       });
       return;
@@ -75,13 +97,28 @@ export function anthropicStub(options: StubOptions = {}): Promise<HttpStub> {
       return;
     }
     if (req.method === 'GET' && req.path.startsWith('/v1/models')) {
-      sendJson(res, 200, { data: [{ type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' }], has_more: false, first_id: 'claude-sonnet-4-5', last_id: 'claude-sonnet-4-5' });
+      sendJson(res, 200, {
+        data: [
+          {
+            type: 'model',
+            id: 'claude-sonnet-4-5',
+            display_name: 'Claude Sonnet 4.5',
+            created_at: '2025-09-29T00:00:00Z',
+          },
+        ],
+        has_more: false,
+        first_id: 'claude-sonnet-4-5',
+        last_id: 'claude-sonnet-4-5',
+      });
       return;
     }
     if (req.method === 'POST' && req.path === '/v1/messages') {
       const body = req.body as Body;
       if (body.model === 'claude-overloaded') {
-        sendJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'model: claude-overloaded is not supported' } });
+        sendJson(res, 400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: 'model: claude-overloaded is not supported' },
+        });
         return;
       }
       await delayFor(body.model, options);
