@@ -51,8 +51,10 @@ function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
       if (error !== undefined) return next(error);
       const handler = handlers[index++];
       if (!handler) return next();
-      // Errors (sync, or a rejected promise) go to Express like from any middleware.
-      Promise.resolve(handler(req, res, step)).catch(next);
+      // Errors (sync, or a rejected promise) go to Express like from any middleware; only a
+      // handler that returned a promise gets a rejection handler (no promise per step otherwise).
+      const result: unknown = handler(req, res, step);
+      if (result instanceof Promise) result.catch(next);
     };
     step();
   };
@@ -95,14 +97,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.json(options.openapi);
   });
 
-  app.use(
-    '/v1',
-    (_req, res, next) => {
-      res.locals.routeBase = '/v1';
-      next();
-    },
-    options.routes,
-  );
+  app.use('/v1', options.routes);
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;

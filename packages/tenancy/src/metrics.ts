@@ -30,8 +30,8 @@ export function createHttpMetrics(service: string, { defaultMetrics = true } = {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       // The route pattern, not the raw path, so ids do not explode the label set.
-      // Express has reset req.baseUrl by now, so the mount point is kept in res.locals.
-      const base = (res.locals.routeBase as string | undefined) ?? '';
+      // Express has reset req.baseUrl by now; every service route is mounted under /v1.
+      const base = req.originalUrl.startsWith('/v1/') ? '/v1' : '';
       const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
       const labels = { method: req.method, route, status: String(res.statusCode) };
       requests.inc(labels);
