@@ -7,9 +7,10 @@
  * The stand-in runs in a child process so that it does not share the service's event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import http, { type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createTestService } from '@platform/testkit';
@@ -54,48 +55,54 @@ async function startStandIn(): Promise<{ url: string; child: ChildProcess }> {
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+const PROBE = `
+const http = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, payload, seconds, thinkMs } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
+const latencies = [];
+const until = Date.now() + seconds * 1000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const one = () => new Promise((resolve, reject) => {
+  const started = performance.now();
+  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+    res.resume();
+    res.on('end', () => {
+      if (res.statusCode !== 200) return reject(new Error('status ' + res.statusCode));
+      latencies.push(performance.now() - started);
+      resolve();
+    });
+  });
+  req.on('error', reject);
+  req.end(payload);
+});
+Promise.all(Array.from({ length: 20 }, async () => {
+  while (Date.now() < until) {
+    await one();
+    await sleep(Math.random() * 2 * thinkMs);
+  }
+})).then(() => { agent.destroy(); parentPort.postMessage(latencies); }, (error) => { throw error; });
+`;
+
 /**
  * 20 connections, each sending its next request after a random pause (mean THINK_MS): the
- * latency a request sees when the service is busy but not saturated. Returns p50/p99 in ms.
+ * latency a request sees when the service is busy but not saturated. The client runs in a
+ * worker thread, so its own work is not counted as the service's. Returns latencies in ms.
  */
-async function jitteredLatency(
+function jitteredLatency(
   url: string,
   headers: Record<string, string>,
   body: unknown,
   seconds: number,
 ): Promise<number[]> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
-  const payload = JSON.stringify(body);
-  const latencies: number[] = [];
-  const until = Date.now() + seconds * 1000;
-  const one = () =>
-    new Promise<void>((resolve, reject) => {
-      const started = performance.now();
-      const req = http.request(
-        url,
-        { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-            latencies.push(performance.now() - started);
-            resolve();
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(PROBE, {
+      eval: true,
+      workerData: { url, headers, payload: JSON.stringify(body), seconds, thinkMs: THINK_MS },
     });
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (Date.now() < until) {
-        await one();
-        await sleep(Math.random() * 2 * THINK_MS);
-      }
-    }),
-  );
-  agent.destroy();
-  return latencies;
+    worker.once('message', (latencies: number[]) => resolve(latencies));
+    worker.once('error', reject);
+  });
 }
 
 function percentiles(latencies: number[]): { p50: number; p99: number; count: number } {
