@@ -84,6 +84,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     ),
   );
 
+  app.get('/v1/openapi.json', (_req, res) => {
+    res.json(options.openapi);
+  });
+  app.use('/v1', options.routes);
+
+  // Probes and metrics after the API, so API requests are not matched against them first.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -93,11 +99,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', ...state });
   });
   app.get('/metrics', metrics.handler);
-  app.get('/v1/openapi.json', (_req, res) => {
-    res.json(options.openapi);
-  });
-
-  app.use('/v1', options.routes);
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;

@@ -3,7 +3,7 @@ import { constantTimeEqual, sha256Hex } from './crypto';
 import { errors } from './errors';
 import type { ApiKeyRecord, PlatformDirectory } from './platform-directory';
 
-const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id'] as const;
+const usable = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length < 512;
 
 // The secret last proven against each cached record, so a repeat caller skips the hash.
 const verified = new WeakMap<ApiKeyRecord, string>();
@@ -22,17 +22,17 @@ function secretOf(record: ApiKeyRecord, secret: string): boolean {
  */
 export function requireKeys(directory: PlatformDirectory): RequestHandler {
   return (req, _res, next) => {
-    // Express lowercases header names, so X-API-KEY and x-api-key both arrive here.
-    const [apiKey, secretKey, tenantId, projectId] = KEY_HEADERS.map((name) => req.headers[name]);
-    if (
-      ![apiKey, secretKey, tenantId, projectId].every((v) => typeof v === 'string' && v.length > 0 && v.length < 512)
-    ) {
-      throw errors.unauthorized();
-    }
+    // Node lowercases header names, so X-API-KEY and x-api-key both arrive here.
+    const { headers } = req;
+    const apiKey = headers['x-api-key'];
+    const secretKey = headers['x-secret-key'];
+    const tenantId = headers['x-tenant-id'];
+    const projectId = headers['x-project-id'];
+    if (!usable(apiKey) || !usable(secretKey) || !usable(tenantId) || !usable(projectId)) throw errors.unauthorized();
     const accept = (record: ApiKeyRecord | null) => {
       const secretMatches = record
-        ? secretOf(record, secretKey as string)
-        : constantTimeEqual(sha256Hex(secretKey as string), '0'.repeat(64));
+        ? secretOf(record, secretKey)
+        : constantTimeEqual(sha256Hex(secretKey), '0'.repeat(64));
       if (!record || !secretMatches || record.tenantId !== tenantId || record.projectId !== projectId) {
         throw errors.unauthorized();
       }
@@ -40,8 +40,8 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
       next();
     };
     // A cached key is answered synchronously: most requests then cost no promise at all.
-    const cached = directory.cachedKey(apiKey as string);
+    const cached = directory.cachedKey(apiKey);
     if (cached !== undefined) return accept(cached);
-    return directory.findKey(apiKey as string).then(accept);
+    return directory.findKey(apiKey).then(accept);
   };
 }

@@ -37,7 +37,8 @@ export function createRateLimit(options: RateLimitOptions): RequestHandler {
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
-    standardHeaders: 'draft-8',
+    // draft-7's RateLimit / RateLimit-Policy headers; draft-8 hashes the key (SHA-256) on every request.
+    standardHeaders: 'draft-7',
     legacyHeaders: false,
     identifier: options.name,
     store,
