@@ -26,6 +26,20 @@ export function createHttpMetrics(service: string, { defaultMetrics = true } = {
     registers: [registry],
   });
 
+  // One labelled child per (method, route, status), found by a string key instead of hashing
+  // the label object on every request.
+  const children = new Map<string, { count: Counter.Internal<string>; latency: Histogram.Internal<string> }>();
+  const childFor = (method: string, route: string, status: number) => {
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { method, route, status: String(status) };
+      child = { count: requests.labels(labels), latency: duration.labels(labels) };
+      children.set(key, child);
+    }
+    return child;
+  };
+
   const middleware: RequestHandler = (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -33,9 +47,9 @@ export function createHttpMetrics(service: string, { defaultMetrics = true } = {
       // Express has reset req.baseUrl by now; every service route is mounted under /v1.
       const base = req.originalUrl.startsWith('/v1/') ? '/v1' : '';
       const route = req.route?.path ? `${base}${String(req.route.path)}` : 'unmatched';
-      const labels = { method: req.method, route, status: String(res.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+      const child = childFor(req.method, route, res.statusCode);
+      child.count.inc();
+      child.latency.observe(Number(process.hrtime.bigint() - start) / 1e9);
     });
     next();
   };

@@ -25,7 +25,6 @@ export function securityHeaders(): RequestHandler {
   );
   return (_req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
-    res.removeHeader('X-Powered-By');
     next();
   };
 }
