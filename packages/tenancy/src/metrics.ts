@@ -28,7 +28,7 @@ export function createHttpMetrics(service: string, { defaultMetrics = true } = {
 
   // One labelled child per (method, route, status), found by a string key instead of hashing
   // the label object on every request.
-  const children = new Map<string, { count: Counter.Internal<string>; latency: Histogram.Internal<string> }>();
+  const children = new Map<string, { count: Counter.Internal; latency: Histogram.Internal<string> }>();
   const childFor = (method: string, route: string, status: number) => {
     const key = `${method} ${route} ${status}`;
     let child = children.get(key);
