@@ -5,6 +5,7 @@ import { createProject, platformMigrations, type CreatedProject } from '@platfor
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { createLogger, PlatformDirectory, SecretBox, type Logger } from '@platform/tenancy';
 import type { Knex } from 'knex';
+import { keyHeaders } from '@platform/testkit';
 import { benchDatabaseServer } from './database';
 
 export interface BenchPlatform {
@@ -34,12 +35,7 @@ export async function benchPlatform(): Promise<BenchPlatform> {
     directory: new PlatformDirectory(platformDb, secrets),
     secrets,
     project,
-    headers: {
-      'x-api-key': project.apiKey,
-      'x-secret-key': project.secretKey,
-      'x-tenant-id': project.tenantId,
-      'x-project-id': project.projectId,
-    },
+    headers: keyHeaders(project),
     async close() {
       await platformDb.destroy();
       await server.stop();

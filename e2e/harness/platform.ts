@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createProject, platformMigrations, setSetting, type CreatedProject } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
-import { createTestDatabase, startTcpProxy, type TcpProxy } from '@platform/testkit';
+import { createTestDatabase, keyHeaders, startTcpProxy, type TcpProxy } from '@platform/testkit';
 import { SecretBox, type ProjectSettings } from '@platform/tenancy';
 import { startServiceProcess, type ServiceProcess } from './processes';
 
@@ -88,13 +88,7 @@ export async function startPlatform(options: E2EOptions): Promise<E2EPlatform> {
   return {
     urls,
     project,
-    headers: {
-      'x-api-key': project.apiKey,
-      'x-secret-key': project.secretKey,
-      'x-tenant-id': project.tenantId,
-      'x-project-id': project.projectId,
-      'content-type': 'application/json',
-    },
+    headers: { ...keyHeaders(project), 'content-type': 'application/json' },
     broker,
     processes,
     async stop() {

@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { Knex } from 'knex';
 import { createProject, platformMigrations, revokeKey, type CreatedProject } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
-import { createTestDatabase } from '@platform/testkit';
+import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger, PlatformDirectory, requireKeys, SecretBox } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
@@ -26,12 +26,7 @@ function appWith(directory: PlatformDirectory) {
   });
 }
 
-const headersOf = (p: CreatedProject) => ({
-  'x-api-key': p.apiKey,
-  'x-secret-key': p.secretKey,
-  'x-tenant-id': p.tenantId,
-  'x-project-id': p.projectId,
-});
+const headersOf = keyHeaders;
 
 beforeAll(async () => {
   database = await createTestDatabase('keys');

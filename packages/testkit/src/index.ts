@@ -2,6 +2,7 @@ export { createTestDatabase, testServerUrl } from './test-database';
 export {
   createTestService,
   createTestProject,
+  keyHeaders,
   testJwtKeys,
   type TestService,
   type TestProject,

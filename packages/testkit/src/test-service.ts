@@ -98,6 +98,21 @@ export async function createTestService(
   };
 }
 
+/** The four key headers of a project. */
+export function keyHeaders(keys: {
+  apiKey: string;
+  secretKey: string;
+  tenantId: string;
+  projectId: string;
+}): Record<string, string> {
+  return {
+    'x-api-key': keys.apiKey,
+    'x-secret-key': keys.secretKey,
+    'x-tenant-id': keys.tenantId,
+    'x-project-id': keys.projectId,
+  };
+}
+
 export async function createTestProject(
   platformDb: Knex,
   secrets: SecretBox,
@@ -111,12 +126,7 @@ export async function createTestProject(
   });
   return {
     ...created,
-    headers: {
-      'x-api-key': created.apiKey,
-      'x-secret-key': created.secretKey,
-      'x-tenant-id': created.tenantId,
-      'x-project-id': created.projectId,
-    },
+    headers: keyHeaders(created),
     accessToken: (user) =>
       signAccessToken(
         {
