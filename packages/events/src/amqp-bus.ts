@@ -106,7 +106,9 @@ export class AmqpBus implements EventBus {
       const channel = await connection.createConfirmChannel();
       channel.on('error', () => undefined);
       await channel.assertExchange(this.exchange, 'topic', { durable: true });
-      for (const subscription of this.subscriptions) await this.consume(connection, subscription);
+      // By index, re-reading the length: a subscribe() that arrives while this loop awaits is
+      // picked up here rather than missed until the next reconnect.
+      for (let i = 0; i < this.subscriptions.length; i++) await this.consume(connection, this.subscriptions[i]);
       this.connection = connection;
       this.publishChannel = channel;
       this.reconnectDelayMs = 250;

@@ -1,7 +1,6 @@
 export { envelopeOf, topicMatches, type EventEnvelope, type NewEvent } from './envelope';
 export {
   DEFAULT_MAX_ATTEMPTS,
-  DEFAULT_RETRY_DELAYS_MS,
   type EventBus,
   type EventHandler,
   type Subscription,

@@ -1,7 +1,7 @@
 import './express-augment';
 
-export { AppError, ERROR_STATUS, errors, type ErrorCode, type ErrorDetail } from './errors';
-export { errorHandler, notFoundHandler, toAppError } from './error-handler';
+export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
+export { errorHandler, notFoundHandler } from './error-handler';
 export { createLogger, redact, type Logger } from './logger';
 export { requestId } from './request-context';
 export { tenantOf, type ProjectSettings, type TenantContext } from './tenant-context';
@@ -23,17 +23,16 @@ export {
   ACCESS_TOKEN_ISSUER,
   type AccessTokenClaims,
 } from './bearer';
-export { Joi, parse, detailsOf, pageSchema, MAX_PAGE_SIZE, type Page } from './validation';
+export { Joi, parse, pageSchema, type Page } from './validation';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { createHttpMetrics, type HttpMetrics } from './metrics';
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
-export { SecretBox, keyIdOf, sha256Hex, constantTimeEqual, randomToken } from './crypto';
+export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
 export {
   buildOpenApiDocument,
   errorResponses,
-  errorEnvelopeSchema,
   jsonBody,
   jsonResponse,
   KEYS,

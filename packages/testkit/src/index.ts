@@ -1,4 +1,4 @@
-export { createTestDatabase, testServerUrl } from './test-database';
+export { createTestDatabase } from './test-database';
 export {
   createTestService,
   createTestProject,
