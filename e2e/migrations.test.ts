@@ -21,6 +21,10 @@ const services: ServiceDefinition[] = [
   mailerService,
   notificationsService,
 ];
+const sets: [string, Migration[]][] = [
+  ['platform', platformMigrations],
+  ...services.map((s): [string, Migration[]] => [s.name, allMigrations(s)]),
+];
 
 describe.each(sets)('%s migrations', (name, migrations) => {
   it('when migrated up, rolled back completely and migrated again, then the schema comes back and nothing is left over', async () => {
