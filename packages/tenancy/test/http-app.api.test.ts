@@ -1,12 +1,25 @@
+import { Writable } from 'node:stream';
 import { Router } from 'express';
 import request from 'supertest';
+import winston from 'winston';
 import { testJwtKeys } from '@platform/testkit';
 import { createHttpApp, createLogger, errors, Joi, pageSchema, parse, requireBearer, signAccessToken } from '../src';
 
 const keys = testJwtKeys();
-const logged: unknown[] = [];
-const logger = createLogger('test', 'silent');
-logger.on('data', (line) => logged.push(line));
+// The service's real logger (JSON, redaction), writing into this list instead of stdout.
+const logged: string[] = [];
+const logger = createLogger('test', 'info');
+logger.clear();
+logger.add(
+  new winston.transports.Stream({
+    stream: new Writable({
+      write: (chunk: Buffer, _encoding, done) => {
+        logged.push(chunk.toString());
+        done();
+      },
+    }),
+  }),
+);
 
 function buildApp(database: 'up' | 'down' = 'up') {
   const routes = Router();
@@ -83,6 +96,10 @@ describe('common HTTP stack', () => {
     expect(res.body.error.code).toBe('INTERNAL_ERROR');
     expect(res.body.error.requestId).toBe('req-123');
     expect(JSON.stringify(res.body)).not.toMatch(/select|secrets|stack/i);
+    // The cause goes to the log, with the request id, for the operator.
+    const line = JSON.parse(logged.find((l) => l.includes('req-123'))!);
+    expect(line).toMatchObject({ level: 'error', requestId: 'req-123', code: 'INTERNAL_ERROR', path: '/v1/boom' });
+    expect(JSON.stringify(line.cause)).toContain('select * from secrets');
   });
 
   it('when the route does not exist, then 404 NOT_FOUND in the envelope', async () => {
