@@ -1,33 +1,16 @@
 import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { waitFor, type TestProject } from '@platform/testkit';
 import { authEmailHandler, mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
-import { BAD_SENDGRID_KEY, formFields, startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+import { useMailerService } from './support/harness';
+import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
-let svc: TestService;
-let mailgun: HttpStub;
-let sendgrid: HttpStub;
+const ctx = useMailerService();
+const { freshProject } = ctx;
 let handle: EventHandler;
 
-beforeAll(async () => {
-  mailgun = await startMailgunStub();
-  sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, {
-    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
-  });
-  handle = authEmailHandler(svc.deps);
+beforeAll(() => {
+  handle = authEmailHandler(ctx.svc.deps);
 });
-
-afterAll(async () => {
-  await svc.close();
-  await mailgun.close();
-  await sendgrid.close();
-});
-
-async function freshProject(): Promise<{ project: TestProject; api: ApiClient }> {
-  const project = await svc.createProject();
-  return { project, api: apiClient(svc, project.headers) };
-}
 
 function authEvent(project: TestProject, type: string, data: object): EventEnvelope {
   return envelopeOf({ type, tenantId: project.tenantId, projectId: project.projectId, data });
@@ -49,11 +32,11 @@ describe('auth emails', () => {
       link: 'https://app.example.com/verify-email?token=abc&x=1',
       expiresAt,
     });
-    const before = sendgrid.requests.length;
+    const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
-    expect(sendgrid.requests.length).toBe(before + 1);
-    const body = sendgrid.requests[before].body as {
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
+    const body = ctx.sendgrid.requests[before].body as {
       subject: string;
       personalizations: { to: { email: string }[] }[];
       content: { value: string }[];
@@ -81,9 +64,9 @@ describe('auth emails', () => {
       link: 'https://a/r?token=1',
       expiresAt,
     });
-    const before = sendgrid.requests.length;
+    const before = ctx.sendgrid.requests.length;
     await Promise.all([handle(event), handle(event), handle(event)]);
-    expect(sendgrid.requests.length).toBe(before + 1);
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
     expect((await api.get('/v1/logs')).body.total).toBe(1);
   });
 
@@ -101,7 +84,7 @@ describe('auth emails', () => {
       html: '<a href="{{link}}">Reset</a> until {{expiresAt}}',
       text: 'Reset: {{link}}',
     });
-    const before = mailgun.requests.length;
+    const before = ctx.mailgun.requests.length;
     await handle(
       authEvent(project, AUTH_EVENTS.passwordResetRequested, {
         userId: 'u2',
@@ -110,8 +93,8 @@ describe('auth emails', () => {
         expiresAt,
       }),
     );
-    expect(mailgun.requests.length).toBe(before + 1);
-    expect(formFields(mailgun.requests[before])).toMatchObject({
+    expect(ctx.mailgun.requests.length).toBe(before + 1);
+    expect(formFields(ctx.mailgun.requests[before])).toMatchObject({
       to: ['old@example.com'],
       from: ['no-reply@mg.example.com'],
       subject: ['Reset for old@example.com'],
@@ -154,18 +137,18 @@ describe('auth emails', () => {
       link: 'https://a/v?token=1',
       expiresAt,
     });
-    const before = sendgrid.requests.length;
+    const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
-    expect(sendgrid.requests.length).toBe(before + 1);
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
   });
 
   it('when an event is published on the bus after startBackground, then the consumer sends the email', async () => {
-    const stop = await mailerService.startBackground!(svc.deps);
+    const stop = await mailerService.startBackground!(ctx.svc.deps);
     try {
       const { project, api } = await freshProject();
-      await svc.deps.bus.publish(
+      await ctx.svc.deps.bus.publish(
         authEvent(project, AUTH_EVENTS.passwordResetRequested, {
           userId: 'u6',
           email: 'bus@example.com',
