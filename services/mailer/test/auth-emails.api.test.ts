@@ -18,6 +18,11 @@ function authEvent(project: TestProject, type: string, data: object): EventEnvel
 
 const expiresAt = '2026-11-23T10:00:00.000Z';
 
+/** A verification or password-reset request for `email`, carrying `link`. */
+function linkEvent(project: TestProject, type: string, email: string, link: string): EventEnvelope {
+  return authEvent(project, type, { userId: `user-${email}`, email, link, expiresAt });
+}
+
 describe('auth emails', () => {
   it('when the same verification event is delivered twice, then exactly one email is sent and logged', async () => {
     const { project, api } = await freshProject();
@@ -26,12 +31,12 @@ describe('auth emails', () => {
       type: 'sendgrid',
       config: { apiKey: 'SG.k', fromEmail: 'auth@example.com' },
     });
-    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
-      userId: 'u1',
-      email: 'new@example.com',
-      link: 'https://app.example.com/verify-email?token=abc&x=1',
-      expiresAt,
-    });
+    const event = linkEvent(
+      project,
+      AUTH_EVENTS.verificationRequested,
+      'new@example.com',
+      'https://app.example.com/verify-email?token=abc&x=1',
+    );
     const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
@@ -58,12 +63,7 @@ describe('auth emails', () => {
   it('when two deliveries of one event race, then still exactly one email is sent', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
-    const event = authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-      userId: 'u',
-      email: 'race@example.com',
-      link: 'https://a/r?token=1',
-      expiresAt,
-    });
+    const event = linkEvent(project, AUTH_EVENTS.passwordResetRequested, 'race@example.com', 'https://a/r?token=1');
     const before = ctx.sendgrid.requests.length;
     await Promise.all([handle(event), handle(event), handle(event)]);
     expect(ctx.sendgrid.requests.length).toBe(before + 1);
@@ -86,12 +86,12 @@ describe('auth emails', () => {
     });
     const before = ctx.mailgun.requests.length;
     await handle(
-      authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-        userId: 'u2',
-        email: 'old@example.com',
-        link: 'https://app/reset-password?token=t&y=2',
-        expiresAt,
-      }),
+      linkEvent(
+        project,
+        AUTH_EVENTS.passwordResetRequested,
+        'old@example.com',
+        'https://app/reset-password?token=t&y=2',
+      ),
     );
     expect(ctx.mailgun.requests.length).toBe(before + 1);
     expect(formFields(ctx.mailgun.requests[before])).toMatchObject({
@@ -131,12 +131,7 @@ describe('auth emails', () => {
   it('when the vendor refuses the credentials, then one failed log is kept and a redelivery sends nothing more', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: BAD_SENDGRID_KEY } });
-    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
-      userId: 'u5',
-      email: 'x@example.com',
-      link: 'https://a/v?token=1',
-      expiresAt,
-    });
+    const event = linkEvent(project, AUTH_EVENTS.verificationRequested, 'x@example.com', 'https://a/v?token=1');
     const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
@@ -149,12 +144,7 @@ describe('auth emails', () => {
     try {
       const { project, api } = await freshProject();
       await ctx.svc.deps.bus.publish(
-        authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-          userId: 'u6',
-          email: 'bus@example.com',
-          link: 'https://a/r?token=2',
-          expiresAt,
-        }),
+        linkEvent(project, AUTH_EVENTS.passwordResetRequested, 'bus@example.com', 'https://a/r?token=2'),
       );
       const logs = await waitFor(async () => {
         const res = await api.get('/v1/emails/logs/bus@example.com');
