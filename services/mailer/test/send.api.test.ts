@@ -111,6 +111,16 @@ describe('sending', () => {
     expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('Explicit');
   });
 
+  it("when templateId is one template's id and another's templateKey, then the templateKey match is sent", async () => {
+    const api = await freshProject();
+    await api.post('/v1/providers', sendgridProvider);
+    const byId = await api.post('/v1/templates', { name: 'A', subject: 'By id', html: '<p>a</p>' });
+    await api.post('/v1/templates', { name: 'B', templateKey: byId.body.id, subject: 'By key', html: '<p>b</p>' });
+    const before = ctx.sendgrid.requests.length;
+    expect((await api.post('/v1/emails/send', { to: 'd@example.com', templateId: byId.body.id })).status).toBe(200);
+    expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('By key');
+  });
+
   it.each([
     ['no to', { subject: 's', html: 'h' }],
     ['a bad to', { to: 'nope', subject: 's', html: 'h' }],
