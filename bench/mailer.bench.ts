@@ -5,10 +5,10 @@
  * the preview endpoint over HTTP, keys and database lookup included.
  */
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { createTestService } from '@platform/testkit';
 import { mailerService, TemplateCache } from '@platform/mailer';
 import { benchDatabaseServer } from './lib/database';
+import { listen } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
 // The same handlebars the service uses, resolved from the service's own package.
@@ -154,19 +154,17 @@ async function previewOverHttp(seconds: number): Promise<string[]> {
   const server = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL = server.url;
   const svc = await createTestService(mailerService);
-  const listening = svc.app.listen(0);
+  const { url, close } = await listen(svc.app);
   try {
-    await new Promise((resolve) => listening.once('listening', resolve));
-    const { port } = listening.address() as AddressInfo;
     const project = await svc.createProject();
     const headers = { ...project.headers, 'content-type': 'application/json' };
-    const created = await fetch(`http://127.0.0.1:${port}/v1/templates`, {
+    const created = await fetch(`${url}/v1/templates`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ name: 'Order', ...template }),
     }).then((r) => r.json() as Promise<{ id: string }>);
     const result = await runLoad({
-      url: `http://127.0.0.1:${port}/v1/templates/${created.id}/preview`,
+      url: `${url}/v1/templates/${created.id}/preview`,
       method: 'POST',
       headers: project.headers,
       body: { data },
@@ -177,7 +175,7 @@ async function previewOverHttp(seconds: number): Promise<string[]> {
       `INFO  mailer POST /v1/templates/{id}/preview over HTTP (keys, database lookup, cached render): ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${result.non2xx ? ` (${result.non2xx} non-2xx)` : ''}`,
     ];
   } finally {
-    await new Promise((resolve) => listening.close(resolve));
+    await close();
     await svc.close();
     await server.stop();
   }

@@ -1,39 +1,27 @@
 import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { waitFor, type TestProject } from '@platform/testkit';
 import { authEmailHandler, mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
-import { BAD_SENDGRID_KEY, formFields, startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+import { useMailerService } from './support/harness';
+import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
-let svc: TestService;
-let mailgun: HttpStub;
-let sendgrid: HttpStub;
+const ctx = useMailerService();
+const { freshProject } = ctx;
 let handle: EventHandler;
 
-beforeAll(async () => {
-  mailgun = await startMailgunStub();
-  sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, {
-    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
-  });
-  handle = authEmailHandler(svc.deps);
+beforeAll(() => {
+  handle = authEmailHandler(ctx.svc.deps);
 });
-
-afterAll(async () => {
-  await svc.close();
-  await mailgun.close();
-  await sendgrid.close();
-});
-
-async function freshProject(): Promise<{ project: TestProject; api: ApiClient }> {
-  const project = await svc.createProject();
-  return { project, api: apiClient(svc, project.headers) };
-}
 
 function authEvent(project: TestProject, type: string, data: object): EventEnvelope {
   return envelopeOf({ type, tenantId: project.tenantId, projectId: project.projectId, data });
 }
 
 const expiresAt = '2026-11-23T10:00:00.000Z';
+
+/** A verification or password-reset request for `email`, carrying `link`. */
+function linkEvent(project: TestProject, type: string, email: string, link: string): EventEnvelope {
+  return authEvent(project, type, { userId: `user-${email}`, email, link, expiresAt });
+}
 
 describe('auth emails', () => {
   it('when the same verification event is delivered twice, then exactly one email is sent and logged', async () => {
@@ -43,17 +31,17 @@ describe('auth emails', () => {
       type: 'sendgrid',
       config: { apiKey: 'SG.k', fromEmail: 'auth@example.com' },
     });
-    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
-      userId: 'u1',
-      email: 'new@example.com',
-      link: 'https://app.example.com/verify-email?token=abc&x=1',
-      expiresAt,
-    });
-    const before = sendgrid.requests.length;
+    const event = linkEvent(
+      project,
+      AUTH_EVENTS.verificationRequested,
+      'new@example.com',
+      'https://app.example.com/verify-email?token=abc&x=1',
+    );
+    const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
-    expect(sendgrid.requests.length).toBe(before + 1);
-    const body = sendgrid.requests[before].body as {
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
+    const body = ctx.sendgrid.requests[before].body as {
       subject: string;
       personalizations: { to: { email: string }[] }[];
       content: { value: string }[];
@@ -75,15 +63,10 @@ describe('auth emails', () => {
   it('when two deliveries of one event race, then still exactly one email is sent', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
-    const event = authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-      userId: 'u',
-      email: 'race@example.com',
-      link: 'https://a/r?token=1',
-      expiresAt,
-    });
-    const before = sendgrid.requests.length;
+    const event = linkEvent(project, AUTH_EVENTS.passwordResetRequested, 'race@example.com', 'https://a/r?token=1');
+    const before = ctx.sendgrid.requests.length;
     await Promise.all([handle(event), handle(event), handle(event)]);
-    expect(sendgrid.requests.length).toBe(before + 1);
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
     expect((await api.get('/v1/logs')).body.total).toBe(1);
   });
 
@@ -101,17 +84,17 @@ describe('auth emails', () => {
       html: '<a href="{{link}}">Reset</a> until {{expiresAt}}',
       text: 'Reset: {{link}}',
     });
-    const before = mailgun.requests.length;
+    const before = ctx.mailgun.requests.length;
     await handle(
-      authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-        userId: 'u2',
-        email: 'old@example.com',
-        link: 'https://app/reset-password?token=t&y=2',
-        expiresAt,
-      }),
+      linkEvent(
+        project,
+        AUTH_EVENTS.passwordResetRequested,
+        'old@example.com',
+        'https://app/reset-password?token=t&y=2',
+      ),
     );
-    expect(mailgun.requests.length).toBe(before + 1);
-    expect(formFields(mailgun.requests[before])).toMatchObject({
+    expect(ctx.mailgun.requests.length).toBe(before + 1);
+    expect(formFields(ctx.mailgun.requests[before])).toMatchObject({
       to: ['old@example.com'],
       from: ['no-reply@mg.example.com'],
       subject: ['Reset for old@example.com'],
@@ -148,30 +131,20 @@ describe('auth emails', () => {
   it('when the vendor refuses the credentials, then one failed log is kept and a redelivery sends nothing more', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: BAD_SENDGRID_KEY } });
-    const event = authEvent(project, AUTH_EVENTS.verificationRequested, {
-      userId: 'u5',
-      email: 'x@example.com',
-      link: 'https://a/v?token=1',
-      expiresAt,
-    });
-    const before = sendgrid.requests.length;
+    const event = linkEvent(project, AUTH_EVENTS.verificationRequested, 'x@example.com', 'https://a/v?token=1');
+    const before = ctx.sendgrid.requests.length;
     await handle(event);
     await handle(event);
-    expect(sendgrid.requests.length).toBe(before + 1);
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
   });
 
   it('when an event is published on the bus after startBackground, then the consumer sends the email', async () => {
-    const stop = await mailerService.startBackground!(svc.deps);
+    const stop = await mailerService.startBackground!(ctx.svc.deps);
     try {
       const { project, api } = await freshProject();
-      await svc.deps.bus.publish(
-        authEvent(project, AUTH_EVENTS.passwordResetRequested, {
-          userId: 'u6',
-          email: 'bus@example.com',
-          link: 'https://a/r?token=2',
-          expiresAt,
-        }),
+      await ctx.svc.deps.bus.publish(
+        linkEvent(project, AUTH_EVENTS.passwordResetRequested, 'bus@example.com', 'https://a/r?token=2'),
       );
       const logs = await waitFor(async () => {
         const res = await api.get('/v1/emails/logs/bus@example.com');

@@ -1,28 +1,11 @@
-import { createTestService, type HttpStub, type TestService } from '@platform/testkit';
-import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
-import { BAD_SENDGRID_KEY, formFields, startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+import type { ApiClient } from './support/api';
+import { useMailerService } from './support/harness';
+import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
-let svc: TestService;
-let mailgun: HttpStub;
-let sendgrid: HttpStub;
-
-beforeAll(async () => {
-  mailgun = await startMailgunStub();
-  sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, {
-    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
-  });
-});
-
-afterAll(async () => {
-  await svc.close();
-  await mailgun.close();
-  await sendgrid.close();
-});
+const ctx = useMailerService();
 
 async function freshProject(): Promise<ApiClient> {
-  return apiClient(svc, (await svc.createProject()).headers);
+  return (await ctx.freshProject()).api;
 }
 
 const mailgunInput = {
@@ -56,9 +39,9 @@ describe('providers', () => {
   it('when the config is stored, then the database holds it encrypted', async () => {
     const api = await freshProject();
     const res = await api.post('/v1/providers', mailgunInput);
-    const row = await svc.deps.db('mail_providers').where({ id: res.body.id }).first('config_enc');
+    const row = await ctx.svc.deps.db('mail_providers').where({ id: res.body.id }).first('config_enc');
     expect(row.config_enc).not.toContain('key-live-123');
-    expect(svc.deps.secrets.decryptJson(row.config_enc)).toMatchObject({
+    expect(ctx.svc.deps.secrets.decryptJson(row.config_enc)).toMatchObject({
       apiKey: 'key-live-123',
       domain: 'mg.example.com',
     });
@@ -116,7 +99,7 @@ describe('providers', () => {
       ...mailgunInput,
       config: { ...mailgunInput.config, fromEmail: 'ops@mg.example.com' },
     });
-    const before = mailgun.requests.length;
+    const before = ctx.mailgun.requests.length;
     const res = await api.post(`/v1/providers/${provider.body.id}/test`, { to: 'dev@example.com' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -124,7 +107,7 @@ describe('providers', () => {
       messageId: expect.any(String),
       message: expect.stringContaining('dev@example.com'),
     });
-    const sent = mailgun.requests[before];
+    const sent = ctx.mailgun.requests[before];
     expect(sent.path).toBe('/v3/mg.example.com/messages');
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from('api:key-live-123').toString('base64')}`);
     expect(formFields(sent)).toMatchObject({ to: ['dev@example.com'], from: ['ops@mg.example.com'] });

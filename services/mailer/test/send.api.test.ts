@@ -1,28 +1,13 @@
-import { createTestService, type HttpStub, type TestService } from '@platform/testkit';
+import { createTestService } from '@platform/testkit';
 import { mailerService } from '../src';
 import { apiClient, type ApiClient } from './support/api';
-import { BAD_MAILGUN_KEY, formFields, startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+import { useMailerService } from './support/harness';
+import { BAD_MAILGUN_KEY, formFields } from './support/vendor-stubs';
 
-let svc: TestService;
-let mailgun: HttpStub;
-let sendgrid: HttpStub;
-
-beforeAll(async () => {
-  mailgun = await startMailgunStub();
-  sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, {
-    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
-  });
-});
-
-afterAll(async () => {
-  await svc.close();
-  await mailgun.close();
-  await sendgrid.close();
-});
+const ctx = useMailerService();
 
 async function freshProject(): Promise<ApiClient> {
-  return apiClient(svc, (await svc.createProject()).headers);
+  return (await ctx.freshProject()).api;
 }
 
 const mailgunProvider = {
@@ -40,7 +25,7 @@ describe('sending', () => {
   it('when html is sent through Mailgun, then mailgun.js posts it to the stand-in and the attempt is logged', async () => {
     const api = await freshProject();
     const provider = await api.post('/v1/providers', mailgunProvider);
-    const before = mailgun.requests.length;
+    const before = ctx.mailgun.requests.length;
     const res = await api.post('/v1/emails/send', {
       to: 'ann@example.com',
       subject: 'Hi',
@@ -54,8 +39,8 @@ describe('sending', () => {
       to: 'ann@example.com',
       sentAt: expect.any(String),
     });
-    expect(mailgun.requests.length).toBe(before + 1);
-    expect(formFields(mailgun.requests[before])).toMatchObject({
+    expect(ctx.mailgun.requests.length).toBe(before + 1);
+    expect(formFields(ctx.mailgun.requests[before])).toMatchObject({
       to: ['ann@example.com'],
       from: ['app@mg.example.com'],
       subject: ['Hi'],
@@ -85,7 +70,7 @@ describe('sending', () => {
       html: '<p>{{name}}</p>{{#each items}}<i>{{this}}</i>{{/each}}',
       text: 'Dear {{name}}',
     });
-    const before = sendgrid.requests.length;
+    const before = ctx.sendgrid.requests.length;
     const res = await api.post('/v1/emails/send', {
       to: 'bob@example.com',
       templateId: 'order.shipped',
@@ -93,7 +78,7 @@ describe('sending', () => {
       from: 'shop@example.com',
     });
     expect(res.status).toBe(200);
-    const sent = sendgrid.requests[before];
+    const sent = ctx.sendgrid.requests[before];
     expect(sent.headers.authorization).toBe('Bearer SG.abc');
     expect(sent.body).toMatchObject({
       from: { email: 'shop@example.com' },
@@ -116,14 +101,24 @@ describe('sending', () => {
     const api = await freshProject();
     await api.post('/v1/providers', sendgridProvider);
     const template = await api.post('/v1/templates', { name: 'T', subject: 'From template', html: '<p>x</p>' });
-    const before = sendgrid.requests.length;
+    const before = ctx.sendgrid.requests.length;
     const res = await api.post('/v1/emails/send', {
       to: 'c@example.com',
       templateId: template.body.id,
       subject: 'Explicit',
     });
     expect(res.status).toBe(200);
-    expect((sendgrid.requests[before].body as { subject: string }).subject).toBe('Explicit');
+    expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('Explicit');
+  });
+
+  it("when templateId is one template's id and another's templateKey, then the templateKey match is sent", async () => {
+    const api = await freshProject();
+    await api.post('/v1/providers', sendgridProvider);
+    const byId = await api.post('/v1/templates', { name: 'A', subject: 'By id', html: '<p>a</p>' });
+    await api.post('/v1/templates', { name: 'B', templateKey: byId.body.id, subject: 'By key', html: '<p>b</p>' });
+    const before = ctx.sendgrid.requests.length;
+    expect((await api.post('/v1/emails/send', { to: 'd@example.com', templateId: byId.body.id })).status).toBe(200);
+    expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('By key');
   });
 
   it.each([

@@ -1,15 +1,13 @@
 import { createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { assertMatchesOpenApi, createTestService, type HttpStub, type TestService } from '@platform/testkit';
-import { mailerService } from '../src';
+import { assertMatchesOpenApi } from '@platform/testkit';
 import { openapi } from '../src/openapi';
 import { mailgunSignature } from '../src/webhooks/webhook-signatures';
-import { apiClient, type ApiClient } from './support/api';
-import { startMailgunStub, startSendgridStub } from './support/vendor-stubs';
+import type { ApiClient } from './support/api';
+import { useMailerService } from './support/harness';
 
-let svc: TestService;
-let mailgun: HttpStub;
-let sendgrid: HttpStub;
+const ctx = useMailerService();
+
 let api: ApiClient;
 let mailgunProviderId: string;
 let sendgridProviderId: string;
@@ -19,12 +17,7 @@ const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 const publicKeyBase64 = ec.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 
 beforeAll(async () => {
-  mailgun = await startMailgunStub();
-  sendgrid = await startSendgridStub();
-  svc = await createTestService(mailerService, {
-    env: { MAILGUN_API_BASE: mailgun.url, SENDGRID_API_BASE: sendgrid.url },
-  });
-  api = apiClient(svc, (await svc.createProject()).headers);
+  ({ api } = await ctx.freshProject());
   mailgunProviderId = (
     await api.post('/v1/providers', {
       name: 'mg',
@@ -41,15 +34,9 @@ beforeAll(async () => {
   ).body.id;
 });
 
-afterAll(async () => {
-  await svc.close();
-  await mailgun.close();
-  await sendgrid.close();
-});
-
 /** Posts a raw JSON body without keys, as the vendor would, and checks the answer against the document. */
 async function postWebhook(providerId: string, rawBody: string, headers: Record<string, string> = {}) {
-  const res = await request(svc.app)
+  const res = await request(ctx.svc.app)
     .post(`/v1/webhooks/${providerId}`)
     .set({ 'content-type': 'application/json', ...headers })
     .send(rawBody);

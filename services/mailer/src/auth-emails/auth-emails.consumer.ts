@@ -9,7 +9,6 @@ import {
 } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Logger } from '@platform/tenancy';
-import { hasLogForEvent } from '../emails/logs.repository';
 import { mailerServices, type MailerServices } from '../services';
 import type { Tenant } from '../shared';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';
@@ -77,14 +76,14 @@ async function render(
  * Sends the email one auth event asks for, at most once per event: `idempotent` records the
  * event id in the same transaction, and the log row carries the event id under a unique index.
  * A vendor that cannot be reached is logged as a failed attempt and the event retried; a
- * vendor that refuses, or a production project without a provider, ends in one failed log.
+ * vendor that refuses ends in one failed log; a production project without a provider is
+ * only logged as a warning (there is no provider to record the attempt under).
  */
 export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, event: EventEnvelope): Promise<void> {
   const plan = planOf(event);
   if (!plan || !plan.data.email) return;
   const services = mailerServices(deps);
   const tenant: Tenant = { tenantId: event.tenantId, projectId: event.projectId };
-  if (await hasLogForEvent(trx, tenant, event.id)) return;
   const { templateId, ...content } = await render(services, trx, tenant, plan, deps.logger);
   const meta = { source: plan.templateKey, templateId, eventId: event.id };
 

@@ -79,10 +79,6 @@ export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<
   return row;
 }
 
-export async function hasLogForEvent(db: Knex, tenant: Tenant, eventId: string): Promise<boolean> {
-  return Boolean(await scoped(db, tenant).where({ event_id: eventId }).first('id'));
-}
-
 export async function listLogs(
   db: Knex,
   tenant: Tenant,

@@ -86,14 +86,19 @@ export async function findTemplate(db: Knex, tenant: Tenant, id: string): Promis
   return scoped(db, tenant).where({ id }).first(COLUMNS);
 }
 
-/** By id or by templateKey (send accepts either). */
+/** By templateKey or by id (send accepts either), in one query; a templateKey match wins. */
 export async function findTemplateByIdOrKey(
   db: Knex,
   tenant: Tenant,
   idOrKey: string,
 ): Promise<TemplateRow | undefined> {
-  const byKey = await scoped(db, tenant).where({ template_key: idOrKey }).first(COLUMNS);
-  return byKey ?? (await findTemplate(db, tenant, idOrKey));
+  return scoped(db, tenant)
+    .where((q) => {
+      q.where({ template_key: idOrKey });
+      if (isUuid(idOrKey)) q.orWhere({ id: idOrKey });
+    })
+    .orderByRaw('template_key = ? desc nulls last', [idOrKey])
+    .first(COLUMNS);
 }
 
 export async function updateTemplate(
