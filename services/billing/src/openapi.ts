@@ -1,6 +1,6 @@
 import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
 import { recordSchemas } from './openapi.records';
-import { environmentParam, pathParam, paymentSchemas } from './openapi.schemas';
+import { environmentParam, pathParam, paymentSchemas, succeeded } from './openapi.schemas';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const testEnv = environmentParam('test');
@@ -229,11 +229,10 @@ export const openapi = buildOpenApiDocument({
           testEnv,
         ],
         responses: {
-          '200': jsonResponse('The subscription or null', {
-            type: 'object',
-            required: ['subscription'],
-            properties: { success: { const: true }, subscription: { oneOf: [ref('Subscription'), { type: 'null' }] } },
-          }),
+          '200': jsonResponse(
+            'The subscription or null',
+            succeeded({ subscription: { oneOf: [ref('Subscription'), { type: 'null' }] } }),
+          ),
           ...errorResponses(400, 401, 500),
         },
       },
