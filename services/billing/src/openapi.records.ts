@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@platform/tenancy';
-import { metadataInput, nullableStr, str } from './openapi.schemas';
+import { metadataInput, nullableStr, str, succeeded } from './openapi.schemas';
 
 const metadata = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -82,54 +82,49 @@ export const recordSchemas: Record<string, JsonSchema> = {
       updatedAt: { ...str, format: 'date-time' },
     },
   },
-  AccountStatus: {
-    type: 'object',
-    required: ['configured', 'ready', 'account', 'requirements', 'issues', 'environment'],
-    properties: {
-      success: { const: true },
-      configured: { type: 'boolean' },
-      ready: { type: 'boolean', description: 'Charges and payouts enabled and the account not disabled' },
-      account: {
-        type: ['object', 'null'],
-        required: [
-          'id',
-          'email',
-          'country',
-          'default_currency',
-          'charges_enabled',
-          'payouts_enabled',
-          'details_submitted',
-          'type',
-        ],
-        properties: {
-          id: str,
-          email: nullableStr,
-          country: nullableStr,
-          default_currency: nullableStr,
-          charges_enabled: { type: 'boolean' },
-          payouts_enabled: { type: 'boolean' },
-          details_submitted: { type: 'boolean' },
-          type: nullableStr,
-        },
+  AccountStatus: succeeded({
+    configured: { type: 'boolean' },
+    ready: { type: 'boolean', description: 'Charges and payouts enabled and the account not disabled' },
+    account: {
+      type: ['object', 'null'],
+      required: [
+        'id',
+        'email',
+        'country',
+        'default_currency',
+        'charges_enabled',
+        'payouts_enabled',
+        'details_submitted',
+        'type',
+      ],
+      properties: {
+        id: str,
+        email: nullableStr,
+        country: nullableStr,
+        default_currency: nullableStr,
+        charges_enabled: { type: 'boolean' },
+        payouts_enabled: { type: 'boolean' },
+        details_submitted: { type: 'boolean' },
+        type: nullableStr,
       },
-      requirements: {
-        type: 'object',
-        required: ['currently_due', 'eventually_due', 'past_due', 'disabled_reason'],
-        properties: {
-          currently_due: { type: 'array', items: str },
-          eventually_due: { type: 'array', items: str },
-          past_due: { type: 'array', items: str },
-          disabled_reason: nullableStr,
-        },
-      },
-      issues: {
-        type: 'array',
-        items: str,
-        description: 'What keeps the account from charging or paying out, in words',
-      },
-      environment: { enum: ['test', 'live'] },
     },
-  },
+    requirements: {
+      type: 'object',
+      required: ['currently_due', 'eventually_due', 'past_due', 'disabled_reason'],
+      properties: {
+        currently_due: { type: 'array', items: str },
+        eventually_due: { type: 'array', items: str },
+        past_due: { type: 'array', items: str },
+        disabled_reason: nullableStr,
+      },
+    },
+    issues: {
+      type: 'array',
+      items: str,
+      description: 'What keeps the account from charging or paying out, in words',
+    },
+    environment: { enum: ['test', 'live'] },
+  }),
   WebhookReceived: {
     type: 'object',
     required: ['received', 'duplicate'],

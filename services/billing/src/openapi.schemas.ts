@@ -9,6 +9,13 @@ export const metadataInput = {
   description: 'Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden.',
 };
 
+/** A successful answer: `success: true` plus the given fields (all of them required). */
+export const succeeded = (properties: Record<string, JsonSchema>, optional: Record<string, JsonSchema> = {}) => ({
+  type: 'object',
+  required: ['success', ...Object.keys(properties)],
+  properties: { success: { const: true }, ...properties, ...optional },
+});
+
 export const environmentParam = (fallback: 'test' | 'live') => ({
   name: 'environment',
   in: 'query',
@@ -56,14 +63,7 @@ export const paymentSchemas: Record<string, JsonSchema> = {
   },
   StripeConfigStatus: configStatus,
   StripeConfig: {
-    allOf: [
-      configStatus,
-      {
-        type: 'object',
-        required: ['success'],
-        properties: { success: { const: true }, environments: { type: 'array', items: configStatus } },
-      },
-    ],
+    allOf: [configStatus, succeeded({}, { environments: { type: 'array', items: configStatus } })],
   },
   LineItem: {
     type: 'object',
@@ -89,37 +89,27 @@ export const paymentSchemas: Record<string, JsonSchema> = {
       billing_address_collection: { enum: ['auto', 'required'] },
     },
   },
-  CheckoutSessionCreated: {
-    type: 'object',
-    required: ['success', 'session'],
-    properties: {
-      success: { const: true },
-      session: {
-        type: 'object',
-        required: ['id', 'url', 'customer', 'mode'],
-        properties: { id: str, url: nullableStr, customer: str, mode: { enum: ['payment', 'subscription', 'setup'] } },
+  CheckoutSessionCreated: succeeded({
+    session: {
+      type: 'object',
+      required: ['id', 'url', 'customer', 'mode'],
+      properties: { id: str, url: nullableStr, customer: str, mode: { enum: ['payment', 'subscription', 'setup'] } },
+    },
+  }),
+  CheckoutSessionStatus: succeeded({
+    session: {
+      type: 'object',
+      required: ['id', 'status', 'payment_status'],
+      properties: {
+        id: str,
+        status: { ...nullableStr, description: 'open, complete or expired' },
+        payment_status: { ...str, description: 'paid, unpaid or no_payment_required' },
+        mode: str,
+        customer: nullableStr,
+        url: nullableStr,
       },
     },
-  },
-  CheckoutSessionStatus: {
-    type: 'object',
-    required: ['session'],
-    properties: {
-      success: { const: true },
-      session: {
-        type: 'object',
-        required: ['id', 'status', 'payment_status'],
-        properties: {
-          id: str,
-          status: { ...nullableStr, description: 'open, complete or expired' },
-          payment_status: { ...str, description: 'paid, unpaid or no_payment_required' },
-          mode: str,
-          customer: nullableStr,
-          url: nullableStr,
-        },
-      },
-    },
-  },
+  }),
   PaymentIntentInput: {
     type: 'object',
     required: ['amount', 'currency'],
@@ -137,40 +127,30 @@ export const paymentSchemas: Record<string, JsonSchema> = {
       setup_future_usage: { enum: ['on_session', 'off_session'] },
     },
   },
-  PaymentIntentCreated: {
-    type: 'object',
-    required: ['success', 'paymentIntent', 'client_secret', 'payment_intent_id', 'status'],
-    properties: {
-      success: { const: true },
-      paymentIntent: {
-        type: 'object',
-        required: ['id', 'client_secret', 'status', 'amount', 'currency'],
-        properties: {
-          id: str,
-          client_secret: nullableStr,
-          status: str,
-          amount: { type: 'integer' },
-          currency: str,
-          customer: str,
-        },
-      },
-      client_secret: nullableStr,
-      payment_intent_id: str,
-      status: str,
-    },
-  },
-  PaymentIntentStatus: {
-    type: 'object',
-    required: ['paymentIntent'],
-    properties: {
-      success: { const: true },
-      paymentIntent: {
-        type: 'object',
-        required: ['id', 'status', 'amount', 'currency'],
-        properties: { id: str, status: str, amount: { type: 'integer' }, currency: str },
+  PaymentIntentCreated: succeeded({
+    paymentIntent: {
+      type: 'object',
+      required: ['id', 'client_secret', 'status', 'amount', 'currency'],
+      properties: {
+        id: str,
+        client_secret: nullableStr,
+        status: str,
+        amount: { type: 'integer' },
+        currency: str,
+        customer: str,
       },
     },
-  },
+    client_secret: nullableStr,
+    payment_intent_id: str,
+    status: str,
+  }),
+  PaymentIntentStatus: succeeded({
+    paymentIntent: {
+      type: 'object',
+      required: ['id', 'status', 'amount', 'currency'],
+      properties: { id: str, status: str, amount: { type: 'integer' }, currency: str },
+    },
+  }),
   PortalSessionInput: {
     type: 'object',
     required: ['return_url'],
@@ -182,16 +162,11 @@ export const paymentSchemas: Record<string, JsonSchema> = {
       return_url: { ...str, format: 'uri' },
     },
   },
-  PortalSessionCreated: {
-    type: 'object',
-    required: ['success', 'session'],
-    properties: {
-      success: { const: true },
-      session: {
-        type: 'object',
-        required: ['id', 'url', 'customer', 'return_url'],
-        properties: { id: str, url: str, customer: str, return_url: nullableStr },
-      },
+  PortalSessionCreated: succeeded({
+    session: {
+      type: 'object',
+      required: ['id', 'url', 'customer', 'return_url'],
+      properties: { id: str, url: str, customer: str, return_url: nullableStr },
     },
-  },
+  }),
 };

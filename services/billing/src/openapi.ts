@@ -1,6 +1,6 @@
 import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
 import { recordSchemas } from './openapi.records';
-import { environmentParam, pathParam, paymentSchemas } from './openapi.schemas';
+import { environmentParam, pathParam, paymentSchemas, succeeded } from './openapi.schemas';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const testEnv = environmentParam('test');
@@ -11,6 +11,40 @@ const NOT_CONFIGURED =
 const BOTH =
   'Needs the key headers and a bearer access token of the same tenant and project (else 401). ' +
   'The signed-in user is the Stripe customer: one per user and environment, created on first use.';
+
+/** POST on behalf of the signed-in user (keys and bearer): checkout session, payment intent, portal session. */
+const userCreate = (operationId: string, summary: string, input: string, created: string) => ({
+  post: {
+    operationId,
+    summary,
+    description: `${BOTH} ${NOT_CONFIGURED}`,
+    security: KEYS_AND_BEARER,
+    parameters: [testEnv],
+    requestBody: jsonBody(ref(input)),
+    responses: {
+      '201': jsonResponse('Created', ref(created)),
+      ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+    },
+  },
+});
+
+/** GET of a Stripe object this project created (keys and bearer); another project's is 404. */
+const userStatus = (operationId: string, object: string, idParam: Record<string, unknown>, status: string) => ({
+  get: {
+    operationId,
+    summary: `Status of a ${object} of this project`,
+    description: `A ${object} not created by this project is 404. ${NOT_CONFIGURED}`,
+    security: KEYS_AND_BEARER,
+    parameters: [idParam, testEnv],
+    responses: {
+      '200': jsonResponse(`The ${object}`, ref(status)),
+      ...errorResponses(400, 401, 403, 404, 500, 502),
+    },
+  },
+});
+
+const customerId = pathParam('customer_id', 'Stripe customer id');
+const customerErrors = errorResponses(400, 401, 403, 404, 429, 500, 502);
 
 const payPaths: Record<string, unknown> = {
   '/pay/config': {
@@ -34,74 +68,36 @@ const payPaths: Record<string, unknown> = {
       responses: { '200': jsonResponse('Configuration state', ref('StripeConfig')), ...errorResponses(400, 401) },
     },
   },
-  '/pay/checkout/session': {
-    post: {
-      operationId: 'createCheckoutSession',
-      summary: 'Create a Stripe Checkout session for the signed-in user',
-      description: `${BOTH} ${NOT_CONFIGURED}`,
-      security: KEYS_AND_BEARER,
-      parameters: [testEnv],
-      requestBody: jsonBody(ref('CheckoutSessionInput')),
-      responses: {
-        '201': jsonResponse('Created', ref('CheckoutSessionCreated')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
-      },
-    },
-  },
-  '/pay/checkout/session/{session_id}': {
-    get: {
-      operationId: 'getCheckoutSession',
-      summary: 'Status of a checkout session of this project',
-      description: `A session not created by this project is 404. ${NOT_CONFIGURED}`,
-      security: KEYS_AND_BEARER,
-      parameters: [pathParam('session_id', 'Stripe checkout session id'), testEnv],
-      responses: {
-        '200': jsonResponse('The session', ref('CheckoutSessionStatus')),
-        ...errorResponses(400, 401, 403, 404, 500, 502),
-      },
-    },
-  },
-  '/pay/payment/intent': {
-    post: {
-      operationId: 'createPaymentIntent',
-      summary: 'Create a payment intent',
-      description: `${BOTH} ${NOT_CONFIGURED}`,
-      security: KEYS_AND_BEARER,
-      parameters: [testEnv],
-      requestBody: jsonBody(ref('PaymentIntentInput')),
-      responses: {
-        '201': jsonResponse('Created', ref('PaymentIntentCreated')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
-      },
-    },
-  },
-  '/pay/payment/intent/{payment_intent_id}': {
-    get: {
-      operationId: 'getPaymentIntent',
-      summary: 'Status of a payment intent of this project',
-      description: `A payment intent not created by this project is 404. ${NOT_CONFIGURED}`,
-      security: KEYS_AND_BEARER,
-      parameters: [pathParam('payment_intent_id', 'Stripe payment intent id'), testEnv],
-      responses: {
-        '200': jsonResponse('The payment intent', ref('PaymentIntentStatus')),
-        ...errorResponses(400, 401, 403, 404, 500, 502),
-      },
-    },
-  },
-  '/pay/customer-portal/session': {
-    post: {
-      operationId: 'createPortalSession',
-      summary: 'Create a Stripe customer-portal session',
-      description: `${BOTH} ${NOT_CONFIGURED}`,
-      security: KEYS_AND_BEARER,
-      parameters: [testEnv],
-      requestBody: jsonBody(ref('PortalSessionInput')),
-      responses: {
-        '201': jsonResponse('Created', ref('PortalSessionCreated')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
-      },
-    },
-  },
+  '/pay/checkout/session': userCreate(
+    'createCheckoutSession',
+    'Create a Stripe Checkout session for the signed-in user',
+    'CheckoutSessionInput',
+    'CheckoutSessionCreated',
+  ),
+  '/pay/checkout/session/{session_id}': userStatus(
+    'getCheckoutSession',
+    'checkout session',
+    pathParam('session_id', 'Stripe checkout session id'),
+    'CheckoutSessionStatus',
+  ),
+  '/pay/payment/intent': userCreate(
+    'createPaymentIntent',
+    'Create a payment intent',
+    'PaymentIntentInput',
+    'PaymentIntentCreated',
+  ),
+  '/pay/payment/intent/{payment_intent_id}': userStatus(
+    'getPaymentIntent',
+    'payment intent',
+    pathParam('payment_intent_id', 'Stripe payment intent id'),
+    'PaymentIntentStatus',
+  ),
+  '/pay/customer-portal/session': userCreate(
+    'createPortalSession',
+    'Create a Stripe customer-portal session',
+    'PortalSessionInput',
+    'PortalSessionCreated',
+  ),
   '/pay/customers': {
     post: {
       operationId: 'createCustomer',
@@ -133,10 +129,10 @@ const payPaths: Record<string, unknown> = {
       operationId: 'getCustomer',
       summary: "One customer of this project (another project's is 404)",
       security: KEYS,
-      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      parameters: [customerId, testEnv],
       responses: {
         '200': jsonResponse('The customer', ref('Customer')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+        ...customerErrors,
       },
     },
     put: {
@@ -145,21 +141,21 @@ const payPaths: Record<string, unknown> = {
       description:
         'Only the fields sent change; metadata is merged key by key and `tenantId`/`projectId` cannot be changed.',
       security: KEYS,
-      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      parameters: [customerId, testEnv],
       requestBody: jsonBody(ref('CustomerInput')),
       responses: {
         '200': jsonResponse('The updated customer', ref('Customer')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+        ...customerErrors,
       },
     },
     delete: {
       operationId: 'deleteCustomer',
       summary: 'Delete a customer of this project in Stripe',
       security: KEYS,
-      parameters: [pathParam('customer_id', 'Stripe customer id'), testEnv],
+      parameters: [customerId, testEnv],
       responses: {
         '200': jsonResponse('Deleted', ref('DeletedCustomer')),
-        ...errorResponses(400, 401, 403, 404, 429, 500, 502),
+        ...customerErrors,
       },
     },
   },
@@ -233,11 +229,10 @@ export const openapi = buildOpenApiDocument({
           testEnv,
         ],
         responses: {
-          '200': jsonResponse('The subscription or null', {
-            type: 'object',
-            required: ['subscription'],
-            properties: { success: { const: true }, subscription: { oneOf: [ref('Subscription'), { type: 'null' }] } },
-          }),
+          '200': jsonResponse(
+            'The subscription or null',
+            succeeded({ subscription: { oneOf: [ref('Subscription'), { type: 'null' }] } }),
+          ),
           ...errorResponses(400, 401, 500),
         },
       },

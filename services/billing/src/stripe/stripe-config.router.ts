@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { parse, tenantOf } from '@platform/tenancy';
 import type { BillingContext } from '../shared/context';
 import { environmentOf } from '../shared/environment';
-import { configQuerySchema, putStripeConfigSchema } from './stripe-config.schemas';
+import { putStripeConfigSchema } from './stripe-config.schemas';
 import { getStripeConfig, putStripeConfig } from './stripe-config.service';
 
 export function stripeConfigHandlers(ctx: BillingContext): Record<'put' | 'get', RequestHandler> {
@@ -13,8 +13,7 @@ export function stripeConfigHandlers(ctx: BillingContext): Record<'put' | 'get',
       res.json(await putStripeConfig(ctx, tenantOf(req), environment, input));
     },
     get: async (req, res) => {
-      const { environment } = parse(configQuerySchema, req.query);
-      res.json(await getStripeConfig(ctx, tenantOf(req), environment));
+      res.json(await getStripeConfig(ctx, tenantOf(req), environmentOf(req)));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { environmentSchema, type Environment } from '../shared/environment';
+import type { Environment } from '../shared/environment';
 
 export interface PutStripeConfigInput {
   environment?: Environment;
@@ -14,5 +14,3 @@ export const putStripeConfigSchema = Joi.object<PutStripeConfigInput>({
   secretKey: secret().required(),
   webhookSecret: secret(),
 });
-
-export const configQuerySchema = Joi.object<{ environment: Environment }>({ environment: environmentSchema('test') });

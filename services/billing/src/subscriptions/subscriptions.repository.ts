@@ -2,24 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { scopeColumns, type Scope } from '../shared/scope';
 
-export interface SubscriptionRow {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  environment: string;
-  stripeSubscriptionId: string;
-  stripeCustomerId: string;
-  customerEmail: string | null;
-  planId: string | null;
-  planName: string | null;
-  status: string;
-  currentPeriodEnd: Date | null;
-  cancelAtPeriodEnd: boolean;
-  canceledAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /** A subscription's state as Stripe last told it. */
 export interface SubscriptionState {
   stripeSubscriptionId: string;
@@ -32,6 +14,16 @@ export interface SubscriptionState {
   cancelAtPeriodEnd: boolean;
   canceledAt: Date | null;
   stripeCreatedAt: Date;
+}
+
+/** A stored subscription: that state (minus Stripe's creation time), where it lives and when we wrote it. */
+export interface SubscriptionRow extends Omit<SubscriptionState, 'stripeCreatedAt'> {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  environment: string;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 const COLUMNS = [
