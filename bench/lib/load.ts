@@ -55,15 +55,9 @@ export interface Comparison {
   pass: boolean;
 }
 
-export function compare(
-  name: string,
-  subject: LoadResult,
-  baseline: LoadResult,
-  minRatio: number,
-  extra?: (s: LoadResult) => boolean,
-): Comparison {
+export function compare(name: string, subject: LoadResult, baseline: LoadResult, minRatio: number): Comparison {
   const ratio = subject.requestsPerSecond / baseline.requestsPerSecond;
-  const pass = ratio >= minRatio && subject.non2xx === 0 && subject.errors === 0 && (extra ? extra(subject) : true);
+  const pass = ratio >= minRatio && subject.non2xx === 0 && subject.errors === 0;
   return { name, subject, baseline, ratio, target: `>= ${Math.round(minRatio * 100)}% of baseline`, pass };
 }
 
