@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TenantContext } from '@platform/tenancy';
-import type { NotificationType } from './notifications.schemas';
+import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
 
 /** Whose data: every function here takes it first, so no query can forget the tenant. */
 export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
@@ -17,24 +17,6 @@ export interface NotificationRow {
   created_at: Date;
   expires_at: Date;
   deleted_at: Date | null;
-}
-
-export interface NewNotification {
-  userId: string | null;
-  title: string;
-  message: string;
-  type: NotificationType;
-  data: Record<string, unknown>;
-  expiresAt?: Date | null;
-}
-
-export interface ListFilter {
-  /** The user whose feed this is: their own notifications and the broadcasts. */
-  userId?: string;
-  read?: boolean;
-  type?: NotificationType;
-  limit: number;
-  offset: number;
 }
 
 const NOTIFICATIONS = 'notifications as n';
@@ -94,7 +76,7 @@ interface ListSql {
  * The page carries the total (an uncorrelated subquery, computed once), so a list is one
  * round trip; only a page past the end needs the separate count.
  */
-function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql {
+function listSql(filter: Pick<ListNotificationsQuery, 'userId' | 'read' | 'type'>): ListSql {
   const type = filter.type ? ' and n.type = :type' : '';
   const read = filter.read === undefined ? undefined : (String(filter.read) as 'true' | 'false');
   if (filter.userId === undefined) {
@@ -123,7 +105,11 @@ function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql 
 const listSqlCache = new Map<string, ListSql>();
 
 /** The statements of a list: one page, newest first, with the total for the same filter; and that total alone. */
-export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { page: Knex.Raw; count: Knex.Raw } {
+export function listQueries(
+  db: Knex,
+  tenant: Tenant,
+  filter: ListNotificationsQuery,
+): { page: Knex.Raw; count: Knex.Raw } {
   const shape = `${filter.userId !== undefined}/${filter.read}/${filter.type !== undefined}`;
   let sql = listSqlCache.get(shape);
   if (!sql) listSqlCache.set(shape, (sql = listSql(filter)));
@@ -142,7 +128,7 @@ export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { pag
 export async function listNotifications(
   db: Knex,
   tenant: Tenant,
-  filter: ListFilter,
+  filter: ListNotificationsQuery,
 ): Promise<{ rows: NotificationRow[]; total: number }> {
   const { page, count } = listQueries(db, tenant, filter);
   const rows = (await page).rows as (NotificationRow & { total: number })[];
@@ -151,7 +137,11 @@ export async function listNotifications(
   return { rows, total: Number((await count).rows[0].total) };
 }
 
-export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
+export async function insertNotification(
+  db: Knex,
+  tenant: Tenant,
+  input: CreateNotificationInput,
+): Promise<NotificationRow> {
   const [row] = await db('notifications as n')
     .insert({
       tenant_id: tenant.tenantId,

@@ -36,6 +36,7 @@ export const createNotificationBody = Joi.object<CreateNotificationInput>({
 });
 
 export interface ListNotificationsQuery extends Page {
+  /** The user whose feed this is: their own notifications and the broadcasts. */
   userId?: string;
   read?: boolean;
   type?: NotificationType;
