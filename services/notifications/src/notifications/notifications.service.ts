@@ -57,11 +57,6 @@ export async function createNotification(
   tenant: Tenant,
   input: CreateNotificationInput,
 ): Promise<Notification> {
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw errors.validation('Request validation failed', [
-      { path: 'expiresAt', message: 'expiresAt must be in the future' },
-    ]);
-  }
   return toNotification(await repo.insertNotification(db, tenant, input));
 }
 
