@@ -172,20 +172,26 @@ export async function findNotification(
     .first(...COLUMNS, db.raw('least(r.read_at, n.read_at) as read_at'));
 }
 
-/** Marks the notification itself read; the first readAt is kept. */
-export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  await visible(db, tenant).andWhere('n.id', id).whereNull('n.read_at').update({ read_at: db.fn.now() });
+/** Marks the notification itself read; returns its readAt, or undefined when it changed meanwhile. */
+export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<Date | undefined> {
+  const [row] = await visible(db, tenant)
+    .andWhere('n.id', id)
+    .whereNull('n.read_at')
+    .update({ read_at: db.fn.now() }, ['read_at']);
+  return row?.read_at;
 }
 
-/** Records that one user read a broadcast; reading it again keeps the first receipt. */
-export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<void> {
+/** Records that one user read a broadcast; returns the receipt's time, or undefined if they had one already. */
+export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<Date | undefined> {
   const source = visible(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.user_id')
     .select('n.id', db.raw('?', [userId]), db.fn.now());
-  await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
-    source,
-  ]);
+  const result = await db.raw<{ rows: { read_at: Date }[] }>(
+    'insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing returning read_at',
+    [source],
+  );
+  return result.rows[0]?.read_at;
 }
 
 /**

@@ -84,11 +84,14 @@ export async function getNotification(db: Knex, tenant: Tenant, id: string, view
 export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Notification> {
   const current = isUuid(id) ? await repo.findNotification(db, tenant, id, viewer) : undefined;
   if (!current) throw notFound();
-  if (current.read_at === null) {
-    if (viewer !== undefined && current.user_id === null) await repo.insertReceipt(db, tenant, id, viewer);
-    else await repo.markRowRead(db, tenant, id);
-  }
-  return getNotification(db, tenant, id, viewer);
+  if (current.read_at !== null) return toNotification(current);
+  const readAt =
+    viewer !== undefined && current.user_id === null
+      ? await repo.insertReceipt(db, tenant, id, viewer)
+      : await repo.markRowRead(db, tenant, id);
+  // Nothing written: a concurrent request read or deleted it first, so report what is there now.
+  if (!readAt) return getNotification(db, tenant, id, viewer);
+  return toNotification({ ...current, read_at: readAt });
 }
 
 export async function markAllRead(db: Knex, tenant: Tenant, userId: string): Promise<MarkAllReadResult> {
