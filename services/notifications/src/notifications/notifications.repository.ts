@@ -33,31 +33,22 @@ const COLUMNS = [
 ];
 const DEFAULT_EXPIRY = "interval '30 days'";
 
-/** Rows of this tenant that queries may see: not soft-deleted and not expired. */
-function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
-  return db(NOTIFICATIONS)
-    .where('n.tenant_id', tenant.tenantId)
-    .andWhere('n.project_id', tenant.projectId)
-    .whereNull('n.deleted_at')
-    .andWhere('n.expires_at', '>', db.fn.now());
-}
-
+// Rows of this tenant that queries may see: not soft-deleted and not expired. The one
+// definition, used by the SQL of the lists below and, through visible(), by the builder.
+const VISIBLE =
+  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
-function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
-  return db('notification_receipts as r')
-    .select(db.raw('1'))
-    .whereRaw('r.notification_id = n.id')
-    .andWhere('r.user_id', viewer);
+const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
+
+function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
+  return db(NOTIFICATIONS).whereRaw(VISIBLE, { tenantId: tenant.tenantId, projectId: tenant.projectId });
 }
 
 // The list statements are written out in SQL: they are the hot path, and building them with
 // the query builder on every request cost more CPU than running them. Only constant fragments
 // are joined; every value is a named binding.
-const LIST_COLUMNS = 'n.id, n.user_id, n.title, n.message, n.type, n.data, n.created_at, n.expires_at, n.deleted_at';
+const LIST_COLUMNS = COLUMNS.join(', ');
 const NEWEST_FIRST = 'order by n.created_at desc, n.id desc';
-const VISIBLE =
-  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
-const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 const ROW_READ = { true: ' and n.read_at is not null', false: ' and n.read_at is null' };
 const BROADCAST_READ = {
   true: ` and (n.read_at is not null or exists (${RECEIPT}))`,
@@ -207,7 +198,7 @@ export function markAllReadQueries(
   const unread = visible(db, tenant)
     .whereNull('n.user_id')
     .whereNull('n.read_at')
-    .whereNotExists(receiptOf(db, userId));
+    .whereRaw(`not exists (${RECEIPT})`, { userId });
   const broadcasts = db.raw(
     'insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing',
     [unread.select('n.id', db.raw('?', [userId]), db.fn.now())],
