@@ -41,7 +41,7 @@ export function toNotification(row: NotificationRow): Notification {
     title: row.title,
     message: row.message,
     type: row.type,
-    data: row.data ?? {},
+    data: row.data,
     read: row.read_at !== null,
     readAt: toIso(row.read_at),
     createdAt: toIso(row.created_at)!,
