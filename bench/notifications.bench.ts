@@ -6,12 +6,10 @@
  *
  * The rows are seeded in bulk (generate_series) into the `bench_notifications` database the
  * first time, and reused on later runs (BENCH_RESEED=1 seeds again). Subject and baseline
- * are measured in three interleaved slices each (BENCH_SECONDS split between them; latency
- * is the median of the slices). It also prints the EXPLAIN ANALYZE plans at that size.
+ * are measured in alternating rounds (bench/lib/load.ts alternate: BENCH_ROUNDS rounds of
+ * BENCH_SECONDS, the best of each side kept). It also prints the EXPLAIN ANALYZE plans at that size.
  */
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type ExpressModule from 'express';
 import type PgModule from 'pg';
@@ -30,7 +28,8 @@ import {
 import { toNotification } from '../services/notifications/src/notifications/notifications.service';
 import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
 import { benchDatabaseServer } from './lib/database';
-import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
+import { listen } from './lib/listen';
+import { alternate, compare, formatComparison, runLoad } from './lib/load';
 
 // The baseline's own dependencies, resolved where the workspace installed them.
 const express = createRequire(require.resolve('@platform/notifications/package.json'))(
@@ -41,29 +40,8 @@ const pg = createRequire(require.resolve('@platform/db/package.json'))('pg') as 
 const SHAPE: SeedShape = { count: 1_000_000, users: 10_000, broadcastEvery: 1_000, readers: 200 };
 const USER = 'user-42';
 const POOL_SIZE = 10;
-const ROUNDS = 3;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** One result from equal-length slices: mean throughput, median latencies, summed failures. */
-function combine(results: LoadResult[]): LoadResult {
-  return {
-    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length,
-    p50Ms: median(results.map((r) => r.p50Ms)),
-    p99Ms: median(results.map((r) => r.p99Ms)),
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
-  };
-}
 
 type Db = ServiceDeps['db'];
-
-async function listen(app: ExpressModule.Express): Promise<{ server: Server; url: string }> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 /** The seeded project, reusing the rows of an earlier run when they are all there. */
 async function seededTenant(db: Db, platformDb: Db, secrets: SecretBox): Promise<{ tenant: Tenant; seeded: string }> {
@@ -143,7 +121,7 @@ export default async function bench(): Promise<string[]> {
   const logger = createLogger('notifications', 'silent');
   const bus = new InProcessBus(logger);
   const secrets = new SecretBox(randomBytes(32));
-  const servers: Server[] = [];
+  const servers: { close(): Promise<void> }[] = [];
   try {
     await migrateLatest(platformDb, platformMigrations);
     await migrateLatest(db, allMigrations(notificationsService));
@@ -163,7 +141,7 @@ export default async function bench(): Promise<string[]> {
     };
     const subject = await listen(notificationsService.createApp(deps));
     const baseline = await listen(baselineApp(pool, db, tenant));
-    servers.push(subject.server, baseline.server);
+    servers.push(subject, baseline);
 
     const path = `/v1/notifications?userId=${USER}`;
     const headers = {
@@ -182,17 +160,11 @@ export default async function bench(): Promise<string[]> {
     // Warm both (pools, JIT, caches) before measuring.
     await runLoad({ url: subject.url + path, headers, durationSeconds: 1 });
     await runLoad({ url: baseline.url + path, durationSeconds: 1 });
-    // Interleaved slices, so that a change in the machine's load mid-run hits both sides alike.
-    const slices: { subject: LoadResult[]; baseline: LoadResult[] } = { subject: [], baseline: [] };
-    const sliceSeconds = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 5) / ROUNDS));
-    for (let round = 0; round < ROUNDS; round++) {
-      slices.subject.push(
-        await runLoad({ url: subject.url + path, headers, connections: 50, durationSeconds: sliceSeconds }),
-      );
-      slices.baseline.push(await runLoad({ url: baseline.url + path, connections: 50, durationSeconds: sliceSeconds }));
-    }
-    const measured = combine(slices.subject);
-    const bare = combine(slices.baseline);
+    const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+    const { subject: measured, baseline: bare } = await alternate(
+      { url: subject.url + path, headers, connections: 50, durationSeconds: seconds },
+      { url: baseline.url + path, connections: 50, durationSeconds: seconds },
+    );
     const comparison = compare(
       `GET ${path} (1,000,000 rows, 50 connections, p99 < 25 ms)`,
       measured,
@@ -206,7 +178,7 @@ export default async function bench(): Promise<string[]> {
       ...(await plans(pool, db, tenant)),
     ];
   } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    await Promise.all(servers.map((s) => s.close()));
     await pool.end();
     await bus.close();
     await db.destroy();

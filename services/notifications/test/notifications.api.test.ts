@@ -341,6 +341,14 @@ describe('PATCH /v1/notifications/{id}/read', () => {
     expect(again.body.readAt).toBe(res.body.readAt);
   });
 
+  it('when the same user marks a broadcast read twice at once, then both answers carry the one receipt time', async () => {
+    const n = await created(api, { title: 'all', message: 'm' });
+    const [a, b] = await Promise.all([api.read(n.id, { userId: 'carol' }), api.read(n.id, { userId: 'carol' })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.readAt).toBe(b.body.readAt);
+    expect((await api.get(n.id, { userId: 'carol' })).body.readAt).toBe(a.body.readAt);
+  });
+
   it('when a broadcast is marked read without userId, then the notification itself is read, for every user', async () => {
     const n = await created(api, { title: 'all', message: 'm' });
     const res = await api.read(n.id);

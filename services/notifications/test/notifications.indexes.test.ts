@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import {
-  listQueries,
-  markAllReadQueries,
-  type ListFilter,
-  type Tenant,
-} from '../src/notifications/notifications.repository';
+import { listQueries, markAllReadQueries, type Tenant } from '../src/notifications/notifications.repository';
+import type { ListNotificationsQuery } from '../src/notifications/notifications.schemas';
 import { seedNotifications } from './seed';
 
 /**
@@ -65,7 +61,7 @@ afterAll(async () => {
 
 describe('query plans with realistic statistics', () => {
   const page = { limit: 20, offset: 0 };
-  const feeds: [string, ListFilter][] = [
+  const feeds: [string, ListNotificationsQuery][] = [
     ["a user's feed", { userId: 'user-7', ...page }],
     ["a user's unread feed", { userId: 'user-7', read: false, ...page }],
     ["a user's read feed of one type", { userId: 'user-7', read: true, type: 'warning', ...page }],

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TenantContext } from '@platform/tenancy';
-import type { NotificationType } from './notifications.schemas';
+import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
 
 /** Whose data: every function here takes it first, so no query can forget the tenant. */
 export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
@@ -19,24 +19,6 @@ export interface NotificationRow {
   deleted_at: Date | null;
 }
 
-export interface NewNotification {
-  userId: string | null;
-  title: string;
-  message: string;
-  type: NotificationType;
-  data: Record<string, unknown>;
-  expiresAt?: Date | null;
-}
-
-export interface ListFilter {
-  /** The user whose feed this is: their own notifications and the broadcasts. */
-  userId?: string;
-  read?: boolean;
-  type?: NotificationType;
-  limit: number;
-  offset: number;
-}
-
 const NOTIFICATIONS = 'notifications as n';
 const COLUMNS = [
   'n.id',
@@ -51,31 +33,22 @@ const COLUMNS = [
 ];
 const DEFAULT_EXPIRY = "interval '30 days'";
 
-/** Rows of this tenant that queries may see: not soft-deleted and not expired. */
-function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
-  return db(NOTIFICATIONS)
-    .where('n.tenant_id', tenant.tenantId)
-    .andWhere('n.project_id', tenant.projectId)
-    .whereNull('n.deleted_at')
-    .andWhere('n.expires_at', '>', db.fn.now());
-}
-
+// Rows of this tenant that queries may see: not soft-deleted and not expired. The one
+// definition, used by the SQL of the lists below and, through visible(), by the builder.
+const VISIBLE =
+  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
-function receiptOf(db: Knex, viewer: string): Knex.QueryBuilder {
-  return db('notification_receipts as r')
-    .select(db.raw('1'))
-    .whereRaw('r.notification_id = n.id')
-    .andWhere('r.user_id', viewer);
+const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
+
+function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
+  return db(NOTIFICATIONS).whereRaw(VISIBLE, { tenantId: tenant.tenantId, projectId: tenant.projectId });
 }
 
 // The list statements are written out in SQL: they are the hot path, and building them with
 // the query builder on every request cost more CPU than running them. Only constant fragments
 // are joined; every value is a named binding.
-const LIST_COLUMNS = 'n.id, n.user_id, n.title, n.message, n.type, n.data, n.created_at, n.expires_at, n.deleted_at';
+const LIST_COLUMNS = COLUMNS.join(', ');
 const NEWEST_FIRST = 'order by n.created_at desc, n.id desc';
-const VISIBLE =
-  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
-const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 const ROW_READ = { true: ' and n.read_at is not null', false: ' and n.read_at is null' };
 const BROADCAST_READ = {
   true: ` and (n.read_at is not null or exists (${RECEIPT}))`,
@@ -94,7 +67,7 @@ interface ListSql {
  * The page carries the total (an uncorrelated subquery, computed once), so a list is one
  * round trip; only a page past the end needs the separate count.
  */
-function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql {
+function listSql(filter: Pick<ListNotificationsQuery, 'userId' | 'read' | 'type'>): ListSql {
   const type = filter.type ? ' and n.type = :type' : '';
   const read = filter.read === undefined ? undefined : (String(filter.read) as 'true' | 'false');
   if (filter.userId === undefined) {
@@ -123,7 +96,11 @@ function listSql(filter: Pick<ListFilter, 'userId' | 'read' | 'type'>): ListSql 
 const listSqlCache = new Map<string, ListSql>();
 
 /** The statements of a list: one page, newest first, with the total for the same filter; and that total alone. */
-export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { page: Knex.Raw; count: Knex.Raw } {
+export function listQueries(
+  db: Knex,
+  tenant: Tenant,
+  filter: ListNotificationsQuery,
+): { page: Knex.Raw; count: Knex.Raw } {
   const shape = `${filter.userId !== undefined}/${filter.read}/${filter.type !== undefined}`;
   let sql = listSqlCache.get(shape);
   if (!sql) listSqlCache.set(shape, (sql = listSql(filter)));
@@ -142,7 +119,7 @@ export function listQueries(db: Knex, tenant: Tenant, filter: ListFilter): { pag
 export async function listNotifications(
   db: Knex,
   tenant: Tenant,
-  filter: ListFilter,
+  filter: ListNotificationsQuery,
 ): Promise<{ rows: NotificationRow[]; total: number }> {
   const { page, count } = listQueries(db, tenant, filter);
   const rows = (await page).rows as (NotificationRow & { total: number })[];
@@ -151,7 +128,11 @@ export async function listNotifications(
   return { rows, total: Number((await count).rows[0].total) };
 }
 
-export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
+export async function insertNotification(
+  db: Knex,
+  tenant: Tenant,
+  input: CreateNotificationInput,
+): Promise<NotificationRow> {
   const [row] = await db('notifications as n')
     .insert({
       tenant_id: tenant.tenantId,
@@ -182,20 +163,26 @@ export async function findNotification(
     .first(...COLUMNS, db.raw('least(r.read_at, n.read_at) as read_at'));
 }
 
-/** Marks the notification itself read; the first readAt is kept. */
-export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  await visible(db, tenant).andWhere('n.id', id).whereNull('n.read_at').update({ read_at: db.fn.now() });
+/** Marks the notification itself read; returns its readAt, or undefined when it changed meanwhile. */
+export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<Date | undefined> {
+  const [row] = await visible(db, tenant)
+    .andWhere('n.id', id)
+    .whereNull('n.read_at')
+    .update({ read_at: db.fn.now() }, ['read_at']);
+  return row?.read_at;
 }
 
-/** Records that one user read a broadcast; reading it again keeps the first receipt. */
-export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<void> {
+/** Records that one user read a broadcast; returns the receipt's time, or undefined if they had one already. */
+export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<Date | undefined> {
   const source = visible(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.user_id')
     .select('n.id', db.raw('?', [userId]), db.fn.now());
-  await db.raw('insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing', [
-    source,
-  ]);
+  const result = await db.raw<{ rows: { read_at: Date }[] }>(
+    'insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing returning read_at',
+    [source],
+  );
+  return result.rows[0]?.read_at;
 }
 
 /**
@@ -211,7 +198,7 @@ export function markAllReadQueries(
   const unread = visible(db, tenant)
     .whereNull('n.user_id')
     .whereNull('n.read_at')
-    .whereNotExists(receiptOf(db, userId));
+    .whereRaw(`not exists (${RECEIPT})`, { userId });
   const broadcasts = db.raw(
     'insert into notification_receipts (notification_id, user_id, read_at) ? on conflict do nothing',
     [unread.select('n.id', db.raw('?', [userId]), db.fn.now())],

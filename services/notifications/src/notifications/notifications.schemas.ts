@@ -31,11 +31,17 @@ export const createNotificationBody = Joi.object<CreateNotificationInput>({
     .default('info'),
   // A free-form payload: its own keys are kept as sent (only our top-level fields are checked).
   data: Joi.object().unknown(true).default({}),
-  // null or absent: the default, 30 days after creation.
-  expiresAt: Joi.date().iso().max(LATEST_EXPIRY).allow(null),
+  // null or absent: the default, 30 days after creation. 'now' is taken at each validation.
+  expiresAt: Joi.date()
+    .iso()
+    .greater('now')
+    .max(LATEST_EXPIRY)
+    .allow(null)
+    .messages({ 'date.greater': 'expiresAt must be in the future' }),
 });
 
 export interface ListNotificationsQuery extends Page {
+  /** The user whose feed this is: their own notifications and the broadcasts. */
   userId?: string;
   read?: boolean;
   type?: NotificationType;

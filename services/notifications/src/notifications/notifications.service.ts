@@ -41,7 +41,7 @@ export function toNotification(row: NotificationRow): Notification {
     title: row.title,
     message: row.message,
     type: row.type,
-    data: row.data ?? {},
+    data: row.data,
     read: row.read_at !== null,
     readAt: toIso(row.read_at),
     createdAt: toIso(row.created_at)!,
@@ -57,11 +57,6 @@ export async function createNotification(
   tenant: Tenant,
   input: CreateNotificationInput,
 ): Promise<Notification> {
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
-    throw errors.validation('Request validation failed', [
-      { path: 'expiresAt', message: 'expiresAt must be in the future' },
-    ]);
-  }
   return toNotification(await repo.insertNotification(db, tenant, input));
 }
 
@@ -89,11 +84,14 @@ export async function getNotification(db: Knex, tenant: Tenant, id: string, view
 export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Notification> {
   const current = isUuid(id) ? await repo.findNotification(db, tenant, id, viewer) : undefined;
   if (!current) throw notFound();
-  if (current.read_at === null) {
-    if (viewer !== undefined && current.user_id === null) await repo.insertReceipt(db, tenant, id, viewer);
-    else await repo.markRowRead(db, tenant, id);
-  }
-  return getNotification(db, tenant, id, viewer);
+  if (current.read_at !== null) return toNotification(current);
+  const readAt =
+    viewer !== undefined && current.user_id === null
+      ? await repo.insertReceipt(db, tenant, id, viewer)
+      : await repo.markRowRead(db, tenant, id);
+  // Nothing written: a concurrent request read or deleted it first, so report what is there now.
+  if (!readAt) return getNotification(db, tenant, id, viewer);
+  return toNotification({ ...current, read_at: readAt });
 }
 
 export async function markAllRead(db: Knex, tenant: Tenant, userId: string): Promise<MarkAllReadResult> {
