@@ -13,4 +13,12 @@ describe('LLM configuration', () => {
   it('when LLM_ROLE is unknown, then start-up is refused', () => {
     expect(() => loadLlmConfig({ LLM_ROLE: 'both' })).toThrow(ConfigError);
   });
+
+  it('when webhook retries are not configured, then at least 5 attempts spread over an hour, each wait longer than the last (RESOLUTIONS 6)', () => {
+    const delays = loadLlmConfig({}).webhookRetryDelaysMs;
+    // The first attempt plus one per delay.
+    expect(delays.length + 1).toBeGreaterThanOrEqual(5);
+    expect(delays.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(3_600_000);
+    delays.slice(1).forEach((ms, i) => expect(ms).toBeGreaterThan(delays[i]));
+  });
 });

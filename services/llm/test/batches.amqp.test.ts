@@ -3,15 +3,14 @@ import path from 'node:path';
 import { AmqpBus } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { createLogger } from '@platform/tenancy';
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../src';
+import { waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { BatchWorker } from '../src/batches/batch-worker';
 import { llmRuntime } from '../src/llm-runtime';
 import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
 import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
-import { apiOf } from './support/api';
+import type { apiOf } from './support/api';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
-import { OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 import { webhookReceiver } from './support/webhook-receiver';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
@@ -44,37 +43,35 @@ async function deleteQueues(): Promise<void> {
 }
 
 describeAmqp('batches through RabbitMQ', () => {
+  let llm: LlmTestService;
   let svc: TestService;
   let mainBus: AmqpBus;
-  let openai: HttpStub;
   let api: ReturnType<typeof apiOf>;
   let project: TestProject;
   let stopWebhooks: () => void;
   const workers: { worker: BatchWorker; bus: AmqpBus }[] = [];
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      LLM_VENDOR_MAX_RETRIES: '0',
-      LLM_BATCH_CONCURRENCY: '4',
-      LLM_BATCH_HEARTBEAT_MS: '100',
-      LLM_BATCH_STALE_MS: '600',
-      LLM_BATCH_SWEEP_INTERVAL_MS: '200',
-      LLM_BATCH_QUEUE: queues[0],
-      LLM_WEBHOOK_QUEUE: queues[1],
-      LLM_WEBHOOK_RETRY_DELAYS_MS: '50,100,150,200,250',
-    });
-    openai = await openAiStub();
     mainBus = new AmqpBus({ url: amqpUrl!, logger });
     await mainBus.start();
-    svc = await createTestService(llmService, {
+    llm = await startLlmTestService({
       bus: mainBus,
-      env: { OPENAI_BASE_URL: `${openai.url}/v1`, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+      llmEnv: {
+        LLM_BATCH_CONCURRENCY: '4',
+        LLM_BATCH_HEARTBEAT_MS: '100',
+        LLM_BATCH_STALE_MS: '600',
+        LLM_BATCH_SWEEP_INTERVAL_MS: '200',
+        LLM_BATCH_QUEUE: queues[0],
+        LLM_WEBHOOK_QUEUE: queues[1],
+        LLM_WEBHOOK_RETRY_DELAYS_MS: '50,100,150,200,250',
+      },
+      env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
     });
+    ({ svc, api } = llm);
     svc.deps.relay.start();
     stopWebhooks = await startWebhookConsumer(svc.deps, llmRuntime(svc.deps));
-    api = apiOf(svc.app);
     project = await svc.createProject();
-    await api.post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await configureVendors(api, project, ['openai']);
   });
 
   afterAll(async () => {
@@ -83,9 +80,8 @@ describeAmqp('batches through RabbitMQ', () => {
       await bus.close();
     }
     stopWebhooks();
-    await svc.close();
+    await llm.close();
     await mainBus.close();
-    await openai.close();
     await deleteQueues();
   });
 

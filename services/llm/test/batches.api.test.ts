@@ -1,47 +1,40 @@
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { waitFor, type TestProject, type TestService } from '@platform/testkit';
 import type { StopFunction } from '@platform/runtime';
 import { llmService } from '../src';
 import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
-import { apiOf } from './support/api';
+import type { apiOf } from './support/api';
 import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
-import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 import { webhookReceiver } from './support/webhook-receiver';
 
+let llm: LlmTestService;
 let svc: TestService;
-let openai: HttpStub;
-let anthropic: HttpStub;
 let api: ReturnType<typeof apiOf>;
 let project: TestProject;
 let stopBackground: StopFunction;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    LLM_VENDOR_MAX_RETRIES: '0',
-    LLM_BATCH_CONCURRENCY: '4',
-    LLM_BATCH_MAX_REQUESTS: '50',
-    LLM_BATCH_HEARTBEAT_MS: '100',
-    LLM_BATCH_STALE_MS: '600',
-    LLM_BATCH_SWEEP_INTERVAL_MS: '200',
-    LLM_WEBHOOK_RETRY_DELAYS_MS: '50,100,150,200,250',
+  llm = await startLlmTestService({
+    llmEnv: {
+      LLM_BATCH_CONCURRENCY: '4',
+      LLM_BATCH_MAX_REQUESTS: '50',
+      LLM_BATCH_HEARTBEAT_MS: '100',
+      LLM_BATCH_STALE_MS: '600',
+      LLM_BATCH_SWEEP_INTERVAL_MS: '200',
+      LLM_WEBHOOK_RETRY_DELAYS_MS: '50,100,150,200,250',
+    },
+    env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
   });
-  openai = await openAiStub();
-  anthropic = await anthropicStub();
-  svc = await createTestService(llmService, {
-    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
-  });
+  ({ svc, api } = llm);
   svc.deps.relay.start();
   stopBackground = await llmService.startBackground!(svc.deps);
-  api = apiOf(svc.app);
   project = await svc.createProject();
-  await api.post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
-  await api.post('/v1/providers', project.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY });
+  await configureVendors(api, project);
 });
 
 afterAll(async () => {
   await stopBackground();
-  await svc.close();
-  await openai.close();
-  await anthropic.close();
+  await llm.close();
 });
 
 describe('batch lifecycle (in-process bus)', () => {
@@ -136,7 +129,7 @@ describe('batch lifecycle (in-process bus)', () => {
 
   it('when the batch cannot run at all (its stored key is unreadable), then it ends failed', async () => {
     const broken = await svc.createProject();
-    await api.post('/v1/providers', broken.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await configureVendors(api, broken, ['openai']);
     await svc.deps.db('providers').where({ project_id: broken.projectId }).update({ api_key_enc: 'v1.garbage' });
     const { body } = await api.post('/v1/batch', broken.headers, { requests: requests(3, 'gpt-4o') });
     const done = await waitForBatch(api, broken.headers, body.batchId, ['completed', 'failed']);
@@ -281,7 +274,7 @@ describe('batch validation', () => {
 
   it('when a vendor of the batch is not configured, then 403 PROVIDER_NOT_CONFIGURED and nothing is stored', async () => {
     const fresh = await svc.createProject();
-    await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await configureVendors(api, fresh, ['openai']);
     const res = await api.post('/v1/batch', fresh.headers, {
       requests: [
         { custom_id: 'a', model: 'gpt-4o', messages: user('a') },
@@ -307,7 +300,7 @@ describe('batch listing and isolation', () => {
 
   it('when batches are listed, then newest first with status filter and limit', async () => {
     const fresh = await svc.createProject();
-    await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    await configureVendors(api, fresh, ['openai']);
     const first = await api.post('/v1/batch', fresh.headers, { requests: requests(1, 'gpt-4o') });
     const second = await api.post('/v1/batch', fresh.headers, { requests: requests(1, 'gpt-4o') });
     await waitForBatch(api, fresh.headers, first.body.batchId, ['completed']);

@@ -1,39 +1,24 @@
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../src';
-import { apiOf } from './support/api';
-import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+import { waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import type { apiOf } from './support/api';
+import { user } from './support/batch-helpers';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { ANTHROPIC_KEY, OPENAI_KEY } from './support/vendor-stubs';
 
+let llm: LlmTestService;
 let svc: TestService;
 let openai: HttpStub;
 let anthropic: HttpStub;
 let api: ReturnType<typeof apiOf>;
 let project: TestProject;
 
-const user = (content: string) => [{ role: 'user', content }];
-
 beforeAll(async () => {
-  process.env.LLM_VENDOR_TIMEOUT_MS = '1000';
-  process.env.LLM_VENDOR_MAX_RETRIES = '0';
-  openai = await openAiStub();
-  anthropic = await anthropicStub();
-  svc = await createTestService(llmService, {
-    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url },
-  });
-  api = apiOf(svc.app);
+  llm = await startLlmTestService({ llmEnv: { LLM_VENDOR_TIMEOUT_MS: '1000' } });
+  ({ svc, api, openai, anthropic } = llm);
   project = await svc.createProject();
-  await api
-    .post('/v1/providers', project.headers, { providerType: 'openai', apiKey: OPENAI_KEY })
-    .then((r) => expect(r.status).toBe(200));
-  await api
-    .post('/v1/providers', project.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY })
-    .then((r) => expect(r.status).toBe(200));
+  await configureVendors(api, project);
 });
 
-afterAll(async () => {
-  await svc.close();
-  await openai.close();
-  await anthropic.close();
-});
+afterAll(() => llm.close());
 
 describe('POST /v1/completions', () => {
   it('when the model starts with gpt-, then OpenAI answers with the project key and usage in OpenAI naming', async () => {

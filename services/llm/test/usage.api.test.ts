@@ -1,33 +1,23 @@
-import { createTestService, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../src';
-import { apiOf } from './support/api';
-import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './support/vendor-stubs';
+import { waitFor, type TestProject, type TestService } from '@platform/testkit';
+import type { apiOf } from './support/api';
+import { user } from './support/batch-helpers';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
+let llm: LlmTestService;
 let svc: TestService;
-let openai: HttpStub;
-let anthropic: HttpStub;
 let api: ReturnType<typeof apiOf>;
 let project: TestProject;
 let other: TestProject;
 
-const user = (content: string) => [{ role: 'user', content }];
 const logsPath = (p: TestProject) => `/v1/logs/${p.tenantId}/${p.projectId}`;
 const statsPath = (p: TestProject) => `/v1/stats/${p.tenantId}/${p.projectId}`;
 
 beforeAll(async () => {
-  process.env.LLM_VENDOR_MAX_RETRIES = '0';
-  openai = await openAiStub();
-  anthropic = await anthropicStub();
-  svc = await createTestService(llmService, {
-    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url },
-  });
-  api = apiOf(svc.app);
+  llm = await startLlmTestService();
+  ({ svc, api } = llm);
   project = await svc.createProject();
   other = await svc.createProject();
-  for (const p of [project, other]) {
-    await api.post('/v1/providers', p.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
-    await api.post('/v1/providers', p.headers, { providerType: 'anthropic', apiKey: ANTHROPIC_KEY });
-  }
+  for (const p of [project, other]) await configureVendors(api, p);
   // project: 2 gpt-4o (18 tokens each), 1 claude (30 tokens), 1 vendor error; other: 1 gpt-4o.
   for (const body of [
     { model: 'gpt-4o', messages: user('a') },
@@ -42,11 +32,7 @@ beforeAll(async () => {
   await waitFor(async () => (await api.get(logsPath(other), other.headers)).body.total === 1);
 });
 
-afterAll(async () => {
-  await svc.close();
-  await openai.close();
-  await anthropic.close();
-});
+afterAll(() => llm.close());
 
 describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
   it('when logs are paged, then they come newest first with total, limit and offset', async () => {

@@ -6,6 +6,7 @@ import { toIso } from '@platform/tenancy';
 import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-runner';
 import type { LlmRuntime } from '../llm-runtime';
 import { vendorClientFor } from '../providers/providers.service';
+import { NO_USAGE } from '../vendors/sdk-options';
 import { insertLogs } from '../usage/usage.repository';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from './batch-events';
@@ -258,7 +259,7 @@ export class BatchRun {
 
   /** A failed result (and its log) for an item that never reached the vendor. */
   private pushFailure(item: ClaimedItem, error: string): void {
-    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const usage = NO_USAGE;
     this.push({
       result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
       log: {

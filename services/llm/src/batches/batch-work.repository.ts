@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { TenantContext } from '@platform/tenancy';
-import type { ChatMessage, ProviderType, Usage } from '../vendors/vendor-types';
-import { BATCH_COLUMNS, toBatchRecord, type BatchRecord, type BatchRow } from './batches.repository';
+import type { ChatMessage, ProviderType } from '../vendors/vendor-types';
+import {
+  BATCH_COLUMNS,
+  toBatchRecord,
+  type BatchRecord,
+  type BatchResultRecord,
+  type BatchRow,
+} from './batches.repository';
 
 type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
@@ -16,14 +22,8 @@ export interface ClaimedItem {
   temperature: number | null;
 }
 
-export interface ItemResult {
-  customId: string;
-  status: 'succeeded' | 'failed';
-  completion: string | null;
-  model: string;
-  usage: Usage;
-  error: string | null;
-}
+/** What a worker stores for an item: the same record the results endpoint reads back. */
+export type ItemResult = BatchResultRecord;
 
 /** pending -> processing (or keeps processing); null when the batch is finished, cancelled or unknown. */
 export async function startBatch(db: Knex, batchId: string): Promise<BatchRecord | null> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describeVendorFailure, type VendorFailure } from '../vendors/vendor-errors';
+import { NO_USAGE } from '../vendors/sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion } from '../vendors/vendor-types';
 import type { CompletionLogEntry } from '../usage/usage.types';
 
@@ -28,7 +29,7 @@ export async function runCompletion(
   } catch (error) {
     const failure = describeVendorFailure(error, client.apiKey);
     const latencyMs = Math.round(performance.now() - started);
-    const usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const usage = NO_USAGE;
     return { ok: false, failure, log: { ...base, status: 'error', usage, latencyMs, error: failure.message } };
   }
 }

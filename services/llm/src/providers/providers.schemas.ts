@@ -7,6 +7,18 @@ const providerType = Joi.string()
   .custom((value: string, helpers) => PROVIDER_ALIASES[value] ?? helpers.error('any.only'))
   .messages({ 'any.only': `providerType must be one of ${Object.keys(PROVIDER_ALIASES).join(', ')}` });
 
+// Only llm_vendor_a (OpenAI) has organisations; sent for the other vendor it is a 400.
+const organizationId = Joi.string()
+  .trim()
+  .min(1)
+  .max(200)
+  .when('providerType', {
+    is: 'openai',
+    otherwise: Joi.forbidden().messages({
+      'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)',
+    }),
+  });
+
 export interface SaveProviderInput {
   providerType: ProviderType;
   apiKey: string;
@@ -16,16 +28,7 @@ export interface SaveProviderInput {
 export const saveProviderSchema = Joi.object<SaveProviderInput>({
   providerType,
   apiKey: Joi.string().trim().min(1).max(500).required(),
-  organizationId: Joi.string()
-    .trim()
-    .min(1)
-    .max(200)
-    .when('providerType', {
-      is: 'openai',
-      otherwise: Joi.forbidden().messages({
-        'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)',
-      }),
-    }),
+  organizationId,
 });
 
 export interface TestProviderInput {
@@ -38,14 +41,5 @@ export interface TestProviderInput {
 export const testProviderSchema = Joi.object<TestProviderInput>({
   providerType,
   apiKey: Joi.string().trim().min(1).max(500),
-  organizationId: Joi.string()
-    .trim()
-    .min(1)
-    .max(200)
-    .when('providerType', {
-      is: 'openai',
-      otherwise: Joi.forbidden().messages({
-        'any.unknown': 'organizationId is only accepted for openai (llm_vendor_a)',
-      }),
-    }),
+  organizationId,
 });

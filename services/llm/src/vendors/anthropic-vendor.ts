@@ -1,16 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { httpFetch } from './http-fetch';
+import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
 /** llm_vendor_b through the official `@anthropic-ai/sdk`; system messages go to its `system` field. */
 export function anthropicClient(credentials: VendorCredentials, options: VendorOptions): VendorClient {
-  const client = new Anthropic({
-    apiKey: credentials.apiKey,
-    baseURL: options.baseUrl ?? null,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    fetch: httpFetch,
-  });
+  const client = new Anthropic(sdkOptions(credentials, options));
   return {
     provider: 'anthropic',
     apiKey: credentials.apiKey,
@@ -35,14 +29,13 @@ export function anthropicClient(credentials: VendorCredentials, options: VendorO
       // Cached prompt tokens are prompt tokens too, in the OpenAI naming.
       const prompt =
         (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-      const completion = usage?.output_tokens ?? 0;
       return {
         completion: response.content
           .filter((block): block is Anthropic.TextBlock => block.type === 'text')
           .map((block) => block.text)
           .join(''),
         model: response.model || input.model,
-        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        usage: usageOf(prompt, usage?.output_tokens ?? 0),
       };
     },
     async check(): Promise<void> {

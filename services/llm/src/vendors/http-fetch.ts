@@ -103,6 +103,11 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[url.protocol as 'http:' | 'https:'];
+  const body = init.body ?? undefined;
+  // Checked before a request exists: an unsent request would hold a pooled socket until it times out.
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    return Promise.reject(new TypeError('httpFetch sends string or byte bodies only'));
+  }
   return new Promise<Response>((resolve, reject) => {
     const request = transport.request(
       url,
@@ -117,9 +122,6 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
       },
     );
     request.on('error', reject);
-    const body = init.body;
-    if (body === undefined || body === null) request.end();
-    else if (typeof body === 'string' || body instanceof Uint8Array) request.end(body);
-    else reject(new TypeError('httpFetch sends string or byte bodies only'));
+    request.end(body);
   });
 }) as typeof fetch;

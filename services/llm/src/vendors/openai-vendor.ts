@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { httpFetch } from './http-fetch';
+import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
 type OpenAiRole = 'system' | 'user' | 'assistant' | 'developer';
@@ -8,14 +8,7 @@ const REASONING_MODEL = /^o\d/;
 
 /** llm_vendor_a through the official `openai` SDK. */
 export function openAiClient(credentials: VendorCredentials, options: VendorOptions): VendorClient {
-  const client = new OpenAI({
-    apiKey: credentials.apiKey,
-    organization: credentials.organizationId ?? null,
-    baseURL: options.baseUrl ?? null,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    fetch: httpFetch,
-  });
+  const client = new OpenAI({ ...sdkOptions(credentials, options), organization: credentials.organizationId ?? null });
   return {
     provider: 'openai',
     apiKey: credentials.apiKey,
@@ -34,16 +27,11 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
         },
         { signal },
       );
-      const prompt = response.usage?.prompt_tokens ?? 0;
-      const completion = response.usage?.completion_tokens ?? 0;
+      const usage = response.usage;
       return {
         completion: response.choices?.[0]?.message?.content ?? '',
         model: response.model || input.model,
-        usage: {
-          prompt_tokens: prompt,
-          completion_tokens: completion,
-          total_tokens: response.usage?.total_tokens ?? prompt + completion,
-        },
+        usage: usageOf(usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0, usage?.total_tokens),
       };
     },
     async check(): Promise<void> {

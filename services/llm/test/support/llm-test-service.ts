@@ -1,0 +1,56 @@
+import type { EventBus } from '@platform/events';
+import { createTestService, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { llmService } from '../../src';
+import type { ProviderType } from '../../src/vendors/vendor-types';
+import { apiOf } from './api';
+import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './vendor-stubs';
+
+export interface LlmTestService {
+  svc: TestService;
+  api: ReturnType<typeof apiOf>;
+  openai: HttpStub;
+  anthropic: HttpStub;
+  /** Closes the service and both vendor stand-ins. */
+  close(): Promise<void>;
+}
+
+/**
+ * The LLM service on fresh databases, pointed at the OpenAI and Anthropic stand-ins.
+ * `llmEnv` is the service's own settings (LLM_*), which its config reads from process.env.
+ */
+export async function startLlmTestService(
+  options: { llmEnv?: Record<string, string>; env?: Record<string, string>; bus?: EventBus } = {},
+): Promise<LlmTestService> {
+  Object.assign(process.env, { LLM_VENDOR_MAX_RETRIES: '0', ...options.llmEnv });
+  const openai = await openAiStub();
+  const anthropic = await anthropicStub();
+  const svc = await createTestService(llmService, {
+    bus: options.bus,
+    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url, ...options.env },
+  });
+  return {
+    svc,
+    api: apiOf(svc.app),
+    openai,
+    anthropic,
+    close: async () => {
+      await svc.close();
+      await openai.close();
+      await anthropic.close();
+    },
+  };
+}
+
+const STUB_KEYS: Record<ProviderType, string> = { openai: OPENAI_KEY, anthropic: ANTHROPIC_KEY };
+
+/** Stores the stand-ins' keys for the project (both vendors unless told otherwise). */
+export async function configureVendors(
+  api: ReturnType<typeof apiOf>,
+  project: TestProject,
+  providers: ProviderType[] = ['openai', 'anthropic'],
+): Promise<void> {
+  for (const providerType of providers) {
+    const res = await api.post('/v1/providers', project.headers, { providerType, apiKey: STUB_KEYS[providerType] });
+    if (res.status !== 200) throw new Error(`provider ${providerType} not stored: ${res.status}`);
+  }
+}
