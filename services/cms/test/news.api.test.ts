@@ -81,6 +81,14 @@ beforeAll(async () => {
       );
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       res.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>${items.join('')}</channel></rss>`);
+    } else if (req.path === '/nul.xml' || req.path === '/ancient.xml') {
+      const title = req.path === '/nul.xml' ? 'Null\u0000byte' : 'Ancient';
+      const date = req.path === '/nul.xml' ? 'Mon, 02 Nov 2026 08:00:00 GMT' : '-010000-01-01T00:00:00Z';
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      res.end(
+        `<?xml version="1.0"?><rss version="2.0"><channel><title>Odd</title><item><title>${title}</title>` +
+          `<link>https://odd.example.net${req.path}</link><pubDate>${date}</pubDate></item></channel></rss>`,
+      );
     } else if (req.path === '/atom.xml') {
       res.writeHead(200, { 'content-type': 'application/atom+xml' });
       res.end(ATOM_FEED);
@@ -188,6 +196,27 @@ describe('news refresh', () => {
     } finally {
       rssFails = false;
     }
+  });
+
+  it("when the database refuses one feed's items, then only that feed fails and NUL characters are dropped", async () => {
+    const odd = [
+      { url: `${stub.url}/ancient.xml`, category: 'odd' },
+      { url: `${stub.url}/nul.xml`, category: 'odd' },
+    ];
+    const report = await refresh({ feeds: odd });
+    expect(report.feeds).toEqual([
+      {
+        url: odd[0].url,
+        category: 'odd',
+        ok: false,
+        items: 0,
+        error: expect.stringMatching(/^items could not be stored/),
+      },
+      { url: odd[1].url, category: 'odd', ok: true, items: 1 },
+    ]);
+    expect((await api.get('/v1/news?category=odd')).body.news).toEqual([
+      expect.objectContaining({ title: 'Nullbyte', url: 'https://odd.example.net/nul.xml' }),
+    ]);
   });
 
   it('when another replica holds the refresh lock, then this one fetches nothing', async () => {
