@@ -4,25 +4,14 @@ import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
 import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
-import type { ContentItemRow, ContentKind, ContentSummaryRow, NewContentItem } from './content.repository';
+import type { ContentItemRow, ContentSummaryRow, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
 import { isUniqueViolation } from '../pg-errors';
 import { nextFreeSlug, slugify } from './slug';
 
-export interface ContentItem {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  content: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  contentType: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The API shapes: the rows with their timestamps as ISO strings. */
+export type ContentItem = Omit<ContentItemRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+export type ContentSummary = Omit<ContentSummaryRow, 'createdAt'> & { createdAt: string };
 
 export interface ContentPage {
   content: ContentSummary[];
@@ -31,38 +20,14 @@ export interface ContentPage {
   offset: number;
 }
 
-export interface ContentSummary {
-  id: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  status: string;
-  createdAt: string;
-}
-
+// The rows come from explicit column lists, so spreading them exposes nothing more.
 const toContentItem = (row: ContentItemRow): ContentItem => ({
-  id: row.id,
-  tenantId: row.tenantId,
-  projectId: row.projectId,
-  type: row.type,
-  title: row.title,
-  slug: row.slug,
-  content: row.content,
-  status: row.status,
-  metadata: row.metadata,
-  contentType: row.contentType,
+  ...row,
   createdAt: toIso(row.createdAt) as string,
   updatedAt: toIso(row.updatedAt) as string,
 });
 
-const toSummary = (row: ContentSummaryRow): ContentSummary => ({
-  id: row.id,
-  type: row.type,
-  title: row.title,
-  slug: row.slug,
-  status: row.status,
-  createdAt: toIso(row.createdAt) as string,
-});
+const toSummary = (row: ContentSummaryRow): ContentSummary => ({ ...row, createdAt: toIso(row.createdAt) as string });
 
 const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
