@@ -31,8 +31,7 @@ const toSummary = (row: ContentSummaryRow): ContentSummary => ({ ...row, created
 
 const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
-const slugTaken = (type: string, slug: string) =>
-  errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
+const slugTaken = (slug: string) => errors.conflict(`The slug '${slug}' is already used by another item of this type`);
 
 /** After this many lost races for a generated slug, a random suffix ends the contest. */
 const SLUG_ATTEMPTS = 5;
@@ -59,7 +58,7 @@ export class ContentService {
     try {
       return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: input.slug }));
     } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(input.type, input.slug);
+      if (isSlugConflict(error)) throw slugTaken(input.slug);
       throw error;
     }
   }
@@ -75,16 +74,19 @@ export class ContentService {
   }
 
   async update(tenant: TenantContext, id: string, changes: UpdateContentInput): Promise<ContentItem> {
-    const current = await this.find(tenant, id);
-    if (Object.keys(changes).length === 0) return toContentItem(current);
-    if (current.type === 'custom' && changes.content !== undefined) {
-      await this.validateCustomContent(tenant, current.contentType as string, changes.content);
+    if (Object.keys(changes).length === 0) return this.get(tenant, id);
+    // Only new content needs the stored item first: a custom item's type must accept it.
+    if (changes.content !== undefined) {
+      const current = await this.find(tenant, id);
+      if (current.type === 'custom') {
+        await this.validateCustomContent(tenant, current.contentType as string, changes.content);
+      }
     }
     let row: ContentItemRow | undefined;
     try {
-      row = await repo.updateContentItem(this.db, tenant, id, changes);
+      row = isUuid(id) ? await repo.updateContentItem(this.db, tenant, id, changes) : undefined;
     } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(current.type, changes.slug as string);
+      if (isSlugConflict(error)) throw slugTaken(changes.slug as string);
       throw error;
     }
     if (!row) throw errors.notFound('Content');
