@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestService, startHttpStub, waitFor, type HttpStub, type TestService } from '@platform/testkit';
 import type { Logger } from '@platform/tenancy';
 import { cmsService, refreshNews } from '../src';
-import { clientFor, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './helpers';
 
 const RSS_ITEMS = 12;
 
@@ -52,6 +52,7 @@ const ATOM_FEED = `<?xml version="1.0" encoding="utf-8"?>
 let svc: TestService;
 let stub: HttpStub;
 let api: Client;
+let freshClient: () => Promise<Client>;
 let rssFails = false;
 const warnings: { message: string; meta: Record<string, unknown> }[] = [];
 
@@ -102,8 +103,7 @@ beforeAll(async () => {
     { url: `${stub.url}/atom.xml`, category: 'science' },
     { url: `${stub.url}/broken.xml`, category: 'sports' },
   ];
-  svc = await createTestService(cmsService);
-  api = clientFor(svc.app, (await svc.createProject()).headers);
+  ({ svc, api, freshClient } = await startCms());
 });
 
 afterAll(async () => {
@@ -291,7 +291,7 @@ describe('GET /v1/news and /v1/news/{id}', () => {
   );
 
   it('when any project asks, then it sees the same platform-wide news', async () => {
-    const other = clientFor(svc.app, (await svc.createProject()).headers);
+    const other = await freshClient();
     expect((await other.get('/v1/news?limit=100')).body).toEqual((await api.get('/v1/news?limit=100')).body);
   });
 
