@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createTestService, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { clientFor, type Client } from './helpers';
+import type { TestService } from '@platform/testkit';
+import { startCms, type Client } from './helpers';
 
 let svc: TestService;
 let api: Client;
+let freshClient: () => Promise<Client>;
 
 const recipeSchema = {
   type: 'object',
@@ -20,8 +20,7 @@ const recipeSchema = {
 const goodRecipe = JSON.stringify({ ingredients: ['eggs', 'sugar'], minutes: 20 });
 
 beforeAll(async () => {
-  svc = await createTestService(cmsService);
-  api = clientFor(svc.app, (await svc.createProject()).headers);
+  ({ svc, api, freshClient } = await startCms());
   expect(
     (await api.post('/v1/content-types', { name: 'recipe', description: 'A recipe', schema: recipeSchema })).status,
   ).toBe(201);
@@ -31,9 +30,9 @@ afterAll(async () => {
   await svc.close();
 });
 
-async function freshClient(): Promise<Client> {
-  return clientFor(svc.app, (await svc.createProject()).headers);
-}
+/** Creates an item of a custom type. */
+const createCustom = (client: Client, contentType: string, title: string, content: string) =>
+  client.post('/v1/content', { type: 'custom', contentType, title, content });
 
 const paths = (res: { body: { error: { details: { path: string }[] } } }) =>
   res.body.error.details.map((d) => d.path).sort();
@@ -90,20 +89,10 @@ describe('POST and GET /v1/content-types', () => {
       properties: { tags: { type: 'array', prefixItems: [{ type: 'string' }] } },
     };
     expect((await api.post('/v1/content-types', { name: 'modern', schema })).status).toBe(201);
-    const bad = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'modern',
-      title: 'T',
-      content: '{"tags": [1]}',
-    });
+    const bad = await createCustom(api, 'modern', 'T', '{"tags": [1]}');
     expect(bad.status).toBe(400);
     expect(paths(bad)).toEqual(['content.tags.0']);
-    const good = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'modern',
-      title: 'T',
-      content: '{"tags": ["a", 1]}',
-    });
+    const good = await createCustom(api, 'modern', 'T', '{"tags": ["a", 1]}');
     expect(good.status).toBe(201);
   });
 
@@ -145,19 +134,14 @@ describe('POST and GET /v1/content-types', () => {
 
 describe('custom content validated by its type', () => {
   it('when the content matches the schema, then 201 and contentType is returned', async () => {
-    const res = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'recipe',
-      title: 'Cake',
-      content: goodRecipe,
-    });
+    const res = await createCustom(api, 'recipe', 'Cake', goodRecipe);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: 'custom', contentType: 'recipe', content: goodRecipe, slug: 'cake' });
   });
 
   it('when the content breaks several rules, then 400 lists every schema error in details', async () => {
     const content = JSON.stringify({ ingredients: [], minutes: 0, source: 'not a uri', extra: true });
-    const res = await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Bad', content });
+    const res = await createCustom(api, 'recipe', 'Bad', content);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(paths(res)).toEqual(['content', 'content.ingredients', 'content.minutes', 'content.source']);
@@ -167,37 +151,25 @@ describe('custom content validated by its type', () => {
   });
 
   it('when a required property is missing, then 400 says which', async () => {
-    const res = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'recipe',
-      title: 'Bad',
-      content: '{"minutes": 5}',
-    });
+    const res = await createCustom(api, 'recipe', 'Bad', '{"minutes": 5}');
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path: 'content', message: "must have required property 'ingredients'" }]);
   });
 
   it('when the content is not JSON, then 400 on content', async () => {
-    const res = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'recipe',
-      title: 'Bad',
-      content: 'eggs, sugar',
-    });
+    const res = await createCustom(api, 'recipe', 'Bad', 'eggs, sugar');
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['content']);
   });
 
   it('when the content type does not exist in the project, then 400 on contentType', async () => {
-    const res = await api.post('/v1/content', { type: 'custom', contentType: 'nope', title: 'X', content: '{}' });
+    const res = await createCustom(api, 'nope', 'X', '{}');
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['contentType']);
   });
 
   it('when an update sends content that breaks the schema, then 400 and the item is unchanged', async () => {
-    const item = (
-      await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Pie', content: goodRecipe })
-    ).body;
+    const item = (await createCustom(api, 'recipe', 'Pie', goodRecipe)).body;
     const res = await api.put(`/v1/content/${item.id}`, {
       content: JSON.stringify({ ingredients: ['x'], minutes: 'ten' }),
     });
@@ -208,9 +180,7 @@ describe('custom content validated by its type', () => {
   });
 
   it('when an update sends valid content or other fields only, then 200', async () => {
-    const item = (
-      await api.post('/v1/content', { type: 'custom', contentType: 'recipe', title: 'Tart', content: goodRecipe })
-    ).body;
+    const item = (await createCustom(api, 'recipe', 'Tart', goodRecipe)).body;
     const content = JSON.stringify({ ingredients: ['apples'], minutes: 45 });
     expect((await api.put(`/v1/content/${item.id}`, { content })).body.content).toBe(content);
     expect((await api.put(`/v1/content/${item.id}`, { status: 'published' })).body).toMatchObject({
@@ -222,12 +192,7 @@ describe('custom content validated by its type', () => {
   it('when a type schema changes, then the cached validator is replaced and the new schema applies', async () => {
     const type = (await api.post('/v1/content-types', { name: 'note', schema: { type: 'object', required: ['text'] } }))
       .body;
-    const first = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'note',
-      title: 'N1',
-      content: '{"text": "hi"}',
-    });
+    const first = await createCustom(api, 'note', 'N1', '{"text": "hi"}');
     expect(first.status).toBe(201);
     const changed = await api.put(`/v1/content-types/${type.id}`, {
       description: 'Notes need a priority',
@@ -239,12 +204,7 @@ describe('custom content validated by its type', () => {
       description: 'Notes need a priority',
       schema: { required: ['text', 'priority'] },
     });
-    const second = await api.post('/v1/content', {
-      type: 'custom',
-      contentType: 'note',
-      title: 'N2',
-      content: '{"text": "hi"}',
-    });
+    const second = await createCustom(api, 'note', 'N2', '{"text": "hi"}');
     expect(second.status).toBe(400);
     expect(second.body.error.details).toEqual([{ path: 'content', message: "must have required property 'priority'" }]);
     const update = await api.put(`/v1/content/${first.body.id}`, { content: '{"text": "again"}' });
@@ -275,12 +235,7 @@ describe('isolation between projects', () => {
 
   it("when another project creates custom content of this project's type name, then 400 unknown type", async () => {
     const other = await freshClient();
-    const res = await other.post('/v1/content', {
-      type: 'custom',
-      contentType: 'recipe',
-      title: 'X',
-      content: goodRecipe,
-    });
+    const res = await createCustom(other, 'recipe', 'X', goodRecipe);
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['contentType']);
   });

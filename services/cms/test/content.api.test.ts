@@ -1,28 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
+import { assertMatchesOpenApi, type TestProject, type TestService } from '@platform/testkit';
 import { openapi } from '../src/openapi';
-import { clientFor, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './helpers';
 
 let svc: TestService;
 let project: TestProject;
 let api: Client;
+let freshClient: () => Promise<Client>;
 
 beforeAll(async () => {
-  svc = await createTestService(cmsService);
-  project = await svc.createProject();
-  api = clientFor(svc.app, project.headers);
+  ({ svc, project, api, freshClient } = await startCms());
 });
 
 afterAll(async () => {
   await svc.close();
 });
-
-/** A fresh project per test that counts or lists, so other tests' items do not show. */
-async function freshClient(): Promise<Client> {
-  return clientFor(svc.app, (await svc.createProject()).headers);
-}
 
 describe('POST /v1/content', () => {
   it('when only type, title and content are sent, then 201 with a draft, a generated slug and empty metadata', async () => {

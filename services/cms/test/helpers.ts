@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
-import { assertMatchesOpenApi } from '@platform/testkit';
+import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { cmsService } from '../src';
 import { openapi } from '../src/openapi';
 
 export interface Client {
@@ -13,26 +14,36 @@ export interface Client {
 /** Requests with one project's keys; every response is checked against the OpenAPI document. */
 export function clientFor(app: Express, headers: Record<string, string>): Client {
   const checked = async (pending: request.Test) => {
-    const res = await pending;
+    const res = await pending.set(headers);
     assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
     return res;
   };
+  const withBody = (pending: request.Test, body: unknown) => checked(pending.send(body as object));
   return {
-    get: (path) => checked(request(app).get(path).set(headers)),
-    post: (path, body) =>
-      checked(
-        request(app)
-          .post(path)
-          .set(headers)
-          .send(body as object),
-      ),
-    put: (path, body) =>
-      checked(
-        request(app)
-          .put(path)
-          .set(headers)
-          .send(body as object),
-      ),
-    delete: (path) => checked(request(app).delete(path).set(headers)),
+    get: (path) => checked(request(app).get(path)),
+    post: (path, body) => withBody(request(app).post(path), body),
+    put: (path, body) => withBody(request(app).put(path), body),
+    delete: (path) => checked(request(app).delete(path)),
+  };
+}
+
+export interface CmsTest {
+  svc: TestService;
+  project: TestProject;
+  /** A client with `project`'s keys. */
+  api: Client;
+  /** A client of a new project, for tests that count or list, or check isolation. */
+  freshClient(): Promise<Client>;
+}
+
+/** The CMS against the test database, with one project to work in. */
+export async function startCms(): Promise<CmsTest> {
+  const svc = await createTestService(cmsService);
+  const project = await svc.createProject();
+  return {
+    svc,
+    project,
+    api: clientFor(svc.app, project.headers),
+    freshClient: async () => clientFor(svc.app, (await svc.createProject()).headers),
   };
 }

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestService, startHttpStub, waitFor, type HttpStub, type TestService } from '@platform/testkit';
 import type { Logger } from '@platform/tenancy';
 import { cmsService, refreshNews } from '../src';
-import { clientFor, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './helpers';
 
 const RSS_ITEMS = 12;
 
@@ -52,6 +52,7 @@ const ATOM_FEED = `<?xml version="1.0" encoding="utf-8"?>
 let svc: TestService;
 let stub: HttpStub;
 let api: Client;
+let freshClient: () => Promise<Client>;
 let rssFails = false;
 const warnings: { message: string; meta: Record<string, unknown> }[] = [];
 
@@ -81,6 +82,14 @@ beforeAll(async () => {
       );
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       res.end(`<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title>${items.join('')}</channel></rss>`);
+    } else if (req.path === '/nul.xml' || req.path === '/ancient.xml') {
+      const title = req.path === '/nul.xml' ? 'Null\u0000byte' : 'Ancient';
+      const date = req.path === '/nul.xml' ? 'Mon, 02 Nov 2026 08:00:00 GMT' : '-010000-01-01T00:00:00Z';
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      res.end(
+        `<?xml version="1.0"?><rss version="2.0"><channel><title>Odd</title><item><title>${title}</title>` +
+          `<link>https://odd.example.net${req.path}</link><pubDate>${date}</pubDate></item></channel></rss>`,
+      );
     } else if (req.path === '/atom.xml') {
       res.writeHead(200, { 'content-type': 'application/atom+xml' });
       res.end(ATOM_FEED);
@@ -94,8 +103,7 @@ beforeAll(async () => {
     { url: `${stub.url}/atom.xml`, category: 'science' },
     { url: `${stub.url}/broken.xml`, category: 'sports' },
   ];
-  svc = await createTestService(cmsService);
-  api = clientFor(svc.app, (await svc.createProject()).headers);
+  ({ svc, api, freshClient } = await startCms());
 });
 
 afterAll(async () => {
@@ -190,6 +198,27 @@ describe('news refresh', () => {
     }
   });
 
+  it("when the database refuses one feed's items, then only that feed fails and NUL characters are dropped", async () => {
+    const odd = [
+      { url: `${stub.url}/ancient.xml`, category: 'odd' },
+      { url: `${stub.url}/nul.xml`, category: 'odd' },
+    ];
+    const report = await refresh({ feeds: odd });
+    expect(report.feeds).toEqual([
+      {
+        url: odd[0].url,
+        category: 'odd',
+        ok: false,
+        items: 0,
+        error: expect.stringMatching(/^items could not be stored/),
+      },
+      { url: odd[1].url, category: 'odd', ok: true, items: 1 },
+    ]);
+    expect((await api.get('/v1/news?category=odd')).body.news).toEqual([
+      expect.objectContaining({ title: 'Nullbyte', url: 'https://odd.example.net/nul.xml' }),
+    ]);
+  });
+
   it('when another replica holds the refresh lock, then this one fetches nothing', async () => {
     const before = feedRequests('/rss.xml');
     await svc.deps.db.transaction(async (trx) => {
@@ -262,7 +291,7 @@ describe('GET /v1/news and /v1/news/{id}', () => {
   );
 
   it('when any project asks, then it sees the same platform-wide news', async () => {
-    const other = clientFor(svc.app, (await svc.createProject()).headers);
+    const other = await freshClient();
     expect((await other.get('/v1/news?limit=100')).body).toEqual((await api.get('/v1/news?limit=100')).body);
   });
 

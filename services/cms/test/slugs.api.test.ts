@@ -1,22 +1,17 @@
-import { createTestService, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { clientFor, type Client } from './helpers';
+import type { TestService } from '@platform/testkit';
+import { startCms, type Client } from './helpers';
 
 let svc: TestService;
 let api: Client;
+let freshClient: () => Promise<Client>;
 
 beforeAll(async () => {
-  svc = await createTestService(cmsService);
-  api = clientFor(svc.app, (await svc.createProject()).headers);
+  ({ svc, api, freshClient } = await startCms());
 });
 
 afterAll(async () => {
   await svc.close();
 });
-
-async function freshClient(): Promise<Client> {
-  return clientFor(svc.app, (await svc.createProject()).headers);
-}
 
 describe('slugs', () => {
   it('when the title has accents and special letters, then the slug is transliterated to ASCII', async () => {

@@ -19,39 +19,13 @@ export interface ContentItemRow {
   updatedAt: Date;
 }
 
-export interface ContentSummaryRow {
-  id: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  status: ContentStatus;
-  createdAt: Date;
-}
+export type ContentSummaryRow = Pick<ContentItemRow, 'id' | 'type' | 'title' | 'slug' | 'status' | 'createdAt'>;
 
-export interface ContentFilters {
-  type?: ContentKind;
-  status?: ContentStatus;
-  slug?: string;
-}
+export type ContentFilters = Partial<Pick<ContentItemRow, 'type' | 'status' | 'slug'>>;
 
-export interface NewContentItem {
-  id: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  content: string;
-  status: ContentStatus;
-  metadata: Record<string, unknown>;
-  contentType: string | null;
-}
+export type NewContentItem = Omit<ContentItemRow, 'tenantId' | 'projectId' | 'createdAt' | 'updatedAt'>;
 
-export interface ContentChanges {
-  title?: string;
-  slug?: string;
-  content?: string;
-  status?: ContentStatus;
-  metadata?: Record<string, unknown>;
-}
+export type ContentChanges = Partial<Pick<ContentItemRow, 'title' | 'slug' | 'content' | 'status' | 'metadata'>>;
 
 export const SLUG_CONSTRAINT = 'content_items_slug_unique';
 

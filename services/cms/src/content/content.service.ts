@@ -4,25 +4,14 @@ import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
 import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
-import type { ContentItemRow, ContentKind, ContentSummaryRow, NewContentItem } from './content.repository';
+import type { ContentItemRow, ContentSummaryRow, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
 import { isUniqueViolation } from '../pg-errors';
 import { nextFreeSlug, slugify } from './slug';
 
-export interface ContentItem {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  content: string;
-  status: string;
-  metadata: Record<string, unknown>;
-  contentType: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The API shapes: the rows with their timestamps as ISO strings. */
+export type ContentItem = Omit<ContentItemRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
+export type ContentSummary = Omit<ContentSummaryRow, 'createdAt'> & { createdAt: string };
 
 export interface ContentPage {
   content: ContentSummary[];
@@ -31,43 +20,18 @@ export interface ContentPage {
   offset: number;
 }
 
-export interface ContentSummary {
-  id: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  status: string;
-  createdAt: string;
-}
-
+// The rows come from explicit column lists, so spreading them exposes nothing more.
 const toContentItem = (row: ContentItemRow): ContentItem => ({
-  id: row.id,
-  tenantId: row.tenantId,
-  projectId: row.projectId,
-  type: row.type,
-  title: row.title,
-  slug: row.slug,
-  content: row.content,
-  status: row.status,
-  metadata: row.metadata,
-  contentType: row.contentType,
+  ...row,
   createdAt: toIso(row.createdAt) as string,
   updatedAt: toIso(row.updatedAt) as string,
 });
 
-const toSummary = (row: ContentSummaryRow): ContentSummary => ({
-  id: row.id,
-  type: row.type,
-  title: row.title,
-  slug: row.slug,
-  status: row.status,
-  createdAt: toIso(row.createdAt) as string,
-});
+const toSummary = (row: ContentSummaryRow): ContentSummary => ({ ...row, createdAt: toIso(row.createdAt) as string });
 
 const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
-const slugTaken = (type: string, slug: string) =>
-  errors.conflict(`The slug '${slug}' is already used by another ${type} item`);
+const slugTaken = (slug: string) => errors.conflict(`The slug '${slug}' is already used by another item of this type`);
 
 /** After this many lost races for a generated slug, a random suffix ends the contest. */
 const SLUG_ATTEMPTS = 5;
@@ -94,7 +58,7 @@ export class ContentService {
     try {
       return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: input.slug }));
     } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(input.type, input.slug);
+      if (isSlugConflict(error)) throw slugTaken(input.slug);
       throw error;
     }
   }
@@ -110,16 +74,19 @@ export class ContentService {
   }
 
   async update(tenant: TenantContext, id: string, changes: UpdateContentInput): Promise<ContentItem> {
-    const current = await this.find(tenant, id);
-    if (Object.keys(changes).length === 0) return toContentItem(current);
-    if (current.type === 'custom' && changes.content !== undefined) {
-      await this.validateCustomContent(tenant, current.contentType as string, changes.content);
+    if (Object.keys(changes).length === 0) return this.get(tenant, id);
+    // Only new content needs the stored item first: a custom item's type must accept it.
+    if (changes.content !== undefined) {
+      const current = await this.find(tenant, id);
+      if (current.type === 'custom') {
+        await this.validateCustomContent(tenant, current.contentType as string, changes.content);
+      }
     }
     let row: ContentItemRow | undefined;
     try {
-      row = await repo.updateContentItem(this.db, tenant, id, changes);
+      row = isUuid(id) ? await repo.updateContentItem(this.db, tenant, id, changes) : undefined;
     } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(current.type, changes.slug as string);
+      if (isSlugConflict(error)) throw slugTaken(changes.slug as string);
       throw error;
     }
     if (!row) throw errors.notFound('Content');

@@ -31,8 +31,11 @@ async function readCapped(res: Response, maxBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() ? value.trim() : undefined;
+/** Trimmed text without NUL characters (which Postgres cannot store); undefined when empty. */
+function text(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value.replace(/\u0000/g, '').trim() || undefined;
+}
 
 const stripHtml = (html: string) =>
   html
@@ -80,11 +83,8 @@ export async function readFeed(feed: FeedSource, options: FeedReadOptions): Prom
   for (const entry of parsed.items) {
     const url = httpUrl(entry.link) ?? httpUrl(entry.guid) ?? httpUrl((entry as { id?: unknown }).id);
     if (!url) continue;
-    const description =
-      text(entry.contentSnippet) ??
-      (text(entry.summary) && stripHtml(entry.summary as string)) ??
-      text(entry.content) ??
-      '';
+    const summary = text(entry.summary);
+    const description = text(entry.contentSnippet) ?? (summary && stripHtml(summary)) ?? text(entry.content) ?? '';
     items.push({
       url,
       title: cut(text(entry.title) ?? url, MAX_TITLE),

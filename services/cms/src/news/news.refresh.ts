@@ -38,6 +38,12 @@ export interface NewsRefreshReport {
   feeds: FeedReport[];
 }
 
+interface FetchedFeed {
+  feed: FeedSource;
+  items?: ParsedNewsItem[];
+  error?: string;
+}
+
 /** fetch() reports "fetch failed" and keeps the useful part (ECONNREFUSED, ENOTFOUND) in `cause`. */
 function describe(error: unknown): string {
   const err = error as Error & { cause?: { code?: string; message?: string } };
@@ -56,6 +62,22 @@ async function mapLimited<T, R>(values: T[], limit: number, fn: (value: T) => Pr
   };
   await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
   return results;
+}
+
+/** Stores one feed's items in a savepoint, so that items the database refuses fail their feed alone. */
+async function storeItems(
+  trx: Knex.Transaction,
+  items: ParsedNewsItem[],
+  seen: Set<string>,
+): Promise<{ count: number } | { error: string }> {
+  // The same link in two entries (or two feeds) is one news item; the first one wins.
+  const fresh = items.filter((item) => !seen.has(item.url) && seen.add(item.url));
+  try {
+    await trx.transaction((savepoint) => repo.upsertNews(savepoint, fresh));
+    return { count: fresh.length };
+  } catch (error) {
+    return { error: `items could not be stored: ${describe(error)}` };
+  }
 }
 
 /**
@@ -93,7 +115,7 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
       return !last || Date.now() - last.getTime() >= minIntervalMs;
     });
 
-    const fetched = await mapLimited(due, FEED_CONCURRENCY, async (feed) => {
+    const fetched = await mapLimited(due, FEED_CONCURRENCY, async (feed): Promise<FetchedFeed> => {
       try {
         return { feed, items: await readFeed(feed, readOptions) };
       } catch (error) {
@@ -103,23 +125,20 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
 
     const seen = new Set<string>();
     const reports: FeedReport[] = [];
-    for (const result of fetched) {
-      const { feed } = result;
-      if (result.error !== undefined) {
+    for (const { feed, items, error: fetchError } of fetched) {
+      const stored = items ? await storeItems(trx, items, seen) : { error: fetchError as string };
+      if ('error' in stored) {
         deps.logger.warn('news feed failed; keeping its last good items', {
           feedUrl: feed.url,
           category: feed.category,
-          error: result.error,
+          error: stored.error,
         });
-        await repo.recordFeedResult(trx, feed, { ok: false, error: result.error });
-        reports.push({ url: feed.url, category: feed.category, ok: false, items: 0, error: result.error });
+        await repo.recordFeedResult(trx, feed, { ok: false, error: stored.error });
+        reports.push({ url: feed.url, category: feed.category, ok: false, items: 0, error: stored.error });
         continue;
       }
-      // The same link in two entries (or two feeds) is one news item; the first one wins.
-      const fresh: ParsedNewsItem[] = result.items.filter((item) => !seen.has(item.url) && seen.add(item.url));
-      await repo.upsertNews(trx, fresh);
-      await repo.recordFeedResult(trx, feed, { ok: true, itemCount: fresh.length });
-      reports.push({ url: feed.url, category: feed.category, ok: true, items: fresh.length });
+      await repo.recordFeedResult(trx, feed, { ok: true, itemCount: stored.count });
+      reports.push({ url: feed.url, category: feed.category, ok: true, items: stored.count });
     }
     deps.logger.info('news refreshed', { feeds: reports.length, failed: reports.filter((r) => !r.ok).length });
     return { ran: true, feeds: reports };
