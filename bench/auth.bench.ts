@@ -12,8 +12,6 @@
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type Bcrypt from 'bcrypt';
@@ -24,6 +22,7 @@ import { authService } from '../services/auth/src';
 import { createAuthApp } from '../services/auth/src/app';
 import { loadAuthConfig } from '../services/auth/src/config';
 import { benchDatabaseServer } from './lib/database';
+import { listen } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
 // The same copies of bcrypt, Express and jsonwebtoken the service runs on (they are its dependencies, not the root's).
@@ -35,19 +34,6 @@ const jwt = requireFromAuth('jsonwebtoken') as typeof Jwt;
 const seconds = () => Number(process.env.BENCH_SECONDS ?? 5);
 /** Alternating rounds per comparison (BENCH_ROUNDS, default 3). */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-
-async function listen(app: Express.Express): Promise<{ url: string; server: Server }> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, () => resolve(s));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 /**
  * bcrypt.compare calls per second with `concurrency` always in flight, counted as autocannon
@@ -155,7 +141,8 @@ export default async function authBench(): Promise<string[]> {
     AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
   });
   const svc = await createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
-  const { url, server } = await listen(svc.app);
+  const subject = await listen(svc.app);
+  const { url } = subject;
   const lines: string[] = [];
   try {
     const project = await svc.createProject();
@@ -213,10 +200,10 @@ export default async function authBench(): Promise<string[]> {
         cpuLine(me),
       );
     } finally {
-      await close(baselineServer.server);
+      await baselineServer.close();
     }
   } finally {
-    await close(server);
+    await subject.close();
     await svc.close();
     await database.stop();
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { AUTH_EVENTS, writeEvent, type AuthEmailData } from '@platform/events';
 import { AppError, errors, randomToken, sha256Hex, type ProjectSettings } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
 import {
@@ -12,9 +13,9 @@ import {
 export const VERIFY_TOKEN_TTL_MS = 24 * 3600_000;
 export const RESET_TOKEN_TTL_MS = 3600_000;
 
-const PURPOSES: Record<AccountTokenPurpose, { ttlMs: number; page: string }> = {
-  verify_email: { ttlMs: VERIFY_TOKEN_TTL_MS, page: 'verify-email' },
-  reset_password: { ttlMs: RESET_TOKEN_TTL_MS, page: 'reset-password' },
+const PURPOSES: Record<AccountTokenPurpose, { ttlMs: number; page: string; event: string }> = {
+  verify_email: { ttlMs: VERIFY_TOKEN_TTL_MS, page: 'verify-email', event: AUTH_EVENTS.verificationRequested },
+  reset_password: { ttlMs: RESET_TOKEN_TTL_MS, page: 'reset-password', event: AUTH_EVENTS.passwordResetRequested },
 };
 
 export interface IssuedLink {
@@ -45,6 +46,28 @@ export async function issueAccountLink(
   const expiresAt = new Date(Date.now() + PURPOSES[purpose].ttlMs);
   await insertAccountToken(trx, tenant, { userId, purpose, tokenHash: sha256Hex(token), expiresAt });
   return { link: linkTo(ctx, tenant.settings, PURPOSES[purpose].page, token), expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * Issues a link and, in the same transaction, the outbox event (`auth.verification.requested`
+ * or `auth.password-reset.requested`) that asks the Mailer to send it; then wakes the relay.
+ */
+export async function emailAccountLink(
+  ctx: AuthContext,
+  tenant: Tenant & { settings: ProjectSettings },
+  user: { id: string; email: string },
+  purpose: AccountTokenPurpose,
+): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    const { link, expiresAt } = await issueAccountLink(trx, ctx, tenant, user.id, purpose);
+    await writeEvent<AuthEmailData>(trx, {
+      type: PURPOSES[purpose].event,
+      tenantId: tenant.tenantId,
+      projectId: tenant.projectId,
+      data: { userId: user.id, email: user.email, link, expiresAt },
+    });
+  });
+  ctx.relay.kick();
 }
 
 /**

@@ -1,6 +1,5 @@
-import { AUTH_EVENTS, writeEvent, type PasswordResetRequestedData } from '@platform/events';
 import { AppError, type TenantContext } from '@platform/tenancy';
-import { checkAccountToken, issueAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
+import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import type { AuthContext, Tenant } from '../context';
 import { revokeAllOfUser } from '../sessions/refresh-tokens.repository';
 import { findUserByEmail, setPassword } from '../users/users.repository';
@@ -12,18 +11,7 @@ const resetExpired = () => new AppError('TOKEN_EXPIRED', 'Password reset token h
 /** Same answer whether or not the account exists, so the endpoint cannot be used to probe emails. */
 export async function forgotPassword(ctx: AuthContext, tenant: TenantContext, email: string) {
   const user = await findUserByEmail(ctx.db, tenant, email);
-  if (user) {
-    await ctx.db.transaction(async (trx) => {
-      const { link, expiresAt } = await issueAccountLink(trx, ctx, tenant, user.id, 'reset_password');
-      await writeEvent<PasswordResetRequestedData>(trx, {
-        type: AUTH_EVENTS.passwordResetRequested,
-        tenantId: tenant.tenantId,
-        projectId: tenant.projectId,
-        data: { userId: user.id, email: user.email, link, expiresAt },
-      });
-    });
-    ctx.relay.kick();
-  }
+  if (user) await emailAccountLink(ctx, tenant, user, 'reset_password');
   return { success: true as const, message: FORGOT_PASSWORD_MESSAGE };
 }
 

@@ -2,7 +2,7 @@ import { AUTH_EVENTS, writeEvent, type UserRegisteredData } from '@platform/even
 import { AppError, type TenantContext } from '@platform/tenancy';
 import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { AuthContext } from '../context';
-import { issueSession } from '../sessions/session-tokens';
+import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
 import { toUserJson } from '../users/users.presenter';
 import { findUserByEmail, insertUser } from '../users/users.repository';
 
@@ -26,7 +26,7 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
   const created = await ctx.db.transaction(async (trx) => {
     const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata: input.metadata });
     if (!user) return null;
-    const tokens = await issueSession(trx, ctx, tenant, user);
+    const refreshToken = await storeRefreshToken(trx, tenant, user);
     const verification =
       tenant.settings.requireEmailVerification === true
         ? await issueAccountLink(trx, ctx, tenant, user.id, 'verify_email')
@@ -37,9 +37,14 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
       projectId: tenant.projectId,
       data: { userId: user.id, email: user.email, ...(verification ? { verification } : {}) },
     });
-    return { user, tokens };
+    return { user, refreshToken };
   });
   if (!created) throw alreadyExists();
   ctx.relay.kick();
-  return { success: true as const, user: toUserJson(created.user), ...created.tokens };
+  return {
+    success: true as const,
+    user: toUserJson(created.user),
+    accessToken: accessTokenFor(ctx, tenant, created.user),
+    refreshToken: created.refreshToken,
+  };
 }

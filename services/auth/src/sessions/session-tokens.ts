@@ -7,11 +7,6 @@ import { insertRefreshToken } from './refresh-tokens.repository';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken: string;
-}
-
 /** A 30-day opaque refresh token and what is stored of it (its SHA-256, never the token). */
 export function mintRefreshToken(): { refreshToken: string; tokenHash: string; expiresAt: Date } {
   const refreshToken = randomToken('rt_', 32);
@@ -34,14 +29,17 @@ export function accessTokenFor(ctx: AuthContext, tenant: Tenant, user: UserRecor
   );
 }
 
-/** Stores a new refresh token and signs an access token. A rotation passes its family on. */
-export async function issueSession(
+/**
+ * Stores a new refresh token under the user's current version and returns it. A rotation
+ * passes its family on. The access token is signed by the caller after the transaction, so
+ * that the RSA signature does not hold a connection (or a refresh token's row lock).
+ */
+export async function storeRefreshToken(
   trx: Knex.Transaction,
-  ctx: AuthContext,
   tenant: Tenant,
   user: UserRecord,
   familyId: string = randomUUID(),
-): Promise<SessionTokens> {
+): Promise<string> {
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
   await insertRefreshToken(trx, tenant, {
     userId: user.id,
@@ -50,5 +48,5 @@ export async function issueSession(
     tokenHash,
     expiresAt,
   });
-  return { accessToken: accessTokenFor(ctx, tenant, user), refreshToken };
+  return refreshToken;
 }

@@ -16,7 +16,7 @@ import {
   revokeFamily,
   type RefreshTokenRecord,
 } from './refresh-tokens.repository';
-import { accessTokenFor, issueSession, mintRefreshToken, type SessionTokens } from './session-tokens';
+import { accessTokenFor, mintRefreshToken, storeRefreshToken } from './session-tokens';
 import { recordSignIn } from './sign-in.repository';
 
 export const LOCKOUT_THRESHOLD = 5;
@@ -65,7 +65,7 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
 type RefreshOutcome =
   | { kind: 'invalid' }
   | { kind: 'reused'; record: RefreshTokenRecord }
-  | { kind: 'rotated'; user: UserRecord; tokens: SessionTokens };
+  | { kind: 'rotated'; user: UserRecord; refreshToken: string };
 
 /**
  * Rotates a refresh token. A token that was already rotated means two parties hold the same
@@ -85,7 +85,7 @@ export async function refresh(ctx: AuthContext, tenant: Tenant, refreshToken: st
     // Logout or a password reset raised the version: tokens from before it are dead.
     if (!user || user.tokenVersion !== record.tokenVersion) return { kind: 'invalid' };
     await markRotated(trx, tenant, record.id);
-    return { kind: 'rotated', user, tokens: await issueSession(trx, ctx, tenant, user, record.familyId) };
+    return { kind: 'rotated', user, refreshToken: await storeRefreshToken(trx, tenant, user, record.familyId) };
   });
   if (outcome.kind === 'reused') {
     ctx.logger.warn('refresh token reuse detected, session family revoked', {
@@ -94,7 +94,12 @@ export async function refresh(ctx: AuthContext, tenant: Tenant, refreshToken: st
     });
   }
   if (outcome.kind !== 'rotated') throw errors.invalidSession('Refresh token is invalid or expired');
-  return { success: true as const, user: toUserJson(outcome.user), ...outcome.tokens };
+  return {
+    success: true as const,
+    user: toUserJson(outcome.user),
+    accessToken: accessTokenFor(ctx, tenant, outcome.user),
+    refreshToken: outcome.refreshToken,
+  };
 }
 
 /** Ends every session of the token's user; an unknown token is already logged out (200). */

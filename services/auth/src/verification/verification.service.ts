@@ -1,7 +1,6 @@
-import { AUTH_EVENTS, writeEvent, type VerificationRequestedData } from '@platform/events';
 import { errors, sha256Hex, type TenantContext } from '@platform/tenancy';
 import { findTokenOwner } from '../account-tokens/account-tokens.repository';
-import { issueAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
+import { emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import type { AuthContext, Tenant } from '../context';
 import { findUserByEmail, markEmailVerified } from '../users/users.repository';
 
@@ -30,15 +29,6 @@ export async function resendVerification(ctx: AuthContext, tenant: TenantContext
   const user = await findUserByEmail(ctx.db, tenant, email);
   if (!user) throw errors.validation('No account with this email');
   if (user.emailVerified) throw errors.validation('Email is already verified');
-  await ctx.db.transaction(async (trx) => {
-    const { link, expiresAt } = await issueAccountLink(trx, ctx, tenant, user.id, 'verify_email');
-    await writeEvent<VerificationRequestedData>(trx, {
-      type: AUTH_EVENTS.verificationRequested,
-      tenantId: tenant.tenantId,
-      projectId: tenant.projectId,
-      data: { userId: user.id, email: user.email, link, expiresAt },
-    });
-  });
-  ctx.relay.kick();
+  await emailAccountLink(ctx, tenant, user, 'verify_email');
   return { success: true as const, message: 'Verification email sent' };
 }
