@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertProductionSecrets, loadPlatformConfig, signAccessToken, verifyAccessToken } from '@platform/tenancy';
 import { composeSchemaErrors } from '../src/compose-schema';
-import { dependencyClosure, interpolateAll, parseDotenv, readCompose, type ComposeFile } from '../src/compose';
+import { loadLlmConfig } from '../../../services/llm/src/config';
+import {
+  dependencyClosure,
+  interpolateAll,
+  parseDotenv,
+  readCompose,
+  type ComposeFile,
+  type ComposeService,
+} from '../src/compose';
 import { REPO_ROOT, SERVICE_NAMES, SERVICES } from '../src/paths';
 
 const compose = readCompose(path.join(REPO_ROOT, 'docker-compose.yml'));
@@ -149,8 +157,12 @@ describe('docker-compose.yml llm-worker', () => {
     const api = resolved.services.llm;
     expect(worker.image).toBe(api.image);
     expect(worker.build?.args).toEqual({ SERVICE: 'llm' });
-    expect(worker.environment?.LLM_ROLE).toBe('worker');
-    expect(api.environment?.LLM_ROLE).toBe('api');
+    // as the llm service reads its whole environment (an unknown role fails its configuration)
+    const role = (env: ComposeService['environment']) =>
+      loadLlmConfig(Object.fromEntries(Object.entries(env ?? {}).filter(([, v]) => v !== null)) as NodeJS.ProcessEnv)
+        .role;
+    expect(role(worker.environment)).toBe('worker');
+    expect(role(api.environment)).toBe('api');
     expect(worker.environment?.DATABASE_URL).toBe(api.environment?.DATABASE_URL);
     expect(worker.ports).toBeUndefined();
     expect(worker.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);

@@ -6,6 +6,7 @@ import type { IJob } from 'kubernetes-models/batch/v1';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import type { IConfigMap, ISecret, IService } from 'kubernetes-models/v1';
+import { loadLlmConfig } from '../../../services/llm/src/config';
 import { kubernetesSchemaError } from '../src/k8s-schema';
 import { readYamlDocuments, render, type Manifest } from '../src/kustomize';
 import { K8S_DIR, OVERLAYS, overlayDir, SERVICE_NAMES, SERVICES } from '../src/paths';
@@ -168,8 +169,10 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     const worker = one<IDeployment>('Deployment', 'llm-worker').spec!.template.spec!.containers[0];
     const api = one<IDeployment>('Deployment', 'llm').spec!.template.spec!.containers[0];
     expect(worker.image).toBe(api.image);
-    expect(worker.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('worker');
-    expect(api.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('api');
+    // as the llm service reads it (an unknown role fails its configuration)
+    const role = (c: typeof api) => loadLlmConfig({ LLM_ROLE: c.env?.find((e) => e.name === 'LLM_ROLE')?.value }).role;
+    expect(role(worker)).toBe('worker');
+    expect(role(api)).toBe('api');
   });
 
   test.each(SERVICE_NAMES)(
