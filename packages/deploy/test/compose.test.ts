@@ -85,12 +85,13 @@ describe('docker-compose.yml infrastructure', () => {
       expect(compose.services[name].healthcheck?.test).toBeDefined();
   });
 
-  test('when the admin one-shot runs, then it migrates the platform schema and then creates a project, once', () => {
+  test('when the admin one-shot runs, then it creates a project once the platform schema is migrated', () => {
     const admin = resolved.services.admin;
     expect(admin.build?.target).toBe('admin');
     expect(admin.restart).toBe('no');
+    expect(admin.depends_on).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
     const script = [admin.entrypoint, admin.command].flat().join(' ');
-    expect(script).toMatch(/cli\.js migrate.*&&.*cli\.js create-project --tenant .+ --project /s);
+    expect(script).toMatch(/^\/bin\/sh -c node dist\/cli\.js create-project --tenant .+ --project /s);
     const migrate = resolved.services['platform-migrate'];
     expect(migrate.command).toEqual(['migrate', '--json']);
     expect(migrate.environment?.PLATFORM_DATABASE_URL).toMatch(/@postgres:5432\/platform$/);
