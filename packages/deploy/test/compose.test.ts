@@ -3,16 +3,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assertProductionSecrets, loadPlatformConfig, signAccessToken, verifyAccessToken } from '@platform/tenancy';
 import { composeSchemaErrors } from '../src/compose-schema';
-import { loadLlmConfig } from '../../../services/llm/src/config';
-import {
-  dependencyClosure,
-  interpolateAll,
-  parseDotenv,
-  readCompose,
-  type ComposeFile,
-  type ComposeService,
-} from '../src/compose';
+import { dependencyClosure, interpolateAll, parseDotenv, readCompose, type ComposeFile } from '../src/compose';
 import { REPO_ROOT, SERVICE_NAMES, SERVICES } from '../src/paths';
+import { loadServiceConfig } from './support/service-config';
 
 const compose = readCompose(path.join(REPO_ROOT, 'docker-compose.yml'));
 const envExample = parseDotenv(readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8'));
@@ -119,6 +112,12 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
     for (const key of Object.keys(env)) expect(KNOWN_SETTINGS.has(key) ? key : `unknown setting ${key}`).toBe(key);
   });
 
+  test('when it starts with .env.example, then the service loads its configuration and has every production secret', () => {
+    const { platform } = loadServiceConfig(name, env);
+    expect(platform.production).toBe(true);
+    expect(() => assertProductionSecrets(platform, { jwtPrivateKey: name === 'auth' })).not.toThrow();
+  });
+
   test('when it is healthy, then the health check probes /healthz on its port', () => {
     expect(service.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
     expect(service.ports).toEqual([`${SERVICES[name]}:${SERVICES[name]}`]);
@@ -159,11 +158,8 @@ describe('docker-compose.yml llm-worker', () => {
     expect(worker.image).toBe(api.image);
     expect(worker.build?.args).toEqual({ SERVICE: 'llm' });
     // as the llm service reads its whole environment (an unknown role fails its configuration)
-    const role = (env: ComposeService['environment']) =>
-      loadLlmConfig(Object.fromEntries(Object.entries(env ?? {}).filter(([, v]) => v !== null)) as NodeJS.ProcessEnv)
-        .role;
-    expect(role(worker.environment)).toBe('worker');
-    expect(role(api.environment)).toBe('api');
+    expect(loadServiceConfig('llm', worker.environment ?? {}).service.role).toBe('worker');
+    expect(loadServiceConfig('llm', api.environment ?? {}).service.role).toBe('api');
     expect(worker.environment?.DATABASE_URL).toBe(api.environment?.DATABASE_URL);
     expect(worker.ports).toBeUndefined();
     expect(worker.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
