@@ -34,6 +34,7 @@ const KNOWN_SETTINGS = new Set([
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
   'LLM_ROLE',
+  'APP_URL',
 ]);
 
 /** The llm API hands batch items to the llm-worker service (LLM_ROLE), which it brings along. */
