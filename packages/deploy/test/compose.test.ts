@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assertProductionSecrets, loadPlatformConfig, signAccessToken, verifyAccessToken } from '@platform/tenancy';
+import { assertProductionSecrets, signAccessToken, verifyAccessToken } from '@platform/tenancy';
 import { composeSchemaErrors } from '../src/compose-schema';
 import { dependencyClosure, interpolateAll, parseDotenv, readCompose, type ComposeFile } from '../src/compose';
 import { REPO_ROOT, SERVICE_NAMES, SERVICES } from '../src/paths';
+import { loadServiceConfig } from './support/service-config';
 
 const compose = readCompose(path.join(REPO_ROOT, 'docker-compose.yml'));
 const envExample = parseDotenv(readFileSync(path.join(REPO_ROOT, '.env.example'), 'utf8'));
@@ -33,6 +34,7 @@ const KNOWN_SETTINGS = new Set([
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
   'LLM_ROLE',
+  'APP_URL',
 ]);
 
 /** The llm API hands batch items to the llm-worker service (LLM_ROLE), which it brings along. */
@@ -77,12 +79,13 @@ describe('docker-compose.yml infrastructure', () => {
       expect(compose.services[name].healthcheck?.test).toBeDefined();
   });
 
-  test('when the admin one-shot runs, then it migrates the platform schema and then creates a project, once', () => {
+  test('when the admin one-shot runs, then it creates a project once the platform schema is migrated', () => {
     const admin = resolved.services.admin;
     expect(admin.build?.target).toBe('admin');
     expect(admin.restart).toBe('no');
+    expect(admin.depends_on).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
     const script = [admin.entrypoint, admin.command].flat().join(' ');
-    expect(script).toMatch(/cli\.js migrate.*&&.*cli\.js create-project --tenant .+ --project /s);
+    expect(script).toMatch(/^\/bin\/sh -c node dist\/cli\.js create-project --tenant .+ --project /s);
     const migrate = resolved.services['platform-migrate'];
     expect(migrate.command).toEqual(['migrate', '--json']);
     expect(migrate.environment?.PLATFORM_DATABASE_URL).toMatch(/@postgres:5432\/platform$/);
@@ -108,6 +111,12 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
     expect(env.JWT_PUBLIC_KEY).toContain('BEGIN PUBLIC KEY');
     expect('JWT_PRIVATE_KEY' in env).toBe(name === 'auth');
     for (const key of Object.keys(env)) expect(KNOWN_SETTINGS.has(key) ? key : `unknown setting ${key}`).toBe(key);
+  });
+
+  test('when it starts with .env.example, then the service loads its configuration and has every production secret', () => {
+    const { platform } = loadServiceConfig(name, env);
+    expect(platform.production).toBe(true);
+    expect(() => assertProductionSecrets(platform, { jwtPrivateKey: name === 'auth' })).not.toThrow();
   });
 
   test('when it is healthy, then the health check probes /healthz on its port', () => {
@@ -149,8 +158,9 @@ describe('docker-compose.yml llm-worker', () => {
     const api = resolved.services.llm;
     expect(worker.image).toBe(api.image);
     expect(worker.build?.args).toEqual({ SERVICE: 'llm' });
-    expect(worker.environment?.LLM_ROLE).toBe('worker');
-    expect(api.environment?.LLM_ROLE).toBe('api');
+    // as the llm service reads its whole environment (an unknown role fails its configuration)
+    expect(loadServiceConfig('llm', worker.environment ?? {}).service.role).toBe('worker');
+    expect(loadServiceConfig('llm', api.environment ?? {}).service.role).toBe('api');
     expect(worker.environment?.DATABASE_URL).toBe(api.environment?.DATABASE_URL);
     expect(worker.ports).toBeUndefined();
     expect(worker.healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
@@ -172,13 +182,10 @@ describe('.env.example', () => {
     expect(text).toMatch(/never use them/i);
   });
 
-  test('when auth runs with the sample settings, then the configuration loads and its tokens verify everywhere', () => {
-    const auth = resolved.services.auth.environment as NodeJS.ProcessEnv;
-    const other = resolved.services.notifications.environment as NodeJS.ProcessEnv;
-    const authConfig = loadPlatformConfig(auth);
-    const otherConfig = loadPlatformConfig(other);
-    expect(() => assertProductionSecrets(authConfig, { jwtPrivateKey: true })).not.toThrow();
-    expect(() => assertProductionSecrets(otherConfig)).not.toThrow();
+  test('when auth runs with the sample settings, then its tokens verify everywhere', () => {
+    // (every service's configuration and secrets: the per-service tests above)
+    const authConfig = loadServiceConfig('auth', resolved.services.auth.environment ?? {}).platform;
+    const otherConfig = loadServiceConfig('notifications', resolved.services.notifications.environment ?? {}).platform;
     const claims = {
       userId: randomUUID(),
       tenantId: randomUUID(),

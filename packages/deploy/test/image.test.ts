@@ -10,6 +10,10 @@ import { effectiveInstructions, parseDockerfile } from '../src/dockerfile';
 import { REPO_ROOT, SERVICE_NAMES } from '../src/paths';
 
 const run = promisify(execFile);
+/** bundle.mjs's entries when a build script names none. */
+const DEFAULT_ENTRIES = ['src/main.ts', 'src/migrate.ts'];
+/** cms's build entries (its package.json): the service, its migrations and the one-shot news refresh. */
+const CMS_ENTRIES = ['src/main.ts', 'src/migrate.ts', 'src/refresh-news.ts'];
 const dockerfile = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
 const { globalArgs, stages } = parseDockerfile(dockerfile);
 const find = (keyword: string, name: string) =>
@@ -53,7 +57,7 @@ describe('Dockerfile', () => {
       .join('\n');
     for (const name of [...SERVICE_NAMES, 'admin']) expect(script).toMatch(new RegExp(`[(|\\s]${name}[|)]`));
     expect(script).toMatch(/pnpm install --offline --frozen-lockfile/);
-    expect(script).toMatch(/node infra\/docker\/bundle\.mjs/);
+    expect(script).toMatch(/--filter "@platform\/\$\{SERVICE\}" run build/);
     expect(script).toMatch(/--filter "@platform\/\$\{SERVICE\}" deploy --prod/);
     expect(script).toMatch(/node \/app\/check-externals\.mjs \/app/);
     expect(
@@ -62,6 +66,26 @@ describe('Dockerfile', () => {
         .join('\n'),
     ).toMatch(/pnpm fetch --frozen-lockfile/);
   });
+
+  test.each([...SERVICE_NAMES.map((n) => `services/${n}`), 'packages/admin'])(
+    'when the image of %s is built, then its build script bundles every entry the package runs',
+    (dir) => {
+      const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, dir, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      };
+      const build = /^node \.\.\/\.\.\/infra\/docker\/bundle\.mjs \.((?: \S+)*)$/.exec(scripts.build ?? '');
+      expect(build).not.toBeNull();
+      const entries = build![1].trim() ? build![1].trim().split(' ') : DEFAULT_ENTRIES;
+      // what the image runs (dist/main.js, dist/migrate.js, dist/cli.js) and every `tsx src/x.ts` script
+      const scripted = [
+        ...Object.values(scripts)
+          .join('\n')
+          .matchAll(/\btsx (src\/[\w-]+\.ts)\b/g),
+      ].map((m) => m[1]);
+      const image = dir === 'packages/admin' ? ['src/cli.ts'] : DEFAULT_ENTRIES;
+      expect(entries).toEqual(expect.arrayContaining([...image, ...scripted]));
+    },
+  );
 
   test('when a container starts, then it runs as a non-root user with NODE_ENV=production', () => {
     for (const target of ['service', 'admin']) {
@@ -134,10 +158,11 @@ describe('image scripts', () => {
     expect((await exitCode(script, [], { PORT: String(port) })).code).toBe(1);
   });
 
-  test('when a service is bundled, then our packages are compiled in and npm packages stay external', async () => {
+  test('when a service is bundled with its build entries, then our packages are compiled in and npm packages stay external', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'bundle-'));
     const result = await exitCode(path.join(REPO_ROOT, 'infra/docker/bundle.mjs'), [
-      path.join(REPO_ROOT, 'services/notifications'),
+      path.join(REPO_ROOT, 'services/cms'),
+      ...CMS_ENTRIES,
       '--outdir',
       out,
     ]);
@@ -148,7 +173,7 @@ describe('image scripts', () => {
     const externals = JSON.parse(readFileSync(path.join(out, 'externals.json'), 'utf8')) as string[];
     expect(externals).toEqual(expect.arrayContaining(['express', 'knex', 'pg', 'amqplib']));
     expect(externals.some((e) => e.startsWith('@platform/'))).toBe(false);
-    expect(existsSync(path.join(out, 'migrate.js'))).toBe(true);
+    for (const entry of CMS_ENTRIES) expect(existsSync(path.join(out, path.basename(entry, '.ts') + '.js'))).toBe(true);
   });
 
   test('when an external package is missing from node_modules, then the image check fails naming it', async () => {

@@ -9,6 +9,7 @@ import type { IConfigMap, ISecret, IService } from 'kubernetes-models/v1';
 import { kubernetesSchemaError } from '../src/k8s-schema';
 import { readYamlDocuments, render, type Manifest } from '../src/kustomize';
 import { K8S_DIR, OVERLAYS, overlayDir, SERVICE_NAMES, SERVICES } from '../src/paths';
+import { loadServiceConfig } from './support/service-config';
 
 type PodTemplate = NonNullable<IDeployment['spec']>['template'];
 
@@ -34,6 +35,16 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
   };
   const deployments = all<IDeployment>('Deployment');
   const platformConfig = one<IConfigMap>('ConfigMap', 'platform-config');
+  const configMaps = new Map(all<IConfigMap>('ConfigMap').map((c) => [c.metadata.name, c.data ?? {}]));
+  /** A workload's settings from its ConfigMaps and literal env (not its Secrets). */
+  const envOf = (name: string) => {
+    const [container] = one<IDeployment>('Deployment', name).spec!.template.spec!.containers;
+    const env: Record<string, string | undefined> = {};
+    for (const source of container.envFrom ?? [])
+      if (source.configMapRef) Object.assign(env, configMaps.get(source.configMapRef.name ?? ''));
+    for (const variable of container.env ?? []) if (variable.value !== undefined) env[variable.name] = variable.value;
+    return env;
+  };
 
   test('when every rendered manifest is validated against the Kubernetes schemas, then none has an error', () => {
     expect(manifests.length).toBeGreaterThan(40);
@@ -122,6 +133,12 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       expect(bytes(requests?.memory)).toBeLessThanOrEqual(bytes(limits?.memory));
     });
 
+    test('when the service reads its ConfigMaps and env, then its configuration loads, in production mode on its port', () => {
+      const { platform } = loadServiceConfig(service, envOf(name));
+      expect(platform.production).toBe(true);
+      expect(platform.port).toBe(SERVICES[service]);
+    });
+
     test('when it reads its configuration, then every ConfigMap and Secret it names exists or has a template', () => {
       const configMaps = new Set(all<IConfigMap>('ConfigMap').map((c) => c.metadata.name));
       for (const source of container.envFrom ?? []) {
@@ -168,8 +185,9 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
     const worker = one<IDeployment>('Deployment', 'llm-worker').spec!.template.spec!.containers[0];
     const api = one<IDeployment>('Deployment', 'llm').spec!.template.spec!.containers[0];
     expect(worker.image).toBe(api.image);
-    expect(worker.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('worker');
-    expect(api.env?.find((e) => e.name === 'LLM_ROLE')?.value).toBe('api');
+    // as the llm service reads its settings (an unknown role fails its configuration)
+    expect(loadServiceConfig('llm', envOf('llm-worker')).service.role).toBe('worker');
+    expect(loadServiceConfig('llm', envOf('llm')).service.role).toBe('api');
   });
 
   test.each(SERVICE_NAMES)(
