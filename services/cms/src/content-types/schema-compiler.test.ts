@@ -53,3 +53,26 @@ describe('compileSchema and schemaErrorDetails', () => {
     expect(schemaErrorDetails(validate.errors)).toEqual([{ path: 'content.a/b', message: 'must be string' }]);
   });
 });
+
+describe('patterns in tenant schemas', () => {
+  it('when a pattern backtracks catastrophically in JavaScript, then validating is still immediate (RE2)', () => {
+    const validate = compileSchema({ type: 'string', pattern: '^(a+)+$' });
+    const started = Date.now();
+    expect(validate(`${'a'.repeat(40)}!`)).toBe(false);
+    // 40 characters would take the backtracking engine days; RE2 answers in linear time.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(validate('aaaa')).toBe(true);
+  });
+
+  it('when patternProperties are used, then they match through the same engine', () => {
+    const validate = compileSchema({ type: 'object', patternProperties: { '^x-': { type: 'number' } } });
+    expect(validate({ 'x-a': 1 })).toBe(true);
+    expect(validate({ 'x-a': 'no' })).toBe(false);
+  });
+
+  it('when a pattern uses lookaround, which RE2 cannot run, then the schema is refused with 400', () => {
+    expect(() => compileSchema({ type: 'string', pattern: '^(?=a)a$' })).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
+  });
+});

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { RE2 } from 're2-wasm';
 import { errors, type ErrorDetail } from '@platform/tenancy';
 
 type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
@@ -15,6 +16,18 @@ function dialectOf(schema: Record<string, unknown>): AjvClass {
 }
 
 /**
+ * `pattern` and `patternProperties` run on RE2 (linear time), not on JavaScript's backtracking
+ * engine: a tenant's `^(a+)+$` must not freeze the event loop for every project. RE2 has no
+ * lookaround or backreferences; such a pattern makes the schema invalid (400).
+ */
+const re2Engine = Object.assign(
+  (pattern: string, flags: string) => new RE2(pattern, flags.includes('u') ? flags : `${flags}u`),
+  {
+    code: 'new RE2',
+  },
+);
+
+/**
  * Compiles a tenant's schema in an ajv instance of its own: two projects may use the same
  * `$id`, and a shared instance would also keep every schema ever compiled in memory.
  */
@@ -25,7 +38,13 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     ]);
   }
   const Dialect = dialectOf(schema);
-  const ajv = new Dialect({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
+  const ajv = new Dialect({
+    allErrors: true,
+    strict: false,
+    validateSchema: true,
+    addUsedSchema: false,
+    code: { regExp: re2Engine },
+  });
   addFormats(ajv);
   try {
     return ajv.compile(schema);
