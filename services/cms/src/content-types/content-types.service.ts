@@ -4,7 +4,7 @@ import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import * as repo from './content-types.repository';
 import type { ContentTypeRow } from './content-types.repository';
 import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
-import { isUniqueViolation } from '../pg-errors';
+import { isUniqueViolation } from '@platform/db';
 import { compileSchema, ValidatorCache } from './schema-compiler';
 
 export interface ContentTypeSummary {

@@ -6,7 +6,7 @@ import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
 import type { ContentItemRow, ContentSummaryRow, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
-import { isUniqueViolation } from '../pg-errors';
+import { isUniqueViolation } from '@platform/db';
 import { nextFreeSlug, slugify } from './slug';
 
 /** The API shapes: the rows with their timestamps as ISO strings. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { errors, toIso } from '@platform/tenancy';
-import { isUniqueViolation, type Tenant } from '../shared';
+import { isUniqueViolation } from '@platform/db';
+import type { Tenant } from '../shared';
 import {
   safeRender,
   templateProblems,
