@@ -8,6 +8,10 @@ interface HttpParserError {
   statusCode?: number;
 }
 
+// Postgres refusing a value the client sent (a NUL character in text, a character the encoding
+// lacks, a date or number out of range): the request's fault, so 400 rather than 500.
+const UNSTORABLE_VALUE = new Set(['22021', '22P05', '22008', '22003']);
+
 /** Turns anything thrown into the common envelope; the only place that shapes an error body. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -21,6 +25,9 @@ export function toAppError(err: unknown): AppError {
     case 'charset.unsupported':
     case 'request.aborted':
       return errors.validation('Request body could not be read');
+  }
+  if (UNSTORABLE_VALUE.has(String((err as { code?: unknown })?.code))) {
+    return errors.validation('A value in the request cannot be stored (for example a NUL character)');
   }
   const status = parserError?.status ?? parserError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
