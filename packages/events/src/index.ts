@@ -1,13 +1,8 @@
 export { envelopeOf, topicMatches, type EventEnvelope, type NewEvent } from './envelope';
-export {
-  DEFAULT_MAX_ATTEMPTS,
-  type EventBus,
-  type EventHandler,
-  type Subscription,
-} from './bus';
+export { DEFAULT_MAX_ATTEMPTS, type EventBus, type EventHandler, type Subscription } from './bus';
 export { InProcessBus } from './in-process-bus';
 export { AmqpBus, EXCHANGE, type AmqpBusOptions } from './amqp-bus';
-export { writeEvent } from './outbox';
+export { writeEvent, type WriteEventOptions } from './outbox';
 export { OutboxRelay, type RelayOptions } from './outbox-relay';
 export { idempotent } from './idempotent-consumer';
 export { eventMigrations } from './migrations';

@@ -84,3 +84,28 @@ describe('transactional outbox', () => {
     expect(new Date(row.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
   });
 });
+
+describe('delayed events', () => {
+  it('when an event is written with availableAt in the future, then the relay holds it until then', async () => {
+    const published: string[] = [];
+    const bus: EventBus = {
+      publish: async (e: EventEnvelope) => void published.push(e.id),
+      subscribe: async () => undefined,
+      status: () => 'up',
+      close: async () => undefined,
+    };
+    const later = await db.transaction((trx) =>
+      writeEvent(
+        trx,
+        { type: 'later', tenantId: 't', projectId: 'p', data: {} },
+        { availableAt: new Date(Date.now() + 300) },
+      ),
+    );
+    const relay = new OutboxRelay(db, bus, logger);
+    await relay.relayAll();
+    expect(published).not.toContain(later.id);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await relay.relayAll();
+    expect(published).toContain(later.id);
+  });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { envelopeOf } from '@platform/events';
+import { writeEvent } from '@platform/events';
 import type { TenantContext } from '@platform/tenancy';
 import { BATCH_EVENTS, type WebhookRetryData } from '../batches/batch-events';
 
@@ -62,11 +62,5 @@ export async function scheduleRetry(
   data: WebhookRetryData,
   dueAt: Date,
 ): Promise<void> {
-  const envelope = envelopeOf({ type: BATCH_EVENTS.webhookRetry, ...tenant, data });
-  await trx('outbox').insert({
-    id: envelope.id,
-    type: envelope.type,
-    envelope: JSON.stringify(envelope),
-    next_attempt_at: dueAt,
-  });
+  await writeEvent(trx, { type: BATCH_EVENTS.webhookRetry, ...tenant, data }, { availableAt: dueAt });
 }
