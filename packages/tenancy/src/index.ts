@@ -4,7 +4,7 @@ export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { createLogger, redact, type Logger } from './logger';
 export { requestId } from './request-context';
-export { tenantOf, type ProjectSettings, type TenantContext } from './tenant-context';
+export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export {
   PlatformDirectory,
   isUuid,

@@ -15,6 +15,9 @@ export interface TenantContext {
   settings: ProjectSettings;
 }
 
+/** The owner of every row: what repository functions take first. */
+export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+
 /** The tenant of a request that passed the key middleware. */
 export function tenantOf(req: Request): TenantContext {
   if (!req.tenant) throw errors.unauthorized();

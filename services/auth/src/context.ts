@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { OutboxRelay } from '@platform/events';
 import type { KeyObject } from 'node:crypto';
-import type { Logger, TenantContext } from '@platform/tenancy';
+import type { Logger } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { PasswordHasher } from './passwords/password-hasher';
 
-/** The owner of every row: repository functions take it first. */
-export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+export type { Tenant } from '@platform/tenancy';
 
 /** What the services of this package need, built once in createApp. */
 export interface AuthContext {

@@ -1,7 +1,4 @@
-import type { TenantContext } from '@platform/tenancy';
-
-/** What every repository function takes first. */
-export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+export type { Tenant } from '@platform/tenancy';
 
 /** Joi email rule shared by every endpoint (no TLD list: internal domains are valid recipients). */
 export const EMAIL_OPTIONS = { tlds: { allow: false } } as const;

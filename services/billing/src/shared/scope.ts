@@ -1,8 +1,7 @@
-import type { TenantContext } from '@platform/tenancy';
 import type { Environment } from './environment';
 
-/** Whose data: the tenant and project, and Stripe's mode (test and live data never mix). */
-export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+import type { Tenant } from '@platform/tenancy';
+export type { Tenant };
 
 export interface Scope extends Tenant {
   environment: Environment;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TenantContext } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import type { ChatMessage, ProviderType } from '../vendors/vendor-types';
 import {
   BATCH_COLUMNS,
@@ -8,8 +8,6 @@ import {
   type BatchResultRecord,
   type BatchRow,
 } from './batches.repository';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 /** The worker's queries. A batch arrives by id alone (from an event); its row then names the tenant. */
 

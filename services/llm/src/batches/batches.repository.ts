@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
-import { isUuid, type TenantContext } from '@platform/tenancy';
+import { isUuid, type Tenant } from '@platform/tenancy';
 import type { ProviderType, Usage } from '../vendors/vendor-types';
 import type { BatchRequestInput, BatchStatus, ListBatchesQuery } from './batches.schemas';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 export interface BatchRecord {
   id: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeEvent } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type ErrorDetail, type TenantContext } from '@platform/tenancy';
+import { errors, toIso, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
 import { notConfigured } from '../providers/providers.service';
 import { configuredProviders } from '../providers/providers.repository';
@@ -11,7 +11,6 @@ import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
 import { cancelBatch, findBatch, insertBatch, listBatches, listResults, type BatchRecord } from './batches.repository';
 import type { ListBatchesQuery, SubmitBatchInput } from './batches.schemas';
 
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
 
 function toBatchSummary(batch: BatchRecord) {

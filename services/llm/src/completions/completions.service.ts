@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type TenantContext } from '@platform/tenancy';
+import { errors, toIso, type Tenant } from '@platform/tenancy';
 import type { LlmRuntime } from '../llm-runtime';
 import { requireVendorClient } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
@@ -7,8 +7,6 @@ import { vendorAppError } from '../vendors/vendor-errors';
 import type { ProviderType } from '../vendors/vendor-types';
 import { DEFAULT_TEMPERATURE, runCompletion } from './completion-runner';
 import type { CompletionRequest } from './completions.schemas';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 /** The vendor of a model, or 400 for a model no vendor serves. */
 export function routeModel(model: string, path = 'model'): ProviderType {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { TenantContext } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 export interface ProviderRecord {
   id: string;

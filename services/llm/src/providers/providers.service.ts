@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type TenantContext } from '@platform/tenancy';
+import { errors, toIso, type Tenant } from '@platform/tenancy';
 import type { LlmRuntime } from '../llm-runtime';
 import { describeVendorFailure } from '../vendors/vendor-errors';
 import { buildVendorClient } from '../vendors/vendor-clients';
@@ -7,7 +7,6 @@ import type { ProviderType, VendorClient } from '../vendors/vendor-types';
 import { findProviderSecret, upsertProvider, type ProviderRecord } from './providers.repository';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 /** The API shape of a provider configuration; the key never leaves the service. */

@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
-import type { Logger, TenantContext } from '@platform/tenancy';
+import type { Logger, Tenant } from '@platform/tenancy';
 import { insertLogs } from './usage.repository';
 import type { CompletionLogEntry } from './usage.types';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 /**
  * Writes completion logs in small groups, off the request's path: a completion does not wait

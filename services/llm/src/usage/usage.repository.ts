@@ -1,10 +1,8 @@
 import type { Knex } from 'knex';
-import type { TenantContext } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import type { Page } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
 import type { CompletionLogEntry, CompletionStatus, StatsRange } from './usage.types';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 const LOG_COLUMNS = [
   'id',

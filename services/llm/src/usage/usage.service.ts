@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
-import { errors, toIso, type Page, type TenantContext } from '@platform/tenancy';
+import { errors, toIso, type Page, type Tenant } from '@platform/tenancy';
 import { aggregateLogs, listLogs, type GroupRow } from './usage.repository';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 /** Logs and stats name their project in the path; it must be the caller's own. */
 export function assertOwnProject(tenant: Tenant, path: { tenant_id: string; project_id: string }): void {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { writeEvent } from '@platform/events';
-import type { TenantContext } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import { BATCH_EVENTS, type WebhookRetryData } from '../batches/batch-events';
-
-type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'refused';
 

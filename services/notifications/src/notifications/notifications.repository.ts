@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { TenantContext } from '@platform/tenancy';
+
 import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
 
-/** Whose data: every function here takes it first, so no query can forget the tenant. */
-export type Tenant = Pick<TenantContext, 'tenantId' | 'projectId'>;
+import type { Tenant } from '@platform/tenancy';
+export type { Tenant };
 
 export interface NotificationRow {
   id: string;
