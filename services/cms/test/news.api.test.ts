@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { tryTransactionLock } from '@platform/db';
+import { NEWS_REFRESH_LOCK } from '../src/news/news.refresh';
 import { createTestService, startHttpStub, waitFor, type HttpStub, type TestService } from '@platform/testkit';
 import type { Logger } from '@platform/tenancy';
 import { cmsService, refreshNews } from '../src';
@@ -222,7 +224,7 @@ describe('news refresh', () => {
   it('when another replica holds the refresh lock, then this one fetches nothing', async () => {
     const before = feedRequests('/rss.xml');
     await svc.deps.db.transaction(async (trx) => {
-      await trx.raw('SELECT pg_advisory_xact_lock(4735220917324001::bigint)');
+      expect(await tryTransactionLock(trx, NEWS_REFRESH_LOCK)).toBe(true);
       expect(await refresh()).toEqual({ ran: false, feeds: [] });
     });
     expect(feedRequests('/rss.xml')).toBe(before);

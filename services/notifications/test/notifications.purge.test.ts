@@ -1,3 +1,4 @@
+import { tryTransactionLock } from '@platform/db';
 import request from 'supertest';
 import { createTestService, waitFor, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
@@ -85,7 +86,7 @@ describe('purge of old notifications', () => {
     await backdate(id, 'deleted_at', 40);
     const holder = await svc.deps.db.transaction();
     try {
-      await holder.raw('select pg_advisory_xact_lock(hashtext(?))', [PURGE_LOCK]);
+      expect(await tryTransactionLock(holder, PURGE_LOCK)).toBe(true);
       expect(await purgeNotifications(svc.deps.db, { retentionDays: 30, batchSize: 100 })).toEqual({
         removed: 0,
         skipped: true,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { tryTransactionLock } from '@platform/db';
 import type { Logger } from '@platform/tenancy';
 import { loadCmsConfig } from '../config';
 import { readFeed, type FeedSource } from './feed-reader';
@@ -6,7 +7,7 @@ import * as repo from './news.repository';
 import type { ParsedNewsItem } from './news.repository';
 
 /** Held for the length of one refresh so that only one replica (or CronJob) refreshes at a time. */
-const NEWS_REFRESH_LOCK = '4735220917324001';
+export const NEWS_REFRESH_LOCK = 'cms.news-refresh';
 const FEED_CONCURRENCY = 4;
 
 export interface NewsRefreshDeps {
@@ -96,11 +97,7 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
 
   return deps.db.transaction(async (trx) => {
     // The transaction-level lock is released by commit, rollback, or a dropped connection.
-    const { rows } = await trx.raw<{ rows: { locked: boolean }[] }>(
-      'SELECT pg_try_advisory_xact_lock(?::bigint) AS locked',
-      [NEWS_REFRESH_LOCK],
-    );
-    if (!rows[0].locked) return { ran: false, feeds: [] };
+    if (!(await tryTransactionLock(trx, NEWS_REFRESH_LOCK))) return { ran: false, feeds: [] };
 
     const states = new Map(
       (

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { tryTransactionLock } from '@platform/db';
 import type { StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/tenancy';
 import type { NotificationsConfig } from '../config';
@@ -28,11 +29,7 @@ export async function purgeNotifications(db: Knex, options: PurgeOptions): Promi
   let removed = 0;
   for (;;) {
     const batch = await db.transaction(async (trx) => {
-      const lock = await trx.raw<{ rows: { locked: boolean }[] }>(
-        'select pg_try_advisory_xact_lock(hashtext(?)) as locked',
-        [PURGE_LOCK],
-      );
-      if (!lock.rows[0].locked) return null;
+      if (!(await tryTransactionLock(trx, PURGE_LOCK))) return null;
       const result = await trx.raw<{ rowCount: number }>(
         `delete from notifications where id in (
            select id from notifications
