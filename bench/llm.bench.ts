@@ -123,11 +123,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export default async function llmBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
-  process.env.LLM_BATCH_CONCURRENCY = String(CONCURRENCY);
-  process.env.LLM_VENDOR_MAX_RETRIES = '0';
   const standIn = await startStandIn();
   const svc = await createTestService(llmService, {
-    env: { OPENAI_BASE_URL: `${standIn.url}/v1`, BODY_LIMIT: '10mb', LOG_LEVEL: 'error' },
+    env: {
+      OPENAI_BASE_URL: `${standIn.url}/v1`,
+      BODY_LIMIT: '10mb',
+      LOG_LEVEL: 'error',
+      LLM_BATCH_CONCURRENCY: String(CONCURRENCY),
+      LLM_VENDOR_MAX_RETRIES: '0',
+    },
   });
   svc.deps.relay.start();
   const stopBackground = await llmService.startBackground!(svc.deps);

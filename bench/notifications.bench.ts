@@ -129,7 +129,12 @@ export default async function bench(): Promise<string[]> {
     const keys = await rotateKeys(platformDb, tenant.projectId);
     const deps: ServiceDeps = {
       service: 'notifications',
-      config: loadPlatformConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error' }),
+      config: loadPlatformConfig({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'error',
+        PROJECT_RATE_LIMIT: process.env.PROJECT_RATE_LIMIT,
+      }),
+      env: process.env,
       logger,
       db,
       platformDb,

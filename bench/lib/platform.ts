@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import winston from 'winston';
 import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { createLogger, PlatformDirectory, SecretBox, type Logger } from '@platform/tenancy';
@@ -45,8 +44,5 @@ export async function benchPlatform(): Promise<BenchPlatform> {
 
 /** A logger that formats every line (access logs included) but writes them nowhere. */
 export function discardingLogger(service: string): Logger {
-  const logger = createLogger(service, 'http');
-  logger.clear();
-  logger.add(new winston.transports.Stream({ stream: new Writable({ write: (_chunk, _enc, done) => done() }) }));
-  return logger;
+  return createLogger(service, 'http', new Writable({ write: (_chunk, _enc, done) => done() }));
 }

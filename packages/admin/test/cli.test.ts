@@ -31,6 +31,7 @@ afterAll(async () => {
 });
 
 describe('admin command line', () => {
+  // Seven processes, each starting pnpm and tsx: seconds apiece on a busy machine.
   it('when a project is created, rotated, revoked and configured, then each step prints one JSON line and takes effect', async () => {
     const created = await admin('create-project', '--tenant', 'acme', '--project', 'shop');
     expect(Object.keys(created).sort()).toEqual(['apiKey', 'projectId', 'secretKey', 'tenantId', 'webhookSecret']);
@@ -84,7 +85,7 @@ describe('admin command line', () => {
     } finally {
       await db.destroy();
     }
-  });
+  }, 120_000);
 
   it('when a setting is unknown or its value is not JSON, then the command fails with a message', async () => {
     await expect(

@@ -4,3 +4,4 @@ export { startService, migrateService, allMigrations, type RunningService } from
 export { runStandalone, runMigrations } from './run';
 export { onShutdownSignal } from './shutdown';
 export { readinessOf } from './readiness';
+export { projectKeys } from './project-keys';

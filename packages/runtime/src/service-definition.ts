@@ -11,6 +11,8 @@ export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notif
 export interface ServiceDeps {
   service: ServiceName;
   config: PlatformConfig;
+  /** Where the service reads its own settings: process.env, or a test's environment. */
+  env: NodeJS.ProcessEnv;
   logger: Logger;
   /** The service's own database. */
   db: Knex;

@@ -46,6 +46,7 @@ export async function startService(
   const deps: ServiceDeps = {
     service: definition.name,
     config: infra.config,
+    env: process.env,
     logger,
     db,
     platformDb: infra.platformDb,

@@ -21,6 +21,8 @@ export interface PlatformConfig {
   logLevel: string;
   keyCacheTtlMs: number;
   bodyLimit: string;
+  /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
+  projectRateLimit: { limit: number; windowMs: number };
   vendors: {
     openaiBaseUrl?: string;
     anthropicBaseUrl?: string;
@@ -52,6 +54,8 @@ const envSchema = Joi.object({
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
   BODY_LIMIT: Joi.string().default('1mb'),
+  PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
+  PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   OPENAI_BASE_URL: Joi.string().uri(),
   ANTHROPIC_BASE_URL: Joi.string().uri(),
   STRIPE_API_BASE: Joi.string().uri(),
@@ -106,6 +110,7 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     logLevel: value.LOG_LEVEL,
     keyCacheTtlMs: value.KEY_CACHE_TTL_MS,
     bodyLimit: value.BODY_LIMIT,
+    projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     vendors: {
       openaiBaseUrl: value.OPENAI_BASE_URL,
       anthropicBaseUrl: value.ANTHROPIC_BASE_URL,

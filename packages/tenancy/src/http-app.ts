@@ -68,12 +68,17 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? 1 : false);
   app.set('etag', false);
 
-  const jsonBody = express.json({
+  const parseJson = express.json({
     limit: options.bodyLimit ?? '1mb',
     verify: (req, _res, buf) => {
       (req as unknown as { rawBody: Buffer }).rawBody = buf;
     },
   });
+  // Most requests (GET, DELETE) have no body: they skip the parser's own checks altogether.
+  const jsonBody: RequestHandler = (req, res, next) => {
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
+    return parseJson(req, res, next);
+  };
   app.use(
     inOneLayer(
       requestId(),
@@ -84,12 +89,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     ),
   );
 
+  app.use('/v1', options.routes);
+
+  // Docs, probes and metrics after the API, so API requests are not matched against them first.
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(options.openapi);
   });
-  app.use('/v1', options.routes);
-
-  // Probes and metrics after the API, so API requests are not matched against them first.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

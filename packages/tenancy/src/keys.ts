@@ -1,19 +1,34 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
 import { errors } from './errors';
 import type { ApiKeyRecord, PlatformDirectory } from './platform-directory';
+import type { TenantContext } from './tenant-context';
 
 const usable = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length < 512;
 
-// The secret last proven against each cached record, so a repeat caller skips the hash.
-const verified = new WeakMap<ApiKeyRecord, string>();
+const NO_SUCH_HASH = '0'.repeat(64);
 
-function secretOf(record: ApiKeyRecord, secret: string): boolean {
-  const known = verified.get(record);
-  if (known !== undefined && constantTimeEqual(known, secret)) return true;
-  const matches = constantTimeEqual(sha256Hex(secret), record.secretHash);
-  if (matches) verified.set(record, secret);
-  return matches;
+/** What a record's secret was last proven with, and the (shared, frozen) tenant it grants. */
+interface Proven {
+  secret: Buffer;
+  tenant: TenantContext;
+}
+
+// Per cached record, so a repeat caller skips the hash and the request gets no new objects.
+const proven = new WeakMap<ApiKeyRecord, Proven>();
+
+/** The record's tenant when the secret matches it, else undefined. */
+function tenantFor(record: ApiKeyRecord, secret: string): TenantContext | undefined {
+  const incoming = Buffer.from(secret);
+  const known = proven.get(record);
+  if (known && known.secret.length === incoming.length && timingSafeEqual(known.secret, incoming)) {
+    return known.tenant;
+  }
+  if (!constantTimeEqual(sha256Hex(secret), record.secretHash)) return undefined;
+  const tenant = Object.freeze({ tenantId: record.tenantId, projectId: record.projectId, settings: record.settings });
+  proven.set(record, { secret: incoming, tenant });
+  return tenant;
 }
 
 /**
@@ -30,13 +45,14 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
     const projectId = headers['x-project-id'];
     if (!usable(apiKey) || !usable(secretKey) || !usable(tenantId) || !usable(projectId)) throw errors.unauthorized();
     const accept = (record: ApiKeyRecord | null) => {
-      const secretMatches = record
-        ? secretOf(record, secretKey)
-        : constantTimeEqual(sha256Hex(secretKey), '0'.repeat(64));
-      if (!record || !secretMatches || record.tenantId !== tenantId || record.projectId !== projectId) {
+      if (!record) {
+        // The same hash work as for a known key, so timing does not tell the two apart.
+        constantTimeEqual(sha256Hex(secretKey), NO_SUCH_HASH);
         throw errors.unauthorized();
       }
-      req.tenant = { tenantId: record.tenantId, projectId: record.projectId, settings: record.settings };
+      const tenant = tenantFor(record, secretKey);
+      if (!tenant || tenant.tenantId !== tenantId || tenant.projectId !== projectId) throw errors.unauthorized();
+      req.tenant = tenant;
       next();
     };
     // A cached key is answered synchronously: most requests then cost no promise at all.

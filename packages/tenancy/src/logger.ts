@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import winston from 'winston';
 
 export type Logger = winston.Logger;
@@ -25,12 +26,19 @@ const redactFormat = winston.format((info) => {
   return info;
 });
 
-/** JSON lines on stdout, one logger per service; the level comes from LOG_LEVEL. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+/**
+ * JSON lines on stdout (or `destination`: tests read what a service logs), one logger per
+ * service; the level comes from LOG_LEVEL.
+ */
+export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: Writable): Logger {
   return winston.createLogger({
     level,
     defaultMeta: { service },
     format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
-    transports: [new winston.transports.Console({ silent: level === 'silent' })],
+    transports: [
+      destination
+        ? new winston.transports.Stream({ stream: destination, silent: level === 'silent' })
+        : new winston.transports.Console({ silent: level === 'silent' }),
+    ],
   });
 }

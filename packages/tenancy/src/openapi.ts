@@ -88,12 +88,34 @@ export interface OpenApiInput {
   schemas?: Record<string, JsonSchema>;
 }
 
+const pick = (responses: Record<string, unknown> = {}, status: string) =>
+  status in responses ? { [status]: responses[status] } : {};
+
+type Operation = { security?: Record<string, unknown>[]; responses?: Record<string, unknown> };
+
+/** Every operation behind the key headers is also under the per-project rate limit: it may answer 429. */
+function withProjectRateLimit(paths: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item as Record<string, Operation>).map(([method, op]) => [
+          method,
+          op.security?.some((scheme) => 'apiKey' in scheme)
+            ? { ...op, responses: { ...op.responses, ...errorResponses(429), ...pick(op.responses, '429') } }
+            : op,
+        ]),
+      ),
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: '1.0.0', description: input.description },
     servers: [{ url: '/v1' }],
-    paths: input.paths,
+    paths: withProjectRateLimit(input.paths),
     components: {
       securitySchemes,
       schemas: { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) },

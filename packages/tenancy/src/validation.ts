@@ -10,9 +10,22 @@ const PARSE_OPTIONS: Joi.ValidationOptions = {
   errors: { wrap: { label: false } },
 };
 
+// Each schema with the options above applied once: passed to validate() instead, joi merges
+// and checks them again on every call (about a third of a small schema's validation time).
+const withParseOptions = new WeakMap<Joi.Schema, Joi.Schema>();
+
+function prepared<T>(schema: Joi.Schema<T>): Joi.Schema<T> {
+  let ready = withParseOptions.get(schema);
+  if (!ready) {
+    ready = schema.prefs(PARSE_OPTIONS);
+    withParseOptions.set(schema, ready);
+  }
+  return ready as Joi.Schema<T>;
+}
+
 /** Validates input at the edge; returns the typed, converted value or throws a 400 with details. */
 export function parse<T>(schema: Joi.Schema<T>, input: unknown): T {
-  const { value, error } = schema.validate(input ?? {}, PARSE_OPTIONS);
+  const { value, error } = prepared(schema).validate(input ?? {});
   if (error) throw errors.validation('Request validation failed', detailsOf(error));
   return value as T;
 }

@@ -1,25 +1,12 @@
-import { Writable } from 'node:stream';
 import { Router } from 'express';
 import request from 'supertest';
-import winston from 'winston';
-import { testJwtKeys } from '@platform/testkit';
+import { logLines, testJwtKeys } from '@platform/testkit';
 import { createHttpApp, createLogger, errors, Joi, pageSchema, parse, requireBearer, signAccessToken } from '../src';
 
 const keys = testJwtKeys();
 // The service's real logger (JSON, redaction), writing into this list instead of stdout.
-const logged: string[] = [];
-const logger = createLogger('test', 'info');
-logger.clear();
-logger.add(
-  new winston.transports.Stream({
-    stream: new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        logged.push(chunk.toString());
-        done();
-      },
-    }),
-  }),
-);
+const { destination, lines: logged } = logLines();
+const logger = createLogger('test', 'info', destination);
 
 function buildApp(database: 'up' | 'down' = 'up') {
   const routes = Router();
@@ -127,11 +114,42 @@ describe('common HTTP stack', () => {
     expect(res.body.database).toBe('down');
   });
 
-  it('when /metrics is scraped, then request counts per route and status are there', async () => {
-    await request(app).get('/v1/missing');
-    const res = await request(app).get('/metrics');
-    expect(res.text).toMatch(/http_requests_total\{[^}]*route="\/v1\/missing"[^}]*status="404"/);
-    expect(res.text).toContain('http_request_duration_seconds_bucket');
+  it('when /metrics is scraped, then request counts and latency buckets per route and status are there', async () => {
+    const fresh = buildApp();
+    await request(fresh).get('/v1/missing');
+    await request(fresh).get('/v1/missing');
+    await request(fresh).get('/v1/page?limit=5');
+    const text = (await request(fresh).get('/metrics')).text;
+    const sample = (name: string, route: string, status: string, extra = '') =>
+      Number(
+        new RegExp(
+          `^${name}\\{method="GET",route="${route}",status="${status}"${extra},service="test"\\} (\\S+)$`,
+          'm',
+        ).exec(text)?.[1],
+      );
+    expect(sample('http_requests_total', '/v1/missing', '404')).toBe(2);
+    expect(sample('http_requests_total', '/v1/page', '200')).toBe(1);
+    expect(sample('http_request_duration_seconds_count', '/v1/missing', '404')).toBe(2);
+    expect(sample('http_request_duration_seconds_bucket', '/v1/missing', '404', ',le="\\+Inf"')).toBe(2);
+    expect(sample('http_request_duration_seconds_sum', '/v1/missing', '404')).toBeGreaterThan(0);
+    // Buckets are cumulative: never fewer requests under a larger bound.
+    const buckets = [
+      ...text.matchAll(/^http_request_duration_seconds_bucket\{[^}]*route="\/v1\/missing"[^}]*\} (\d+)$/gm),
+    ];
+    const counts = buckets.map((m) => Number(m[1]));
+    expect(counts.length).toBe(13);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+  });
+
+  it('when any response goes out, then it carries the security headers of a JSON API', async () => {
+    const res = await request(app).get('/v1/page');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });
 

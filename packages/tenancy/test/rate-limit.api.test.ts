@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { logLines } from '@platform/testkit';
 import { createHttpApp, createLogger, createRateLimit, byIp } from '../src';
 
-function appWith(redis?: Redis) {
+function appWith(redis?: Redis, logger = createLogger('test', 'silent')) {
   const routes = Router();
   routes.get(
     '/limited',
-    createRateLimit({ name: `test-${randomUUID()}`, windowMs: 60_000, limit: 2, key: byIp, redis }),
+    createRateLimit({ name: `test-${randomUUID()}`, windowMs: 60_000, limit: 2, key: byIp, redis, logger }),
     (_req, res) => {
       res.json({ ok: true });
     },
@@ -23,10 +24,13 @@ function appWith(redis?: Redis) {
 }
 
 async function expectLimitedAfterTwo(app: ReturnType<typeof appWith>) {
-  expect((await request(app).get('/v1/limited')).status).toBe(200);
+  const first = await request(app).get('/v1/limited');
+  expect(first.status).toBe(200);
+  expect(first.headers['ratelimit-policy']).toBe('2;w=60');
+  expect(first.headers['ratelimit']).toMatch(/^limit=2, remaining=1, reset=(59|60)$/);
   const second = await request(app).get('/v1/limited');
   expect(second.status).toBe(200);
-  expect(second.headers['ratelimit']).toBeDefined();
+  expect(second.headers['ratelimit']).toMatch(/^limit=2, remaining=0, reset=/);
   const third = await request(app).get('/v1/limited');
   expect(third.status).toBe(429);
   expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
@@ -39,6 +43,24 @@ async function expectLimitedAfterTwo(app: ReturnType<typeof appWith>) {
 describe('rate limits', () => {
   it('when the limit is passed (in-memory counters), then 429 RATE_LIMITED with Retry-After', async () => {
     await expectLimitedAfterTwo(appWith());
+  });
+
+  it('when the counter store is unreachable, then requests go through and the failure is logged', async () => {
+    const { destination, lines: logged } = logLines();
+    const logger = createLogger('test', 'warn', destination);
+    // A real client whose server is gone: nothing listens on port 1.
+    const unreachable = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    try {
+      const app = appWith(unreachable, logger);
+      for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/limited')).status).toBe(200);
+      expect(logged.join('')).toContain('rate limit store failed');
+    } finally {
+      unreachable.disconnect();
+    }
   });
 
   const describeRedis = process.env.TEST_REDIS_URL ? describe : describe.skip;

@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { Response } from 'supertest';
 
 interface ResponseLike {
   status: number;
@@ -39,7 +40,9 @@ function findOperation(doc: Doc, method: string, path: string) {
  * Throws unless the response's status is documented for its operation in the service's
  * OpenAPI document and its body matches the documented schema.
  */
-export function assertMatchesOpenApi(doc: object, res: ResponseLike): void {
+export function assertMatchesOpenApi(doc: object, sent: ResponseLike | Response): void {
+  // supertest keeps the request it sent on the response; its typings leave that out.
+  const res = sent as unknown as ResponseLike;
   const method = res.req.method.toLowerCase();
   const path = decodeURIComponent(res.req.path.split('?')[0]).replace(/^\/v1(?=\/)/, '');
   const found = findOperation(doc as Doc, method, path);

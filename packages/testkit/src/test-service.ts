@@ -30,7 +30,7 @@ export function testJwtKeys(): { privateKey: string; publicKey: string } {
 }
 
 export interface TestServiceOptions {
-  /** Environment seen by the service's config, on top of process.env. */
+  /** Environment seen by the platform's and the service's own config, on top of process.env. */
   env?: Record<string, string>;
   bus?: EventBus;
   keyCacheTtlMs?: number;
@@ -65,7 +65,8 @@ export async function createTestService(
   const db = createDb({ url: serviceDatabase.url, poolMax: 10 });
   await migrateLatest(platformDb, platformMigrations);
   await migrateLatest(db, allMigrations(definition));
-  const config = loadPlatformConfig({ ...process.env, NODE_ENV: 'test', ...options.env });
+  const env = { ...process.env, NODE_ENV: 'test', ...options.env };
+  const config = loadPlatformConfig(env);
   const logger = createLogger(definition.name, process.env.TEST_LOG_LEVEL ?? 'silent');
   const secrets = new SecretBox(randomBytes(32));
   const bus = options.bus ?? new InProcessBus(logger);
@@ -73,6 +74,7 @@ export async function createTestService(
   const deps: ServiceDeps = {
     service: definition.name,
     config,
+    env,
     logger,
     db,
     platformDb,

@@ -9,7 +9,7 @@ import { PasswordHasher } from './passwords/password-hasher';
 import { createRoutes } from './routes';
 
 export function createApp(deps: ServiceDeps): Express {
-  return createAuthApp(deps, loadAuthConfig());
+  return createAuthApp(deps, loadAuthConfig(deps.env));
 }
 
 /** The app with an explicit configuration (tests and benchmarks choose the bcrypt cost and limits). */

@@ -16,10 +16,11 @@ export function keysWhenSent(directory: PlatformDirectory): RequestHandler {
 }
 
 /** Per client IP and per email (within the project), each with its own counters per endpoint. */
-export function ipAndEmailLimits(endpoint: string, config: AuthConfig, redis?: ServiceDeps['redis']): RequestHandler[] {
+export function ipAndEmailLimits(endpoint: string, config: AuthConfig, deps: ServiceDeps): RequestHandler[] {
   const { windowMs, perIp, perEmail } = config.rateLimit;
+  const { redis, logger } = deps;
   return [
-    createRateLimit({ name: `auth-${endpoint}-ip`, windowMs, limit: perIp, key: byIp, redis }),
-    createRateLimit({ name: `auth-${endpoint}-email`, windowMs, limit: perEmail, key: byBodyEmail, redis }),
+    createRateLimit({ name: `auth-${endpoint}-ip`, windowMs, limit: perIp, key: byIp, redis, logger }),
+    createRateLimit({ name: `auth-${endpoint}-email`, windowMs, limit: perEmail, key: byBodyEmail, redis, logger }),
   ];
 }

@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { requireBearer, requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import { requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { AuthContext } from './context';
 import { jwksHandler } from './jwks/jwks.router';
@@ -13,10 +13,10 @@ import { verificationHandlers } from './verification/verification.router';
 
 /** The whole route table of the Authentication service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps, ctx: AuthContext, config: AuthConfig): Router {
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   const optionalKeys = keysWhenSent(deps.directory);
   const bearer = requireBearer(ctx.jwt.publicKey);
-  const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps.redis);
+  const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps);
 
   const registration = registrationHandlers(ctx);
   const sessions = sessionHandlers(ctx);

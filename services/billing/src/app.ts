@@ -5,7 +5,7 @@ import { loadBillingConfig, type BillingConfig } from './config';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';
 
-export function createApp(deps: ServiceDeps, config: BillingConfig = loadBillingConfig()): Express {
+export function createApp(deps: ServiceDeps, config: BillingConfig = loadBillingConfig(deps.env)): Express {
   return createHttpApp({
     service: 'billing',
     logger: deps.logger,

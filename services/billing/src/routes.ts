@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { createRateLimit, requireBearer, requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import { createRateLimit, requireBearer } from '@platform/tenancy';
 import { accountHandlers } from './account/account.router';
 import { checkoutHandlers } from './checkout/checkout.router';
 import type { BillingConfig } from './config';
@@ -26,7 +26,7 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
     logger: deps.logger,
     clients: new StripeClients(deps.db, deps.secrets, config, deps.config.vendors.stripeApiBase),
   };
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   // After the keys: the token must be for the same tenant and project, else 401.
   const bearer = requireBearer(deps.jwt.publicKey);
   const customerCreates = createRateLimit({
@@ -35,6 +35,7 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
     limit: config.customerCreateLimit,
     key: byProjectEnvironment,
     redis: deps.redis,
+    logger: deps.logger,
   });
   const customerQueries = createRateLimit({
     name: 'billing-customer-queries',
@@ -42,6 +43,7 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
     limit: config.customerQueryLimit,
     key: byProjectEnvironment,
     redis: deps.redis,
+    logger: deps.logger,
   });
   const stripeConfig = stripeConfigHandlers(ctx);
   const checkout = checkoutHandlers(ctx);

@@ -10,7 +10,7 @@ export const cmsService: ServiceDefinition = {
   migrations,
   createApp,
   async startBackground(deps) {
-    return startNewsScheduler(deps, loadCmsConfig());
+    return startNewsScheduler(deps, loadCmsConfig(deps.env));
   },
 };
 

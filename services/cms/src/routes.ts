@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
@@ -16,7 +15,7 @@ export function createRoutes(deps: ServiceDeps): Router {
   const content = contentHandlers(new ContentService(deps.db, contentTypes));
   const types = contentTypeHandlers(contentTypes);
   const news = newsHandlers(new NewsService(deps.db));
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.
   const noNul = rejectNulCharacters;
 

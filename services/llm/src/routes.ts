@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
 import { llmRuntime } from './llm-runtime';
@@ -10,7 +9,7 @@ import { usageHandlers } from './usage/usage.router';
 /** The whole route table of the LLM service (every route needs the four key headers). */
 export function createRoutes(deps: ServiceDeps): Router {
   const runtime = llmRuntime(deps);
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   const completions = completionHandlers(deps, runtime);
   const providers = providerHandlers(deps, runtime);
   const batches = batchHandlers(deps, runtime);

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
 import { mailerServices } from './services';
@@ -10,7 +9,7 @@ import { webhookHandlers } from './webhooks/webhooks.router';
 /** The whole route table of the Mailer service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps): Router {
   const services = mailerServices(deps);
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   const emails = emailHandlers(services.emails, services.logs);
   const templates = templateHandlers(services.templates);
   const providers = providerHandlers(services.providers, services.emails);

@@ -10,6 +10,6 @@ export const notificationsService: ServiceDefinition = {
   migrations,
   createApp,
   async startBackground(deps) {
-    return startPurgeSchedule(deps.db, deps.logger, loadNotificationsConfig());
+    return startPurgeSchedule(deps.db, deps.logger, loadNotificationsConfig(deps.env));
   },
 };

@@ -1,12 +1,11 @@
 import { Router } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
-import { requireKeys } from '@platform/tenancy';
+import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { notificationHandlers } from './notifications/notifications.router';
 
 /** The whole route table of the Notifications service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
-  const keys = requireKeys(deps.directory);
+  const keys = projectKeys(deps);
   const notifications = notificationHandlers(deps.db);
 
   router.post('/notifications', keys, notifications.create);

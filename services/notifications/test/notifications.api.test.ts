@@ -597,7 +597,8 @@ describe('the OpenAPI document', () => {
           documented.push(`${method.toUpperCase()} ${path} ${status}`);
       }
     }
-    const missing = documented.filter((entry) => !covered.has(entry));
+    // 429 comes from the per-project limit every keyed operation shares: project-rate-limit.api.test.ts.
+    const missing = documented.filter((entry) => !covered.has(entry) && !entry.endsWith(' 429'));
     expect(missing).toEqual([]);
   });
 });

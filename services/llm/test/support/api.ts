@@ -9,7 +9,7 @@ export type Headers = Record<string, string>;
 export function apiOf(app: Express) {
   const checked = async (pending: request.Test) => {
     const res = await pending;
-    assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
+    assertMatchesOpenApi(openapi, res);
     return res;
   };
   return {

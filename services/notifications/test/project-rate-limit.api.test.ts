@@ -1,0 +1,41 @@
+import request from 'supertest';
+import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { notificationsService } from '../src';
+import { openapi } from '../src/openapi';
+
+// RESOLUTIONS 2: limits are counted per project. Every service's keyed endpoints share the
+// mechanism (projectKeys in @platform/runtime); notifications stands for them here.
+let svc: TestService;
+
+beforeAll(async () => {
+  svc = await createTestService(notificationsService, { env: { PROJECT_RATE_LIMIT: '2' } });
+});
+afterAll(() => svc.close());
+
+const list = (headers: Record<string, string>) => request(svc.app).get('/v1/notifications').set(headers);
+
+describe('per-project rate limit', () => {
+  it('when a project passes PROJECT_RATE_LIMIT, then it gets 429 RATE_LIMITED with Retry-After, and another project does not', async () => {
+    const a = await svc.createProject();
+    const b = await svc.createProject();
+    const first = await list(a.headers);
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit']).toMatch(/^limit=2, remaining=1, /);
+    expect((await list(a.headers)).status).toBe(200);
+    const third = await list(a.headers);
+    expect(third.status).toBe(429);
+    assertMatchesOpenApi(openapi, third);
+    expect(third.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await list(b.headers)).status).toBe(200);
+  });
+
+  it("when requests name a project but fail the key check, then they do not spend that project's allowance", async () => {
+    const project: TestProject = await svc.createProject();
+    for (let i = 0; i < 3; i++) {
+      expect((await list({ ...project.headers, 'x-secret-key': 'sk_wrong' })).status).toBe(401);
+    }
+    expect((await list(project.headers)).status).toBe(200);
+    expect((await list(project.headers)).status).toBe(200);
+  });
+});
