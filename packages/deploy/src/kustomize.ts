@@ -1,9 +1,10 @@
 /**
  * A small, offline Kustomize renderer for the features k8s/ uses, so that CI can render and
  * validate the overlays without the kustomize binary:
- *   resources (files and directories with their own kustomization.yaml), namespace,
- *   labels (pairs, includeSelectors: false), images (newName/newTag/digest), and patches
- *   (strategic merge or JSON 6902, by `target` selector or by the patch's own kind and name).
+ *   resources (files and directories with their own kustomization.yaml), components
+ *   (directories holding a `kind: Component`), namespace, labels (pairs, includeSelectors:
+ *   false), images (newName/newTag/digest), and patches (strategic merge or JSON 6902, by
+ *   `target` selector or by the patch's own kind and name).
  * Anything else in a kustomization.yaml is refused, so an overlay cannot quietly use a feature
  * this renderer does not apply (real kustomize would then render something different).
  * Its output was checked against `kubectl kustomize` (kustomize v5.5): see `pnpm --filter
@@ -54,13 +55,23 @@ interface Kustomization {
   apiVersion?: string;
   kind?: string;
   resources?: string[];
+  components?: string[];
   namespace?: string;
   labels?: LabelEntry[];
   images?: ImageEntry[];
   patches?: PatchEntry[];
 }
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
+const SUPPORTED = new Set([
+  'apiVersion',
+  'kind',
+  'resources',
+  'components',
+  'namespace',
+  'labels',
+  'images',
+  'patches',
+]);
 
 const isObject = (value: Json): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -267,17 +278,31 @@ function applyLabels(resources: Manifest[], entries: LabelEntry[]): Manifest[] {
   });
 }
 
-/** Renders the kustomization in `dir` (a directory holding kustomization.yaml). */
-export function render(dir: string): Manifest[] {
+type KustomizationKind = 'Kustomization' | 'Component';
+
+function readKustomization(dir: string, kind: KustomizationKind): { file: string; kustomization: Kustomization } {
   const file = path.join(dir, 'kustomization.yaml');
   const kustomization = readYamlDocuments(file)[0] as Kustomization;
   const unsupported = Object.keys(kustomization).filter((key) => !SUPPORTED.has(key));
   if (unsupported.length) throw new Error(`${file}: not supported by the offline renderer: ${unsupported.join(', ')}`);
+  // as kustomize: a Component is listed under components only, a Kustomization under resources only
+  const actual = kustomization.kind ?? 'Kustomization';
+  if (actual !== kind) throw new Error(`${file}: expected kind ${kind}, got ${actual}`);
+  return { file, kustomization };
+}
 
-  let resources: Manifest[] = [];
+/**
+ * Adds the kustomization's resources to `accumulated`, then applies its components, then its
+ * own transformers to everything accumulated. A Kustomization starts from nothing; a Component
+ * works on its parent's accumulated resources (kustomize's order: resources, components, then
+ * the parent's patches, namespace, labels, images).
+ */
+function accumulate(dir: string, kind: KustomizationKind, accumulated: Manifest[]): Manifest[] {
+  const { file, kustomization } = readKustomization(dir, kind);
+  let resources = [...accumulated];
   for (const entry of kustomization.resources ?? []) {
     const full = path.resolve(dir, entry);
-    if (statSync(full).isDirectory()) resources.push(...render(full));
+    if (statSync(full).isDirectory()) resources.push(...accumulate(full, 'Kustomization', []));
     else resources.push(...readYamlDocuments(full).map((doc) => asManifest(doc, full)));
   }
   const seen = new Set<string>();
@@ -285,6 +310,9 @@ export function render(dir: string): Manifest[] {
     const id = `${r.kind}/${r.metadata.name}`;
     if (seen.has(id)) throw new Error(`${file}: ${id} is defined twice`);
     seen.add(id);
+  }
+  for (const entry of kustomization.components ?? []) {
+    resources = accumulate(path.resolve(dir, entry), 'Component', resources);
   }
   // the order kustomize applies its built-in transformers in
   for (const patch of kustomization.patches ?? []) resources = applyPatch(resources, patch, dir);
@@ -295,4 +323,9 @@ export function render(dir: string): Manifest[] {
   if (kustomization.labels) resources = applyLabels(resources, kustomization.labels);
   if (kustomization.images) resources = applyImages(resources, kustomization.images);
   return resources;
+}
+
+/** Renders the kustomization in `dir` (a directory holding kustomization.yaml). */
+export function render(dir: string): Manifest[] {
+  return accumulate(dir, 'Kustomization', []);
 }

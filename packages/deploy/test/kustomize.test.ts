@@ -110,6 +110,40 @@ describe('offline kustomize renderer', () => {
     expect(() => render(dir)).toThrow(/not supported by the offline renderer: namePrefix/);
   });
 
+  test('when a kustomization lists a component, then the component patches its resources before the kustomization own patches', () => {
+    const component = kustomizeDir({
+      'kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources:\n  - cm.yaml\npatches:\n  - path: p.yaml\n    target: {kind: Deployment}\n',
+      'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared}\ndata: {A: "1"}\n',
+      'p.yaml':
+        '- op: add\n  path: /spec/template/spec/containers/0/imagePullPolicy\n  value: IfNotPresent\n- op: add\n  path: /spec/revisionHistoryLimit\n  value: 5\n',
+    });
+    const dir = kustomizeDir({
+      'kustomization.yaml': `resources:\n  - d.yaml\ncomponents:\n  - ${component}\npatches:\n  - target: {kind: Deployment, name: web}\n    patch: |-\n      - op: replace\n        path: /spec/revisionHistoryLimit\n        value: 2\n`,
+      'd.yaml': deployment,
+    });
+    const out = render(dir) as unknown as {
+      kind: string;
+      spec: { revisionHistoryLimit?: number; template: { spec: { containers: { imagePullPolicy?: string }[] } } };
+    }[];
+    expect(out.map((m) => m.kind)).toEqual(['Deployment', 'ConfigMap']);
+    expect(out[0].spec.template.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+    expect(out[0].spec.revisionHistoryLimit).toBe(2);
+  });
+
+  test('when a Component is listed as a resource or a Kustomization as a component, then rendering fails (as kustomize)', () => {
+    const component = kustomizeDir({
+      'kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n',
+    });
+    const plain = kustomizeDir({ 'kustomization.yaml': 'resources:\n  - d.yaml\n', 'd.yaml': deployment });
+    expect(() => render(kustomizeDir({ 'kustomization.yaml': `resources:\n  - ${component}\n` }))).toThrow(
+      /expected kind Kustomization, got Component/,
+    );
+    expect(() => render(kustomizeDir({ 'kustomization.yaml': `components:\n  - ${plain}\n` }))).toThrow(
+      /expected kind Component, got Kustomization/,
+    );
+  });
+
   test('when a patch matches no resource, then rendering fails', () => {
     const dir = kustomizeDir({
       'kustomization.yaml': 'resources:\n  - d.yaml\npatches:\n  - path: p.yaml\n',
