@@ -8,6 +8,8 @@ export interface MailerConfig {
   templateCacheSize: number;
   /** Timeout of one vendor call. */
   vendorTimeoutMs: number;
+  /** How far a signed webhook timestamp may be from now, either way, before the request is refused as a replay. */
+  webhookToleranceSeconds: number;
 }
 
 const schema = Joi.object({
@@ -16,6 +18,7 @@ const schema = Joi.object({
     .default('no-reply@example.com'),
   MAILER_TEMPLATE_CACHE_SIZE: Joi.number().integer().min(1).default(1000),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
+  MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
@@ -25,5 +28,6 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
     defaultFrom: value.MAILER_DEFAULT_FROM,
     templateCacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
+    webhookToleranceSeconds: value.MAILER_WEBHOOK_TOLERANCE_SECONDS,
   };
 }

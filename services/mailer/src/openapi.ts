@@ -195,7 +195,13 @@ export const openapi = buildOpenApiDocument({
           'timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. ' +
           'SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over ' +
           'X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, ' +
-          'bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing.',
+          'bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing. ' +
+          'Replays: the signed timestamp (Mailgun signature.timestamp, SendGrid timestamp header, unix seconds) must be ' +
+          'within MAILER_WEBHOOK_TOLERANCE_SECONDS (default 300) of the server clock in either direction, else 401 ' +
+          'UNAUTHORIZED. Mailgun: a token already received by this provider within its window is 401 UNAUTHORIZED. ' +
+          'SendGrid: each sg_event_id is applied once per provider (remembered for 24 hours, the vendor redelivery ' +
+          'period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event ' +
+          'without sg_event_id is skipped. A refused request stores nothing.',
         parameters: [pathParam('provider_id', 'Provider id')],
         requestBody: jsonBody({ oneOf: [{ type: 'object' }, { type: 'array' }] }),
         responses: { '200': jsonResponse('Accepted', ref('WebhookResult')), ...errorResponses(400, 401, 404) },

@@ -21,7 +21,7 @@ const built = new WeakMap<ServiceDeps, MailerServices>();
 export function mailerServices(deps: ServiceDeps): MailerServices {
   const existing = built.get(deps);
   if (existing) return existing;
-  const config = loadMailerConfig();
+  const config = loadMailerConfig(deps.env);
   const templates = new TemplatesService(deps.db, new TemplateCache(config.templateCacheSize));
   const providers = new ProvidersService(deps.db, deps.secrets, deps.config, config);
   const emails = new EmailsService(deps.db, providers, templates, deps.logger);
@@ -30,7 +30,7 @@ export function mailerServices(deps: ServiceDeps): MailerServices {
     providers,
     emails,
     logs: new LogsService(deps.db),
-    webhooks: new WebhooksService(deps.db, providers),
+    webhooks: new WebhooksService(deps.db, providers, config),
   };
   built.set(deps, services);
   return services;

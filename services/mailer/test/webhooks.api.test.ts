@@ -1,20 +1,19 @@
-import { createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
-import request from 'supertest';
-import { assertMatchesOpenApi } from '@platform/testkit';
-import { openapi } from '../src/openapi';
-import { mailgunSignature } from '../src/webhooks/webhook-signatures';
 import type { ApiClient } from './support/api';
 import { useMailerService } from './support/harness';
+import {
+  logOf,
+  postWebhook as post,
+  sendgridEventId,
+  sendThroughDefault as sendThrough,
+  vendorWebhookKeys,
+} from './support/webhooks';
 
 const ctx = useMailerService();
+const { mailgunSigningKey: signingKey, sendgridPublicKey, mailgunEvent, sendgridHeaders } = vendorWebhookKeys();
 
 let api: ApiClient;
 let mailgunProviderId: string;
 let sendgridProviderId: string;
-
-const signingKey = `mg-signing-${randomBytes(8).toString('hex')}`;
-const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const publicKeyBase64 = ec.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 
 beforeAll(async () => {
   ({ api } = await ctx.freshProject());
@@ -29,55 +28,15 @@ beforeAll(async () => {
     await api.post('/v1/providers', {
       name: 'sg',
       type: 'sendgrid',
-      config: { apiKey: 'SG.1', webhookPublicKey: publicKeyBase64 },
+      config: { apiKey: 'SG.1', webhookPublicKey: sendgridPublicKey },
     })
   ).body.id;
 });
 
-/** Posts a raw JSON body without keys, as the vendor would, and checks the answer against the document. */
-async function postWebhook(providerId: string, rawBody: string, headers: Record<string, string> = {}) {
-  const res = await request(ctx.svc.app)
-    .post(`/v1/webhooks/${providerId}`)
-    .set({ 'content-type': 'application/json', ...headers })
-    .send(rawBody);
-  assertMatchesOpenApi(openapi, {
-    status: res.status,
-    body: res.body,
-    req: { method: 'POST', path: `/v1/webhooks/${providerId}` },
-  });
-  return res;
-}
-
-async function logStatus(id: string): Promise<string> {
-  const logs = await api.get('/v1/logs?limit=100');
-  return logs.body.logs.find((l: { id: string }) => l.id === id).status;
-}
-
-/** Sends one email through the default provider and returns its log. */
-async function sendThroughDefault(): Promise<{ id: string; vendorMessageId: string }> {
-  const sent = await api.post('/v1/emails/send', { to: 'r@example.com', subject: 's', html: 'h' });
-  expect(sent.status).toBe(200);
-  const logs = await api.get('/v1/logs?limit=100');
-  return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId);
-}
-
-function mailgunEvent(messageId: string, event: string, extra: Record<string, unknown> = {}, key = signingKey) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const token = randomBytes(25).toString('hex');
-  return {
-    signature: { timestamp, token, signature: mailgunSignature(key, timestamp, token) },
-    'event-data': { event, ...extra, message: { headers: { 'message-id': messageId } } },
-  };
-}
-
-function sendgridHeaders(rawBody: string, timestamp = String(Math.floor(Date.now() / 1000))) {
-  const signer = createSign('sha256');
-  signer.update(timestamp + rawBody);
-  return {
-    'X-Twilio-Email-Event-Webhook-Signature': signer.sign(ec.privateKey).toString('base64'),
-    'X-Twilio-Email-Event-Webhook-Timestamp': timestamp,
-  };
-}
+const postWebhook = (providerId: string, rawBody: string, headers?: Record<string, string>) =>
+  post(ctx.svc.app, providerId, rawBody, headers);
+const logStatus = async (id: string) => (await logOf(api, id)).status;
+const sendThroughDefault = () => sendThrough(api);
 
 describe('Mailgun delivery webhooks', () => {
   it('when a correctly signed "delivered" event arrives, then the log becomes delivered', async () => {
@@ -104,7 +63,7 @@ describe('Mailgun delivery webhooks', () => {
     const log = await sendThroughDefault();
     const wrongKey = await postWebhook(
       mailgunProviderId,
-      JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered', {}, 'not-the-key')),
+      JSON.stringify(mailgunEvent(log.vendorMessageId, 'delivered', {}, { key: 'not-the-key' })),
     );
     expect(wrongKey.status).toBe(401);
     const signed = mailgunEvent(log.vendorMessageId, 'delivered');
@@ -142,9 +101,24 @@ describe('SendGrid delivery webhooks', () => {
     const delivered = await sendThroughSendgrid();
     const bounced = await sendThroughSendgrid();
     const rawBody = JSON.stringify([
-      { email: 'r@example.com', event: 'processed', sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0` },
-      { email: 'r@example.com', event: 'delivered', sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0` },
-      { email: 'r@example.com', event: 'bounce', sg_message_id: `${bounced.vendorMessageId}.filter0002.1.0` },
+      {
+        email: 'r@example.com',
+        event: 'processed',
+        sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0`,
+        sg_event_id: sendgridEventId(),
+      },
+      {
+        email: 'r@example.com',
+        event: 'delivered',
+        sg_message_id: `${delivered.vendorMessageId}.filter0001.1.0`,
+        sg_event_id: sendgridEventId(),
+      },
+      {
+        email: 'r@example.com',
+        event: 'bounce',
+        sg_message_id: `${bounced.vendorMessageId}.filter0002.1.0`,
+        sg_event_id: sendgridEventId(),
+      },
     ]);
     const res = await postWebhook(sendgridProviderId, rawBody, sendgridHeaders(rawBody));
     expect(res.status).toBe(200);
@@ -156,7 +130,9 @@ describe('SendGrid delivery webhooks', () => {
   it('when a bounce was recorded, then a late "delivered" does not undo it', async () => {
     const log = await sendThroughSendgrid();
     for (const event of ['bounce', 'delivered']) {
-      const rawBody = JSON.stringify([{ event, sg_message_id: `${log.vendorMessageId}.f.0` }]);
+      const rawBody = JSON.stringify([
+        { event, sg_message_id: `${log.vendorMessageId}.f.0`, sg_event_id: sendgridEventId() },
+      ]);
       await postWebhook(sendgridProviderId, rawBody, sendgridHeaders(rawBody));
     }
     expect(await logStatus(log.id)).toBe('bounced');
@@ -164,8 +140,12 @@ describe('SendGrid delivery webhooks', () => {
 
   it('when the body was changed after signing or the signature is missing, then 401 and nothing changes', async () => {
     const log = await sendThroughSendgrid();
-    const signedBody = JSON.stringify([{ event: 'processed', sg_message_id: `${log.vendorMessageId}.f.0` }]);
-    const tamperedBody = JSON.stringify([{ event: 'delivered', sg_message_id: `${log.vendorMessageId}.f.0` }]);
+    const signedBody = JSON.stringify([
+      { event: 'processed', sg_message_id: `${log.vendorMessageId}.f.0`, sg_event_id: sendgridEventId() },
+    ]);
+    const tamperedBody = JSON.stringify([
+      { event: 'delivered', sg_message_id: `${log.vendorMessageId}.f.0`, sg_event_id: sendgridEventId() },
+    ]);
     expect((await postWebhook(sendgridProviderId, tamperedBody, sendgridHeaders(signedBody))).status).toBe(401);
     expect((await postWebhook(sendgridProviderId, tamperedBody)).status).toBe(401);
     const otherTime = sendgridHeaders(tamperedBody, '1700000000');

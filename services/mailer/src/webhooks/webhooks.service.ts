@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { AppError, errors } from '@platform/tenancy';
+import type { MailerConfig } from '../config';
 import { updateStatusByVendorId, type EmailStatus } from '../emails/logs.repository';
 import { findProviderForWebhook } from '../providers/providers.repository';
 import type { ProviderConfig } from '../providers/providers.schemas';
 import type { ProvidersService } from '../providers/providers.service';
 import { normalizeMailgunId } from '../transports/mailgun.transport';
+import { pruneExpiredReceipts, recordReceipts } from './webhook-receipts.repository';
 import { verifyMailgunSignature, verifySendgridSignature } from './webhook-signatures';
+import { isWithinTolerance, windowEndOf } from './webhook-window';
 
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -17,6 +20,17 @@ export interface WebhookRequest {
 interface StatusChange {
   vendorIds: string[];
   status: EmailStatus;
+  /** SendGrid's sg_event_id: the change is applied once per provider however often it arrives. */
+  eventId?: string;
+}
+
+/** A request whose signature and timestamp were checked, and what it asks for. */
+interface VerifiedDelivery {
+  /** Mailgun's signed token: a request whose token was already seen is refused whole. */
+  token?: string;
+  changes: StatusChange[];
+  /** How long the token or the event ids must be remembered to recognise a second delivery. */
+  rememberUntil: Date;
 }
 
 /** Which states each reported status may follow: a late "delivered" never undoes a bounce. */
@@ -27,19 +41,30 @@ const ALLOWED_FROM: Record<EmailStatus, EmailStatus[]> = {
   failed: ['sent'],
 };
 
+/** Mailgun tokens are 50 characters and SendGrid event ids at most 100; longer is not the vendor. */
+const MAX_RECEIPT_ID_LENGTH = 255;
+/** SendGrid redelivers an event for up to 24 hours after it occurred, so its id is kept that long. */
+const SENDGRID_REDELIVERY_MS = 24 * 60 * 60 * 1000;
+
+// Every refusal is the same 401 as a bad signature: the request is not one the vendor sent just now.
 const badSignature = () => new AppError('UNAUTHORIZED', 'Missing or invalid webhook signature');
+const outsideWindow = () =>
+  new AppError('UNAUTHORIZED', 'Webhook timestamp is outside the accepted window (replayed or delayed request)');
+const replayed = () => new AppError('UNAUTHORIZED', 'Webhook already received (replayed request)');
+
 const str = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const receiptId = (value: unknown): value is string => str(value) && value.length <= MAX_RECEIPT_ID_LENGTH;
 
 interface MailgunPayload {
   signature?: { timestamp?: unknown; token?: unknown; signature?: unknown };
   'event-data'?: { event?: unknown; severity?: unknown; message?: { headers?: Record<string, unknown> } };
 }
 
-function mailgunChanges(config: ProviderConfig, body: unknown): StatusChange[] {
+function mailgunDelivery(config: ProviderConfig, body: unknown, toleranceSeconds: number): VerifiedDelivery {
   const payload = (body ?? {}) as MailgunPayload;
   const sig = payload.signature;
   if (!config.webhookSigningKey) throw badSignature();
-  if (!sig || !str(sig.timestamp) || !str(sig.token) || !str(sig.signature)) throw badSignature();
+  if (!sig || !str(sig.timestamp) || !receiptId(sig.token) || !str(sig.signature)) throw badSignature();
   if (
     !verifyMailgunSignature(config.webhookSigningKey, {
       timestamp: sig.timestamp,
@@ -49,12 +74,14 @@ function mailgunChanges(config: ProviderConfig, body: unknown): StatusChange[] {
   ) {
     throw badSignature();
   }
+  if (!isWithinTolerance(sig.timestamp, toleranceSeconds)) throw outsideWindow();
+  const delivery = { token: sig.token, rememberUntil: windowEndOf(sig.timestamp, toleranceSeconds) };
   const data = payload['event-data'];
   const messageId = normalizeMailgunId(
     str(data?.message?.headers?.['message-id']) ? (data!.message!.headers!['message-id'] as string) : null,
   );
   if (!data || !str(data.event)) throw errors.validation('event-data.event is required');
-  if (!messageId) return [];
+  if (!messageId) return { ...delivery, changes: [] };
   const status: EmailStatus | undefined =
     data.event === 'delivered'
       ? 'delivered'
@@ -63,7 +90,7 @@ function mailgunChanges(config: ProviderConfig, body: unknown): StatusChange[] {
         : data.event === 'rejected'
           ? 'failed'
           : undefined;
-  return status ? [{ vendorIds: [messageId], status }] : [];
+  return { ...delivery, changes: status ? [{ vendorIds: [messageId], status }] : [] };
 }
 
 const SENDGRID_STATUS: Record<string, EmailStatus> = { delivered: 'delivered', bounce: 'bounced', dropped: 'failed' };
@@ -73,48 +100,72 @@ function header(headers: WebhookRequest['headers'], name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendgridChanges(config: ProviderConfig, request: WebhookRequest): StatusChange[] {
+function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toleranceSeconds: number): VerifiedDelivery {
   const signature = header(request.headers, 'x-twilio-email-event-webhook-signature');
   const timestamp = header(request.headers, 'x-twilio-email-event-webhook-timestamp');
   if (!config.webhookPublicKey || !signature || !timestamp || !request.rawBody) throw badSignature();
   if (!verifySendgridSignature(config.webhookPublicKey, request.rawBody, signature, timestamp)) throw badSignature();
+  if (!isWithinTolerance(timestamp, toleranceSeconds)) throw outsideWindow();
   if (!Array.isArray(request.body)) throw errors.validation('The event webhook body must be a JSON array of events');
   const changes: StatusChange[] = [];
-  for (const event of request.body as { event?: unknown; sg_message_id?: unknown }[]) {
+  for (const event of request.body as { event?: unknown; sg_message_id?: unknown; sg_event_id?: unknown }[]) {
     const status = str(event?.event) ? SENDGRID_STATUS[event.event] : undefined;
-    if (!status || !str(event.sg_message_id)) continue;
+    // Every real event has an sg_event_id; one without cannot be applied exactly once, so it is skipped.
+    if (!status || !str(event.sg_message_id) || !receiptId(event.sg_event_id)) continue;
     // sg_message_id is the X-Message-Id of the send followed by ".<filter id>".
     const id = event.sg_message_id;
-    changes.push({ vendorIds: [...new Set([id, id.split('.')[0]])], status });
+    changes.push({ vendorIds: [...new Set([id, id.split('.')[0]])], status, eventId: event.sg_event_id });
   }
-  return changes;
+  const windowEnd = windowEndOf(timestamp, toleranceSeconds).getTime();
+  return { changes, rememberUntil: new Date(Math.max(windowEnd, Date.now() + SENDGRID_REDELIVERY_MS)) };
 }
 
-/** Delivery events from the vendors: verified with the provider's own key, then applied to its logs. */
+/**
+ * Delivery events from the vendors: verified with the provider's own key, refused when signed
+ * outside the tolerance window or already received, then applied to the provider's logs.
+ */
 export class WebhooksService {
   constructor(
     private readonly db: Knex,
     private readonly providers: ProvidersService,
+    private readonly config: Pick<MailerConfig, 'webhookToleranceSeconds'>,
   ) {}
 
   async receive(providerId: string, request: WebhookRequest): Promise<{ received: true; updated: number }> {
     const provider = await findProviderForWebhook(this.db, providerId);
     if (!provider) throw errors.notFound('Provider');
     const config = this.providers.configOf(provider);
-    const changes =
-      provider.type === 'mailgun' ? mailgunChanges(config, request.body) : sendgridChanges(config, request);
+    const tolerance = this.config.webhookToleranceSeconds;
+    const delivery =
+      provider.type === 'mailgun'
+        ? mailgunDelivery(config, request.body, tolerance)
+        : sendgridDelivery(config, request, tolerance);
     const tenant = { tenantId: provider.tenantId, projectId: provider.projectId };
-    let updated = 0;
-    for (const change of changes) {
-      updated += await updateStatusByVendorId(
-        this.db,
-        tenant,
-        provider.id,
-        change.vendorIds,
-        change.status,
-        ALLOWED_FROM[change.status],
-      );
-    }
+    const window = { expiresAt: delivery.rememberUntil, now: new Date() };
+    await pruneExpiredReceipts(this.db, tenant, provider.id, window.now);
+    // The receipts and the status changes commit together: a refused or failed request leaves neither.
+    const updated = await this.db.transaction(async (trx) => {
+      if (delivery.token) {
+        const fresh = await recordReceipts(trx, tenant, provider.id, [delivery.token], window);
+        if (!fresh.size) throw replayed();
+      }
+      const eventIds = delivery.changes.flatMap((change) => (change.eventId ? [change.eventId] : []));
+      const freshEvents = await recordReceipts(trx, tenant, provider.id, eventIds, window);
+      let count = 0;
+      for (const change of delivery.changes) {
+        // An event id seen before, or repeated within this batch, changes nothing.
+        if (change.eventId && !freshEvents.delete(change.eventId)) continue;
+        count += await updateStatusByVendorId(
+          trx,
+          tenant,
+          provider.id,
+          change.vendorIds,
+          change.status,
+          ALLOWED_FROM[change.status],
+        );
+      }
+      return count;
+    });
     return { received: true, updated };
   }
 }
