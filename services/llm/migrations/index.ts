@@ -1,5 +1,6 @@
 import type { Migration } from '@platform/db';
 import { llmTables } from './0001-llm-tables';
+import { batchConcurrencySlots } from './0002-batch-concurrency-slots';
 
 /** The LLM service's schema changes, oldest first. */
-export const migrations: Migration[] = [llmTables];
+export const migrations: Migration[] = [llmTables, batchConcurrencySlots];

@@ -20,9 +20,15 @@ export interface LlmConfig {
   clientCacheTtlMs: number;
   /** Completion logs are written in small groups; the longest a log waits. */
   logFlushMs: number;
+  /** Completion logs kept while the database is away; beyond it the oldest are dropped (and counted). */
+  logMaxBuffered: number;
+  /** At shutdown, how long buffered completion logs may wait for the database. */
+  logShutdownGraceMs: number;
   batchMaxRequests: number;
-  /** Vendor calls in flight at once for one project, per worker process. */
+  /** Vendor calls in flight at once for one project, across all worker processes. */
   batchConcurrency: number;
+  /** How long a worker's share of a project's concurrency outlives the worker (a killed one). */
+  batchSlotLeaseMs: number;
   /** Batches one worker process works on at once (the consumer's prefetch). */
   batchWorkerPrefetch: number;
   /** Items a worker claims per round trip. */
@@ -47,8 +53,11 @@ const schema = Joi.object({
   LLM_DEFAULT_MAX_TOKENS: Joi.number().integer().min(1).default(1024),
   LLM_CLIENT_CACHE_TTL_MS: Joi.number().integer().min(0).default(60_000),
   LLM_LOG_FLUSH_MS: Joi.number().integer().min(1).default(20),
+  LLM_LOG_MAX_BUFFERED: Joi.number().integer().min(1).default(50_000),
+  LLM_LOG_SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).default(10_000),
   LLM_BATCH_MAX_REQUESTS: Joi.number().integer().min(1).default(10_000),
   LLM_BATCH_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(16),
+  LLM_BATCH_SLOT_LEASE_MS: Joi.number().integer().min(300).default(30_000),
   LLM_BATCH_WORKER_PREFETCH: Joi.number().integer().min(1).max(100).default(4),
   LLM_BATCH_CLAIM_SIZE: Joi.number().integer().min(1).max(1000).default(100),
   LLM_BATCH_SLICE_MS: Joi.number().integer().min(100).default(120_000),
@@ -77,8 +86,11 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     defaultMaxTokens: value.LLM_DEFAULT_MAX_TOKENS,
     clientCacheTtlMs: value.LLM_CLIENT_CACHE_TTL_MS,
     logFlushMs: value.LLM_LOG_FLUSH_MS,
+    logMaxBuffered: value.LLM_LOG_MAX_BUFFERED,
+    logShutdownGraceMs: value.LLM_LOG_SHUTDOWN_GRACE_MS,
     batchMaxRequests: value.LLM_BATCH_MAX_REQUESTS,
     batchConcurrency: value.LLM_BATCH_CONCURRENCY,
+    batchSlotLeaseMs: value.LLM_BATCH_SLOT_LEASE_MS,
     batchWorkerPrefetch: value.LLM_BATCH_WORKER_PREFETCH,
     batchClaimSize: value.LLM_BATCH_CLAIM_SIZE,
     batchSliceMs: value.LLM_BATCH_SLICE_MS,

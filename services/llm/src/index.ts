@@ -17,10 +17,11 @@ export const llmService: ServiceDefinition = {
     const worker = role === 'api' ? undefined : new BatchWorker(deps, runtime);
     await worker?.start();
     const stopWebhooks = role === 'worker' ? () => undefined : await startWebhookConsumer(deps, runtime);
+    // Runs after the HTTP server has drained, so no completion adds a log any more: the buffered
+    // ones are written (waiting for the database, bounded) while the worker winds down.
     return async () => {
       stopWebhooks();
-      await worker?.stop();
-      await runtime.logs.flush();
+      await Promise.all([worker?.stop(), runtime.logs.close(runtime.config.logShutdownGraceMs)]);
     };
   },
 };

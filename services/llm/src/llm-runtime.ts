@@ -14,13 +14,16 @@ export interface LlmRuntime {
 
 const runtimes = new WeakMap<ServiceDeps, LlmRuntime>();
 
-export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig()): LlmRuntime {
+export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(deps.env)): LlmRuntime {
   let runtime = runtimes.get(deps);
   if (!runtime) {
     runtime = {
       config,
       clients: new VendorClientCache(config.clientCacheTtlMs),
-      logs: new CompletionLogWriter(deps.db, deps.logger, config.logFlushMs),
+      logs: new CompletionLogWriter(deps.db, deps.logger, {
+        flushMs: config.logFlushMs,
+        maxBuffered: config.logMaxBuffered,
+      }),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
         timeoutMs: config.vendorTimeoutMs,

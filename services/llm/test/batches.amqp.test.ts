@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { AmqpBus } from '@platform/events';
-import type { ServiceDeps } from '@platform/runtime';
 import { createLogger } from '@platform/tenancy';
 import { waitFor, type TestProject, type TestService } from '@platform/testkit';
-import { BatchWorker } from '../src/batches/batch-worker';
 import { llmRuntime } from '../src/llm-runtime';
 import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
 import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
+import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
 import type { apiOf } from './support/api';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
@@ -19,29 +17,6 @@ const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const suffix = randomBytes(4).toString('hex');
 const queues = [`llm.test-batch-${suffix}`, `llm.test-webhooks-${suffix}`];
 
-/** A worker as a separate process would run it: its own broker connection, the same database. */
-async function startWorker(svc: TestService) {
-  const bus = new AmqpBus({ url: amqpUrl!, logger });
-  await bus.start();
-  const deps: ServiceDeps = { ...svc.deps, bus };
-  const worker = new BatchWorker(deps, llmRuntime(deps));
-  await worker.start();
-  return { worker, bus };
-}
-
-/** Removes this file's durable queues from the broker. */
-async function deleteQueues(): Promise<void> {
-  const eventsDir = path.dirname(require.resolve('@platform/events/package.json'));
-  // amqplib is a dependency of @platform/events, not of this service: load it from there.
-  const amqp = (await import(require.resolve('amqplib', { paths: [eventsDir] }))) as typeof import('amqplib');
-  const connection = await amqp.connect(amqpUrl!);
-  const channel = await connection.createChannel();
-  for (const queue of queues) {
-    for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) await channel.deleteQueue(name);
-  }
-  await connection.close();
-}
-
 describeAmqp('batches through RabbitMQ', () => {
   let llm: LlmTestService;
   let svc: TestService;
@@ -49,7 +24,7 @@ describeAmqp('batches through RabbitMQ', () => {
   let api: ReturnType<typeof apiOf>;
   let project: TestProject;
   let stopWebhooks: () => void;
-  const workers: { worker: BatchWorker; bus: AmqpBus }[] = [];
+  const workers: RunningWorker[] = [];
 
   beforeAll(async () => {
     mainBus = new AmqpBus({ url: amqpUrl!, logger });
@@ -60,6 +35,7 @@ describeAmqp('batches through RabbitMQ', () => {
         LLM_BATCH_CONCURRENCY: '4',
         LLM_BATCH_HEARTBEAT_MS: '100',
         LLM_BATCH_STALE_MS: '600',
+        LLM_BATCH_SLOT_LEASE_MS: '600',
         LLM_BATCH_SWEEP_INTERVAL_MS: '200',
         LLM_BATCH_QUEUE: queues[0],
         LLM_WEBHOOK_QUEUE: queues[1],
@@ -82,11 +58,11 @@ describeAmqp('batches through RabbitMQ', () => {
     stopWebhooks();
     await llm.close();
     await mainBus.close();
-    await deleteQueues();
+    await deleteQueues(amqpUrl!, queues);
   });
 
   it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
-    workers.push(await startWorker(svc));
+    workers.push(await startWorker(svc, amqpUrl!, logger));
     const receiver = await webhookReceiver(project.webhookSecret);
     const { body } = await api.post('/v1/batch', project.headers, {
       requests: requests(5, 'gpt-4o-mini'),
@@ -127,7 +103,7 @@ describeAmqp('batches through RabbitMQ', () => {
       .count({ count: '*' });
     expect(Number(abandoned[0].count)).toBeGreaterThan(0);
 
-    workers.push(await startWorker(svc));
+    workers.push(await startWorker(svc, amqpUrl!, logger));
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', requestCount: 40, completedCount: 40, failedCount: 0 });
 

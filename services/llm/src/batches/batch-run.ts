@@ -47,6 +47,8 @@ export class BatchRun {
   private buffer: Finished[] = [];
   private readonly inflight = new Set<Promise<void>>();
   private readonly controller = new AbortController();
+  /** Ends a wait for a concurrency slot: cancelled, crashed, or the slice is over. */
+  private readonly stopWaiting = new AbortController();
   private flushing: Promise<void> = Promise.resolve();
   private crashed = false;
   private cancelled = false;
@@ -67,6 +69,7 @@ export class BatchRun {
   crash(): void {
     this.crashed = true;
     this.buffer = [];
+    this.stopWaiting.abort();
     this.controller.abort();
   }
 
@@ -85,12 +88,17 @@ export class BatchRun {
       () => {
         batchStatus(this.deps.db, this.tenant, this.batch.id)
           .then((status) => {
-            if (status !== 'processing') this.cancelled = true;
+            if (status !== 'processing') {
+              this.cancelled = true;
+              this.stopWaiting.abort();
+            }
           })
           .catch(() => undefined);
       },
       Math.min(config.batchHeartbeatMs, 500),
     );
+    // Slots may be held by other processes for long: a wait does not outlast the slice.
+    const sliceEnd = setTimeout(() => this.stopWaiting.abort(), config.batchSliceMs);
     // Claimed items wait for a slot; claiming at most two rounds ahead keeps them few.
     const claimSize = Math.min(config.batchClaimSize, config.batchConcurrency * 2);
     const claim = () => {
@@ -118,9 +126,9 @@ export class BatchRun {
         if (items.length === claimSize) ahead = claim();
         for (const item of items) {
           if (this.halted()) break;
-          const release = await this.limiter.acquire(this.batch.projectId);
-          if (this.halted()) {
-            release();
+          const release = await this.limiter.acquire(this.tenant, this.stopWaiting.signal);
+          if (!release || this.halted()) {
+            release?.();
             break;
           }
           const task: Promise<void> = this.runItem(item)
@@ -139,11 +147,12 @@ export class BatchRun {
       clearInterval(beat);
       clearInterval(flusher);
       clearInterval(watch);
+      clearTimeout(sliceEnd);
     }
   }
 
   private halted(): boolean {
-    return this.cancelled || this.isStopping();
+    return this.cancelled || this.isStopping() || this.stopWaiting.signal.aborted;
   }
 
   /** Nothing left to claim: finish the batch, notice it was cancelled, or wait for items another worker holds. */

@@ -22,10 +22,16 @@ export class BatchWorker {
     private readonly deps: ServiceDeps,
     private readonly runtime: LlmRuntime,
   ) {
-    this.limiter = new ProjectLimiter(runtime.config.batchConcurrency);
+    const { config } = runtime;
+    this.limiter = new ProjectLimiter(deps.db, deps.logger, {
+      perProject: config.batchConcurrency,
+      leaseMs: config.batchSlotLeaseMs,
+      renewMs: Math.min(config.batchHeartbeatMs, config.batchSlotLeaseMs / 3),
+    });
   }
 
   async start(): Promise<void> {
+    this.limiter.start();
     await this.deps.bus.subscribe({
       queue: this.runtime.config.batchQueue,
       topics: [BATCH_EVENTS.submitted, BATCH_EVENTS.resume],
@@ -89,13 +95,20 @@ export class BatchWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.sweepTimer);
+    // Runs waiting for a slot (perhaps held by another process) stop waiting.
+    this.limiter.close();
     await Promise.all(this.runs.values());
+    await this.limiter.releaseAll().catch((error) =>
+      // Not renewed any more, the leases run out on their own.
+      this.deps.logger.warn('batch concurrency slots could not be given back', { error: String(error) }),
+    );
   }
 
   /** Stops as a killed process would: abandons in-flight calls and writes nothing more. */
   async kill(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.sweepTimer);
+    this.limiter.abandon();
     for (const run of this.runs.keys()) run.crash();
     await Promise.all(this.runs.values());
   }

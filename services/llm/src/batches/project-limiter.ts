@@ -1,46 +1,280 @@
-/** A counting semaphore. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Logger, Tenant } from '@platform/tenancy';
+import { leaseSlots, releaseAllSlots, releaseSlots, renewSlots, type HeldSlot } from './concurrency-slots.repository';
 
-  constructor(private readonly capacity: number) {}
+export type Release = () => void;
 
-  async acquire(): Promise<void> {
-    if (this.active < this.capacity) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
-  }
-
-  get idle(): boolean {
-    return this.active === 0 && this.waiting.length === 0;
-  }
+export interface ProjectLimiterOptions {
+  /** Vendor calls in flight per project, across every worker process. */
+  perProject: number;
+  /** How long a slot stays leased without renewal: a killed worker's slots come back after it. */
+  leaseMs: number;
+  /** How often held leases are renewed (well within `leaseMs`). */
+  renewMs: number;
+  /** While calls wait and other processes hold the slots: how often to ask again. */
+  pollMs?: number;
+  /** While some calls of the project still run here, a slot unused this long is given back. */
+  lingerMs?: number;
 }
 
-/** Bounds the vendor calls in flight per project in this process, across all of its batches. */
+interface Waiter {
+  resolve(release: Release | null): void;
+}
+
+/** This process's share of one project's slots. */
+interface ProjectSlots {
+  tenant: Tenant;
+  /** Slot numbers leased in the database; the local capacity. */
+  slots: number[];
+  /** Bumped whenever `slots` changes, so a renewal that overlapped a change leaves it alone. */
+  version: number;
+  active: number;
+  waiting: Waiter[];
+  leasing: boolean;
+  pollTimer?: NodeJS.Timeout;
+  trimTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Bounds the vendor calls in flight per project across all worker processes. Each process
+ * leases slots (rows 0..perProject-1 per project in `batch_concurrency_slots`) a few at a time
+ * and runs calls against them with an in-process counter, so a call costs no database round
+ * trip: the database is asked only when the process needs more slots than it holds, to renew
+ * its leases (every `renewMs`, one statement for all projects), and to give back slots it no
+ * longer uses (at once when none of its calls for the project runs, else after `lingerMs`, so a
+ * busy process does not give back and lease again between two chunks of items). A process that
+ * dies stops renewing, and its slots are free again after `leaseMs`. A process cut off from the database longer than `leaseMs` may briefly overlap
+ * with one that took its expired slots; it learns so at its next renewal and shrinks.
+ */
 export class ProjectLimiter {
-  private readonly semaphores = new Map<string, Semaphore>();
+  private readonly holder = randomUUID();
+  private readonly projects = new Map<string, ProjectSlots>();
+  private renewTimer?: NodeJS.Timeout;
+  private closed = false;
+  private abandoned = false;
+  private readonly pollMs: number;
+  private readonly lingerMs: number;
+  /** The fewest slots asked for at once: a quarter of the limit, so two processes starting together both get some. */
+  private readonly leaseStep: number;
 
-  constructor(private readonly perProject: number) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly logger: Logger,
+    private readonly options: ProjectLimiterOptions,
+  ) {
+    this.pollMs = options.pollMs ?? 50;
+    this.lingerMs = options.lingerMs ?? 200;
+    this.leaseStep = Math.ceil(options.perProject / 4);
+  }
 
-  async acquire(projectId: string): Promise<() => void> {
-    let semaphore = this.semaphores.get(projectId);
-    if (!semaphore) {
-      semaphore = new Semaphore(this.perProject);
-      this.semaphores.set(projectId, semaphore);
+  start(): void {
+    this.renewTimer = setInterval(() => void this.renew(), this.options.renewMs);
+    this.renewTimer.unref();
+  }
+
+  /**
+   * Waits for a slot of the project; resolves with its release, or null when `signal` aborts
+   * or the limiter closes first.
+   */
+  acquire(tenant: Tenant, signal?: AbortSignal): Promise<Release | null> {
+    if (this.closed || signal?.aborted) return Promise.resolve(null);
+    const state = this.stateOf(tenant);
+    if (state.active < state.slots.length) {
+      state.active++;
+      this.keepSlots(state);
+      return Promise.resolve(this.releaseFor(state));
     }
-    await semaphore.acquire();
-    const held = semaphore;
+    return new Promise<Release | null>((resolve) => {
+      const onAbort = () => {
+        const index = state.waiting.indexOf(waiter);
+        if (index >= 0) state.waiting.splice(index, 1);
+        resolve(null);
+        this.forgetIfUnused(state);
+      };
+      const waiter: Waiter = {
+        resolve: (release) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(release);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      state.waiting.push(waiter);
+      void this.lease(state);
+    });
+  }
+
+  /** No more slots are handed out; waiting calls get null. Held slots stay until `releaseAll`. */
+  close(): void {
+    this.closed = true;
+    for (const state of this.projects.values()) {
+      clearTimeout(state.pollTimer);
+      clearTimeout(state.trimTimer);
+      for (const waiter of state.waiting.splice(0)) waiter.resolve(null);
+    }
+  }
+
+  /** A clean stop, once no call runs any more: every lease is given back at once. */
+  async releaseAll(): Promise<void> {
+    this.close();
+    clearInterval(this.renewTimer);
+    this.projects.clear();
+    await releaseAllSlots(this.db, this.holder);
+  }
+
+  /** As a killed process: nothing more is written, the leases run out on their own. */
+  abandon(): void {
+    this.abandoned = true;
+    this.close();
+    clearInterval(this.renewTimer);
+    this.projects.clear();
+  }
+
+  private stateOf(tenant: Tenant): ProjectSlots {
+    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    let state = this.projects.get(key);
+    if (!state) {
+      state = { tenant, slots: [], version: 0, active: 0, waiting: [], leasing: false };
+      this.projects.set(key, state);
+    }
+    return state;
+  }
+
+  private releaseFor(state: ProjectSlots): Release {
+    let released = false;
     return () => {
-      held.release();
-      if (held.idle && this.semaphores.get(projectId) === held) this.semaphores.delete(projectId);
+      if (released) return;
+      released = true;
+      state.active--;
+      this.grant(state);
+      if (state.waiting.length || state.active >= state.slots.length) return;
+      // Nothing of the project runs here any more: another process may take the slots at once.
+      if (state.active === 0) this.trim(state);
+      else this.scheduleTrim(state);
     };
+  }
+
+  private grant(state: ProjectSlots): void {
+    while (state.waiting.length && state.active < state.slots.length) {
+      state.active++;
+      this.keepSlots(state);
+      state.waiting.shift()!.resolve(this.releaseFor(state));
+    }
+  }
+
+  /**
+   * A slot was taken again: the pending give-back is off. Only slots unused for `lingerMs` go
+   * back, else a busy process returns slots between two chunks and waits to lease them again.
+   */
+  private keepSlots(state: ProjectSlots): void {
+    if (!state.trimTimer) return;
+    clearTimeout(state.trimTimer);
+    state.trimTimer = undefined;
+  }
+
+  /** Asks the database for more slots while calls wait; one request per project at a time. */
+  private async lease(state: ProjectSlots): Promise<void> {
+    const missing = this.options.perProject - state.slots.length;
+    if (this.closed || state.leasing || !state.waiting.length || missing <= 0) return;
+    state.leasing = true;
+    clearTimeout(state.pollTimer);
+    state.pollTimer = undefined;
+    // At least as many again as held: a process that has work ramps up in a few round trips.
+    const count = Math.min(missing, Math.max(state.waiting.length, this.leaseStep, state.slots.length));
+    let gotAll = false;
+    try {
+      const leased = await leaseSlots(this.db, state.tenant, this.holder, {
+        limit: this.options.perProject,
+        count,
+        leaseMs: this.options.leaseMs,
+        own: state.slots,
+      });
+      gotAll = leased.length === count;
+      if (this.closed) {
+        // Stopped meanwhile: give them straight back (a killed process leaves them to expire).
+        if (!this.abandoned) await releaseSlots(this.db, state.tenant, this.holder, leased);
+        return;
+      }
+      state.slots.push(...leased);
+      state.version++;
+      this.grant(state);
+      if (!state.waiting.length && state.active < state.slots.length) this.scheduleTrim(state);
+    } catch (error) {
+      this.logger.warn('batch concurrency slots could not be leased', { error: String(error) });
+    } finally {
+      state.leasing = false;
+    }
+    if (!state.waiting.length) this.forgetIfUnused(state);
+    if (this.closed || !state.waiting.length || state.slots.length >= this.options.perProject) return;
+    // More calls wait: ask again at once if slots were there, else soon (other processes hold
+    // them, or the database is away).
+    if (gotAll) void this.lease(state);
+    else {
+      state.pollTimer = setTimeout(() => void this.lease(state), this.pollMs);
+      state.pollTimer.unref();
+    }
+  }
+
+  private scheduleTrim(state: ProjectSlots): void {
+    if (state.trimTimer || this.closed) return;
+    state.trimTimer = setTimeout(() => {
+      state.trimTimer = undefined;
+      this.trim(state);
+    }, this.lingerMs);
+    state.trimTimer.unref();
+  }
+
+  /** Gives back the slots no call uses now, so another process can take them. */
+  private trim(state: ProjectSlots): void {
+    if (this.closed || state.waiting.length) return;
+    const surplus = state.slots.length - state.active;
+    if (surplus <= 0) return;
+    const given = state.slots.splice(state.slots.length - surplus, surplus);
+    state.version++;
+    this.forgetIfUnused(state);
+    releaseSlots(this.db, state.tenant, this.holder, given).catch((error) =>
+      // Not renewed any more, they come back when their lease runs out.
+      this.logger.warn('batch concurrency slots could not be given back', { error: String(error) }),
+    );
+  }
+
+  private forgetIfUnused(state: ProjectSlots): void {
+    if (state.slots.length || state.active || state.waiting.length || state.leasing) return;
+    clearTimeout(state.pollTimer);
+    clearTimeout(state.trimTimer);
+    const key = `${state.tenant.tenantId}/${state.tenant.projectId}`;
+    if (this.projects.get(key) === state) this.projects.delete(key);
+  }
+
+  /** Extends every held lease in one statement; slots another process took after a lapse are dropped here. */
+  private async renew(): Promise<void> {
+    const held: HeldSlot[] = [];
+    const versions = new Map<ProjectSlots, number>();
+    for (const state of this.projects.values()) {
+      versions.set(state, state.version);
+      for (const slot of state.slots) held.push({ tenant: state.tenant, slot });
+    }
+    if (!held.length) return;
+    let kept: HeldSlot[];
+    try {
+      kept = await renewSlots(this.db, this.holder, held, this.options.leaseMs);
+    } catch (error) {
+      this.logger.warn('batch concurrency slots could not be renewed', { error: String(error) });
+      return;
+    }
+    const still = new Set(kept.map((s) => `${s.tenant.tenantId}/${s.tenant.projectId}/${s.slot}`));
+    let lost = 0;
+    for (const [state, version] of versions) {
+      if (state.version !== version) continue;
+      const remaining = state.slots.filter((slot) =>
+        still.has(`${state.tenant.tenantId}/${state.tenant.projectId}/${slot}`),
+      );
+      if (remaining.length === state.slots.length) continue;
+      lost += state.slots.length - remaining.length;
+      // Calls already running on a lost slot finish; no new one starts until the count is back under.
+      state.slots = remaining;
+      state.version++;
+    }
+    if (lost) this.logger.warn('batch concurrency slots lost to another worker after a lapsed lease', { count: lost });
   }
 }

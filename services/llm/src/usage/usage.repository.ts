@@ -50,25 +50,29 @@ function toEntry(row: LogRow): CompletionLogEntry {
   };
 }
 
+/** A log already stored under its id is left as it is: a retried insert writes each log once. */
 export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
   if (!entries.length) return;
-  await db('completion_logs').insert(
-    entries.map((e) => ({
-      id: e.id,
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
-      model: e.model,
-      provider: e.provider,
-      status: e.status,
-      prompt_tokens: e.usage.prompt_tokens,
-      completion_tokens: e.usage.completion_tokens,
-      total_tokens: e.usage.total_tokens,
-      latency_ms: e.latencyMs,
-      error: e.error,
-      batch_id: e.batchId,
-      created_at: e.createdAt,
-    })),
-  );
+  await db('completion_logs')
+    .insert(
+      entries.map((e) => ({
+        id: e.id,
+        tenant_id: tenant.tenantId,
+        project_id: tenant.projectId,
+        model: e.model,
+        provider: e.provider,
+        status: e.status,
+        prompt_tokens: e.usage.prompt_tokens,
+        completion_tokens: e.usage.completion_tokens,
+        total_tokens: e.usage.total_tokens,
+        latency_ms: e.latencyMs,
+        error: e.error,
+        batch_id: e.batchId,
+        created_at: e.createdAt,
+      })),
+    )
+    .onConflict('id')
+    .ignore();
 }
 
 export async function listLogs(

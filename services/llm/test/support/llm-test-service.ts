@@ -3,12 +3,12 @@ import { createTestService, type HttpStub, type TestProject, type TestService } 
 import { llmService } from '../../src';
 import type { ProviderType } from '../../src/vendors/vendor-types';
 import { apiOf } from './api';
-import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub } from './vendor-stubs';
+import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub, type OpenAiStub } from './vendor-stubs';
 
 export interface LlmTestService {
   svc: TestService;
   api: ReturnType<typeof apiOf>;
-  openai: HttpStub;
+  openai: OpenAiStub;
   anthropic: HttpStub;
   /** Closes the service and both vendor stand-ins. */
   close(): Promise<void>;
@@ -16,17 +16,22 @@ export interface LlmTestService {
 
 /**
  * The LLM service on fresh databases, pointed at the OpenAI and Anthropic stand-ins.
- * `llmEnv` is the service's own settings (LLM_*), which its config reads from process.env.
+ * `llmEnv` is the service's own settings (LLM_*), `env` anything else; both reach its config.
  */
 export async function startLlmTestService(
   options: { llmEnv?: Record<string, string>; env?: Record<string, string>; bus?: EventBus } = {},
 ): Promise<LlmTestService> {
-  Object.assign(process.env, { LLM_VENDOR_MAX_RETRIES: '0', ...options.llmEnv });
   const openai = await openAiStub();
   const anthropic = await anthropicStub();
   const svc = await createTestService(llmService, {
     bus: options.bus,
-    env: { OPENAI_BASE_URL: `${openai.url}/v1`, ANTHROPIC_BASE_URL: anthropic.url, ...options.env },
+    env: {
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      ANTHROPIC_BASE_URL: anthropic.url,
+      LLM_VENDOR_MAX_RETRIES: '0',
+      ...options.llmEnv,
+      ...options.env,
+    },
   });
   return {
     svc,

@@ -29,10 +29,19 @@ async function delayFor(model: string | undefined, options: StubOptions): Promis
   else if (options.delayMs) await sleep(options.delayMs);
 }
 
-/** Speaks the OpenAI REST API: POST /v1/chat/completions, GET /v1/models, OpenAI error bodies. */
-export function openAiStub(options: StubOptions = {}): Promise<HttpStub> {
+export interface OpenAiStub extends HttpStub {
+  /** Chat completions being answered now, and the most at once since start. */
+  load: { inFlight: number; peak: number };
+}
+
+/**
+ * Speaks the OpenAI REST API: POST /v1/chat/completions, GET /v1/models, OpenAI error bodies.
+ * The API may sit under a path prefix (`<url>/<prefix>/v1`), so that tests can tell callers apart.
+ */
+export async function openAiStub(options: StubOptions = {}): Promise<OpenAiStub> {
   const keys = new Set([OPENAI_KEY, ...(options.extraKeys ?? [])]);
-  return startHttpStub(async (req: RecordedRequest, res: ServerResponse) => {
+  const load = { inFlight: 0, peak: 0 };
+  const stub = await startHttpStub(async (req: RecordedRequest, res: ServerResponse) => {
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     if (!keys.has(key)) {
       sendJson(res, 401, {
@@ -52,39 +61,49 @@ export function openAiStub(options: StubOptions = {}): Promise<HttpStub> {
       });
       return;
     }
-    if (req.method === 'POST' && req.path === '/v1/chat/completions') {
-      const body = req.body as Body;
-      if (body.model === 'gpt-nonexistent') {
-        sendJson(res, 404, {
-          error: {
-            message: 'The model `gpt-nonexistent` does not exist or you do not have access to it.',
-            type: 'invalid_request_error',
-            param: null,
-            code: 'model_not_found',
-          },
-        });
-        return;
+    if (req.method === 'POST' && req.path.endsWith('/v1/chat/completions')) {
+      load.inFlight++;
+      load.peak = Math.max(load.peak, load.inFlight);
+      try {
+        await answerChatCompletion(req.body as Body, res, options);
+      } finally {
+        load.inFlight--;
       }
-      await delayFor(body.model, options);
-      const text = `openai says: ${lastUserText(body)}`;
-      sendJson(res, 200, {
-        id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: `${body.model}-2024-07-18`,
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: text, refusal: null },
-            logprobs: null,
-            finish_reason: 'stop',
-          },
-        ],
-        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
-      });
       return;
     }
     sendJson(res, 404, { error: { message: `Unknown path ${req.path}`, type: 'invalid_request_error' } });
+  });
+  return Object.assign(stub, { load });
+}
+
+async function answerChatCompletion(body: Body, res: ServerResponse, options: StubOptions): Promise<void> {
+  if (body.model === 'gpt-nonexistent') {
+    sendJson(res, 404, {
+      error: {
+        message: 'The model `gpt-nonexistent` does not exist or you do not have access to it.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'model_not_found',
+      },
+    });
+    return;
+  }
+  await delayFor(body.model, options);
+  const text = `openai says: ${lastUserText(body)}`;
+  sendJson(res, 200, {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: `${body.model}-2024-07-18`,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: text, refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
   });
 }
 
