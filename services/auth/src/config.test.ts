@@ -1,10 +1,11 @@
 import { loadAuthConfig } from './config';
 
 describe('loadAuthConfig', () => {
-  it('when nothing is set, then bcrypt cost 10, APP_URL localhost:3000 and default limits', () => {
+  it('when nothing is set, then bcrypt cost 10, APP_URL localhost:3000, a 500 ms forgot-password floor and default limits', () => {
     expect(loadAuthConfig({})).toEqual({
       bcryptCost: 10,
       appUrl: 'http://localhost:3000',
+      forgotPasswordMinMs: 500,
       rateLimit: { windowMs: 900_000, perIp: 300, perEmail: 10 },
     });
   });
@@ -13,6 +14,7 @@ describe('loadAuthConfig', () => {
     const config = loadAuthConfig({
       BCRYPT_COST: '12',
       APP_URL: 'https://app.example.com/',
+      AUTH_FORGOT_PASSWORD_MIN_MS: '0',
       AUTH_RATE_LIMIT_WINDOW_MS: '60000',
       AUTH_RATE_LIMIT_PER_IP: '5',
       AUTH_RATE_LIMIT_PER_EMAIL: '2',
@@ -20,6 +22,7 @@ describe('loadAuthConfig', () => {
     expect(config).toEqual({
       bcryptCost: 12,
       appUrl: 'https://app.example.com',
+      forgotPasswordMinMs: 0,
       rateLimit: { windowMs: 60_000, perIp: 5, perEmail: 2 },
     });
   });
@@ -29,6 +32,7 @@ describe('loadAuthConfig', () => {
     ['BCRYPT_COST', '32'],
     ['APP_URL', 'ftp://x'],
     ['AUTH_RATE_LIMIT_PER_IP', '0'],
+    ['AUTH_FORGOT_PASSWORD_MIN_MS', '-1'],
   ])('when %s is %s, then start-up is refused', (name, value) => {
     expect(() => loadAuthConfig({ [name]: value })).toThrow(/Invalid auth configuration/);
   });

@@ -11,6 +11,11 @@ export interface AuthConfig {
   bcryptCost: number;
   /** Base of the links in emails when the project sets no `appUrl`. */
   appUrl: string;
+  /**
+   * The least time forgot-password takes to answer, whether or not the email has an account;
+   * it must stay well above the time a real reset takes (a token and an outbox event committed).
+   */
+  forgotPasswordMinMs: number;
   rateLimit: {
     windowMs: number;
     /** Requests per window from one client IP, per endpoint. */
@@ -23,6 +28,7 @@ export interface AuthConfig {
 interface AuthEnv {
   BCRYPT_COST: number;
   APP_URL: string;
+  AUTH_FORGOT_PASSWORD_MIN_MS: number;
   AUTH_RATE_LIMIT_WINDOW_MS: number;
   AUTH_RATE_LIMIT_PER_IP: number;
   AUTH_RATE_LIMIT_PER_EMAIL: number;
@@ -33,6 +39,7 @@ const schema = Joi.object<AuthEnv>({
   APP_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://localhost:3000'),
+  AUTH_FORGOT_PASSWORD_MIN_MS: Joi.number().integer().min(0).max(10_000).default(500),
   AUTH_RATE_LIMIT_WINDOW_MS: Joi.number()
     .integer()
     .min(1_000)
@@ -50,6 +57,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
   return {
     bcryptCost: value.BCRYPT_COST,
     appUrl: value.APP_URL.replace(/\/+$/, ''),
+    forgotPasswordMinMs: value.AUTH_FORGOT_PASSWORD_MIN_MS,
     rateLimit: {
       windowMs: value.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: value.AUTH_RATE_LIMIT_PER_IP,

@@ -90,7 +90,7 @@ export const paths: Record<string, unknown> = {
   '/forgot-password': {
     post: {
       summary: 'Ask for a password reset email',
-      description: `Same answer whether or not the account exists. For an existing account, writes auth.password-reset.requested with a link <appUrl>/reset-password?token=... valid 1 hour; earlier reset links stop working. ${RATE_LIMITED}`,
+      description: `Same answer whether or not the account exists, and in the same time: every answer waits at least AUTH_FORGOT_PASSWORD_MIN_MS (500 ms by default). For an existing account, writes auth.password-reset.requested with a link <appUrl>/reset-password?token=... valid 1 hour; earlier reset links stop working. ${RATE_LIMITED}`,
       security: KEYS,
       requestBody: emailOnly,
       responses: {

@@ -2,16 +2,36 @@ import { AppError, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import type { AuthContext, Tenant } from '../context';
 import { revokeAllOfUser } from '../sessions/refresh-tokens.repository';
+import { takeAtLeast } from '../timing/take-at-least';
 import { findUserByEmail, setPassword } from '../users/users.repository';
 
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent';
 
 const resetExpired = () => new AppError('TOKEN_EXPIRED', 'Password reset token has expired; request a new one');
 
-/** Same answer whether or not the account exists, so the endpoint cannot be used to probe emails. */
+/**
+ * Same answer, in the same time, whether or not the account exists, so the endpoint cannot be
+ * used to probe emails.
+ */
 export async function forgotPassword(ctx: AuthContext, tenant: TenantContext, email: string) {
-  const user = await findUserByEmail(ctx.db, tenant, email);
-  if (user) await emailAccountLink(ctx, tenant, user, 'reset_password');
+  // A real account costs a durably committed transaction (token + outbox event) that an unknown
+  // email has no honest equivalent for: a dummy transaction that writes nothing skips the WAL
+  // flush, and a rolled-back one differs too. So both answers wait for a fixed floor set far
+  // above the real path; an overrun (a stalled database) is logged, and the per-email rate
+  // limit keeps an attacker from collecting enough samples to catch the rare one.
+  const floorMs = ctx.config.forgotPasswordMinMs;
+  await takeAtLeast(
+    floorMs,
+    async () => {
+      const user = await findUserByEmail(ctx.db, tenant, email);
+      if (user) await emailAccountLink(ctx, tenant, user, 'reset_password');
+    },
+    (elapsedMs) =>
+      ctx.logger.warn('forgot-password took longer than its floor; raise AUTH_FORGOT_PASSWORD_MIN_MS', {
+        elapsedMs: Math.round(elapsedMs),
+        floorMs,
+      }),
+  );
   return { success: true as const, message: FORGOT_PASSWORD_MESSAGE };
 }
 

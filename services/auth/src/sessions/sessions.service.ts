@@ -39,7 +39,8 @@ export async function login(ctx: AuthContext, tenant: Tenant, input: { email: st
   // Unknown email and wrong password take the same path through bcrypt and give the same answer.
   const matches = await ctx.passwords.verify(input.password, found?.passwordHash ?? null);
   if (!found || !matches) {
-    if (found) await recordLoginFailure(ctx.db, tenant, found.id, LOCKOUT_THRESHOLD, LOCKOUT_MS);
+    // Run for unknown emails too (it then counts nothing): the same statement, the same time.
+    await recordLoginFailure(ctx.db, tenant, input.email, LOCKOUT_THRESHOLD, LOCKOUT_MS);
     throw invalidCredentials();
   }
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
