@@ -8,6 +8,10 @@ export interface CmsConfig {
   newsFeedTimeoutMs: number;
   /** Largest feed document accepted. */
   newsFeedMaxBytes: number;
+  /** News older than this many days is not stored and is deleted by the refresh; 0 keeps it forever. */
+  newsRetentionDays: number;
+  /** Rows deleted per prune transaction, so that a large backlog never holds long locks. */
+  newsPruneBatchSize: number;
 }
 
 const schema = Joi.object({
@@ -20,6 +24,8 @@ const schema = Joi.object({
     .integer()
     .min(1_024)
     .default(5 * 1024 * 1024),
+  NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
+  NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */
@@ -30,5 +36,7 @@ export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
     newsRefreshIntervalMs: value.NEWS_REFRESH_INTERVAL_MS,
     newsFeedTimeoutMs: value.NEWS_FEED_TIMEOUT_MS,
     newsFeedMaxBytes: value.NEWS_FEED_MAX_BYTES,
+    newsRetentionDays: value.NEWS_RETENTION_DAYS,
+    newsPruneBatchSize: value.NEWS_PRUNE_BATCH_SIZE,
   };
 }

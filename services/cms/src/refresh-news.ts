@@ -1,6 +1,7 @@
 /**
- * One news refresh, then exit: for running the refresh as a scheduled job (e.g. a Kubernetes
- * CronJob) instead of, or beside, the in-process timer. Needs DATABASE_URL and NEWS_FEEDS.
+ * One news refresh (and prune of old news), then exit: for running the refresh as a scheduled
+ * job (e.g. a Kubernetes CronJob) instead of, or beside, the in-process timer. Needs
+ * DATABASE_URL and NEWS_FEEDS.
  */
 import { createDb } from '@platform/db';
 import { ConfigError, createLogger, loadPlatformConfig } from '@platform/tenancy';
@@ -16,9 +17,14 @@ import { refreshNews } from './news/news.refresh';
   try {
     const report = await refreshNews(
       { db, logger, config },
-      { timeoutMs: cms.newsFeedTimeoutMs, maxBytes: cms.newsFeedMaxBytes },
+      {
+        timeoutMs: cms.newsFeedTimeoutMs,
+        maxBytes: cms.newsFeedMaxBytes,
+        retentionDays: cms.newsRetentionDays,
+        pruneBatchSize: cms.newsPruneBatchSize,
+      },
     );
-    logger.info('news refresh finished', { ran: report.ran, feeds: report.feeds });
+    logger.info('news refresh finished', { ran: report.ran, feeds: report.feeds, pruned: report.pruned });
   } finally {
     await db.destroy();
   }

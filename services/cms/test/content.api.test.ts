@@ -89,7 +89,7 @@ describe('POST /v1/content', () => {
       .set(project.headers)
       .set('content-type', 'application/json')
       .send('{"type": "blog", ');
-    assertMatchesOpenApi(openapi, res as unknown as Parameters<typeof assertMatchesOpenApi>[1]);
+    assertMatchesOpenApi(openapi, res);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });

@@ -68,8 +68,13 @@ const logger = {
 } as unknown as Logger;
 
 let feeds: { url: string; category: string }[];
+// Retention off: the fixtures carry fixed dates, which must not age out as the calendar moves
+// (news-retention.api.test.ts covers the retention).
 const refresh = (options: Parameters<typeof refreshNews>[1] = {}) =>
-  refreshNews({ db: svc.deps.db, logger, config: { newsFeeds: feeds } }, { timeoutMs: 2_000, ...options });
+  refreshNews(
+    { db: svc.deps.db, logger, config: { newsFeeds: feeds } },
+    { timeoutMs: 2_000, retentionDays: 0, ...options },
+  );
 const feedRequests = (path: string) => stub.requests.filter((r) => r.path === path).length;
 
 beforeAll(async () => {
@@ -225,7 +230,7 @@ describe('news refresh', () => {
     const before = feedRequests('/rss.xml');
     await svc.deps.db.transaction(async (trx) => {
       expect(await tryTransactionLock(trx, NEWS_REFRESH_LOCK)).toBe(true);
-      expect(await refresh()).toEqual({ ran: false, feeds: [] });
+      expect(await refresh()).toEqual({ ran: false, feeds: [], pruned: 0 });
     });
     expect(feedRequests('/rss.xml')).toBe(before);
   });
@@ -233,12 +238,15 @@ describe('news refresh', () => {
   it('when a feed was tried within the minimum interval, then it is skipped', async () => {
     const before = feedRequests('/rss.xml');
     const report = await refresh({ minIntervalMs: 60 * 60 * 1000 });
-    expect(report).toEqual({ ran: true, feeds: [] });
+    expect(report).toEqual({ ran: true, feeds: [], pruned: 0 });
     expect(feedRequests('/rss.xml')).toBe(before);
   });
 
   it('when the service starts its background work with NEWS_FEEDS, then the news is refreshed at once', async () => {
-    const started = await createTestService(cmsService, { env: { NEWS_FEEDS: JSON.stringify([feeds[1]]) } });
+    // Retention off, so that the fixtures' fixed dates never age out.
+    const started = await createTestService(cmsService, {
+      env: { NEWS_FEEDS: JSON.stringify([feeds[1]]), NEWS_RETENTION_DAYS: '0' },
+    });
     const stop = await cmsService.startBackground!(started.deps);
     try {
       const client = clientFor(started.app, (await started.createProject()).headers);

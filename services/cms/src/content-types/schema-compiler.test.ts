@@ -55,12 +55,19 @@ describe('compileSchema and schemaErrorDetails', () => {
 });
 
 describe('patterns in tenant schemas', () => {
+  // Long enough that the backtracking engine would take seconds (2^n steps), short enough
+  // that a regression fails in seconds instead of hanging.
+  const evil = `${'a'.repeat(27)}!`;
+  const immediately = <T>(run: () => T): T => {
+    const started = Date.now();
+    const result = run();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    return result;
+  };
+
   it('when a pattern backtracks catastrophically in JavaScript, then validating is still immediate (RE2)', () => {
     const validate = compileSchema({ type: 'string', pattern: '^(a+)+$' });
-    const started = Date.now();
-    expect(validate(`${'a'.repeat(40)}!`)).toBe(false);
-    // 40 characters would take the backtracking engine days; RE2 answers in linear time.
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(immediately(() => validate(evil))).toBe(false);
     expect(validate('aaaa')).toBe(true);
   });
 
@@ -74,5 +81,51 @@ describe('patterns in tenant schemas', () => {
     expect(() => compileSchema({ type: 'string', pattern: '^(?=a)a$' })).toThrow(
       expect.objectContaining({ status: 400 }),
     );
+  });
+
+  it.each([
+    'http://json-schema.org/draft-07/schema#',
+    'https://json-schema.org/draft/2019-09/schema',
+    'https://json-schema.org/draft/2020-12/schema',
+  ])(
+    'when a %s schema has catastrophic patternProperties, propertyNames and additionalProperties, then keys are matched in linear time',
+    ($schema) => {
+      const validate = compileSchema({
+        $schema,
+        type: 'object',
+        propertyNames: { pattern: '^(a+)+$' },
+        patternProperties: { '^(a+)+$': { type: 'number' } },
+        additionalProperties: false,
+      });
+      expect(immediately(() => validate({ [evil]: 1 }))).toBe(false);
+      expect(validate({ aaa: 1 })).toBe(true);
+    },
+  );
+
+  it('when a property name matches a catastrophic patternProperties pattern, then compiling is still immediate', () => {
+    // ajv's strict mode tests each pattern against the `properties` names with `new RegExp`.
+    const validate = immediately(() =>
+      compileSchema({
+        type: 'object',
+        properties: { [evil]: {} },
+        patternProperties: { '^(a+)+$': { type: 'number' } },
+      }),
+    );
+    expect(validate({ [evil]: 'any' })).toBe(true);
+  });
+
+  it('when a pattern is taken from the document ($data), then the schema is refused with 400, since that regex would run on JavaScript', () => {
+    expect(() =>
+      compileSchema({
+        type: 'object',
+        properties: { re: { type: 'string' }, value: { type: 'string', pattern: { $data: '1/re' } } },
+      }),
+    ).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
+  it('when content is checked with format "regex", then a catastrophic pattern is only compiled, never run', () => {
+    const validate = compileSchema({ type: 'string', format: 'regex' });
+    expect(immediately(() => validate('^(a+)+$'))).toBe(true);
+    expect(validate('(unclosed')).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { RE2 } from 're2-wasm';
+import { re2Engine, type Re2Regex } from './re2-engine';
 import { errors, type ErrorDetail } from '@platform/tenancy';
 
 type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
@@ -15,21 +15,24 @@ function dialectOf(schema: Record<string, unknown>): AjvClass {
   return Ajv;
 }
 
-/**
- * `pattern` and `patternProperties` run on RE2 (linear time), not on JavaScript's backtracking
- * engine: a tenant's `^(a+)+$` must not freeze the event loop for every project. RE2 has no
- * lookaround or backreferences; such a pattern makes the schema invalid (400).
- */
-const re2Engine = Object.assign(
-  (pattern: string, flags: string) => new RE2(pattern, flags.includes('u') ? flags : `${flags}u`),
-  {
-    code: 'new RE2',
-  },
-);
+/** The RE2 regexes each validator runs. */
+const regexesOf = new WeakMap<ValidateFunction, Re2Regex[]>();
+
+/** False once one of the validator's regexes sits on a failed RE2 instance: compile it again. */
+export const isUsable = (validate: ValidateFunction): boolean =>
+  (regexesOf.get(validate) ?? []).every((regex) => re2Engine.isUsable(regex));
 
 /**
  * Compiles a tenant's schema in an ajv instance of its own: two projects may use the same
  * `$id`, and a shared instance would also keep every schema ever compiled in memory.
+ *
+ * `pattern`, `patternProperties` (and so `propertyNames`, `additionalProperties`) run on RE2
+ * (linear time), not on JavaScript's backtracking engine: a tenant's `^(a+)+$` must not freeze
+ * the event loop for every project. RE2 has no lookaround or backreferences; such a pattern
+ * makes the schema invalid (400). The ajv paths that would bypass this engine stay off: see
+ * the options below. `format: "regex"` only compiles the string with JavaScript's
+ * RegExp (a syntax check, linear), it never runs it. The engine (re2-engine.ts) keeps one
+ * tenant from exhausting RE2's memory for the others.
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   if (schema.$async === true) {
@@ -38,21 +41,39 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     ]);
   }
   const Dialect = dialectOf(schema);
+  const regexes: Re2Regex[] = [];
+  // ajv's regExp option, recording what it compiles; `u` always, so classes match code points.
+  const recordingEngine = Object.assign(
+    (pattern: string, flags: string) => {
+      const regex = re2Engine.compile(pattern, flags.includes('u') ? flags : `${flags}u`);
+      regexes.push(regex);
+      return regex;
+    },
+    { code: 'new RE2' },
+  );
   const ajv = new Dialect({
     allErrors: true,
+    // Strict mode would test each patternProperties pattern against the `properties` names
+    // with `new RegExp` at compile time; allowMatchingProperties keeps that off as well.
     strict: false,
+    allowMatchingProperties: true,
+    // `$data` is off: `pattern: {$data}` would build the regex from the document with `new RegExp`.
+    $data: false,
     validateSchema: true,
     addUsedSchema: false,
-    code: { regExp: re2Engine },
+    code: { regExp: recordingEngine },
   });
   addFormats(ajv);
+  let validate: ValidateFunction;
   try {
-    return ajv.compile(schema);
+    validate = ajv.compile(schema);
   } catch (cause) {
     throw errors.validation('schema is not a valid JSON Schema', [
       { path: 'schema', message: (cause as Error).message },
     ]);
   }
+  regexesOf.set(validate, regexes);
+  return validate;
 }
 
 /** One detail per ajv error, with the path inside the content document (`content.price`). */
@@ -69,7 +90,8 @@ export function schemaErrorDetails(ajvErrors: ErrorObject[] | null | undefined):
 
 /**
  * Compiled validators by content type id, checked against the schema as stored: a type
- * whose schema changed (on any replica) misses and is recompiled; `forget` frees an entry.
+ * whose schema changed (on any replica), or whose regexes sit on a failed RE2 instance,
+ * misses and is recompiled; `forget` frees an entry.
  */
 export class ValidatorCache {
   private readonly entries = new Map<string, { version: string; validate: ValidateFunction }>();
@@ -79,7 +101,7 @@ export class ValidatorCache {
   get(typeId: string, schema: Record<string, unknown>): ValidateFunction {
     const version = JSON.stringify(schema);
     const cached = this.entries.get(typeId);
-    if (cached && cached.version === version) {
+    if (cached && cached.version === version && isUsable(cached.validate)) {
       // Re-insert so that the map's order is least recently used first.
       this.entries.delete(typeId);
       this.entries.set(typeId, cached);

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
 import type { Logger } from '@platform/tenancy';
-import { loadCmsConfig } from '../config';
+import { loadCmsConfig, type CmsConfig } from '../config';
 import { readFeed, type FeedSource } from './feed-reader';
+import { NEWS_REFRESH_LOCK } from './news.lock';
+import { pruneNews, retentionCutoff } from './news.prune';
 import * as repo from './news.repository';
 import type { ParsedNewsItem } from './news.repository';
 
-/** Held for the length of one refresh so that only one replica (or CronJob) refreshes at a time. */
-export const NEWS_REFRESH_LOCK = 'cms.news-refresh';
+export { NEWS_REFRESH_LOCK } from './news.lock';
 const FEED_CONCURRENCY = 4;
 
 export interface NewsRefreshDeps {
@@ -23,6 +24,10 @@ export interface NewsRefreshOptions {
   minIntervalMs?: number;
   timeoutMs?: number;
   maxBytes?: number;
+  /** Defaults to NEWS_RETENTION_DAYS; 0 keeps news forever. */
+  retentionDays?: number;
+  /** Defaults to NEWS_PRUNE_BATCH_SIZE. */
+  pruneBatchSize?: number;
 }
 
 export interface FeedReport {
@@ -37,6 +42,8 @@ export interface NewsRefreshReport {
   /** False when another replica held the lock. */
   ran: boolean;
   feeds: FeedReport[];
+  /** Items deleted for being older than the retention. */
+  pruned: number;
 }
 
 interface FetchedFeed {
@@ -70,9 +77,13 @@ async function storeItems(
   trx: Knex.Transaction,
   items: ParsedNewsItem[],
   seen: Set<string>,
+  cutoff: Date | undefined,
 ): Promise<{ count: number } | { error: string }> {
+  // Items already past the retention are left out: stored, they would be pruned and then
+  // stored again (with a new id) on every refresh while their feed still lists them.
+  const recent = cutoff ? items.filter((item) => !item.publishedAt || item.publishedAt >= cutoff) : items;
   // The same link in two entries (or two feeds) is one news item; the first one wins.
-  const fresh = items.filter((item) => !seen.has(item.url) && seen.add(item.url));
+  const fresh = recent.filter((item) => !seen.has(item.url) && seen.add(item.url));
   try {
     await trx.transaction((savepoint) => repo.upsertNews(savepoint, fresh));
     return { count: fresh.length };
@@ -82,13 +93,30 @@ async function storeItems(
 }
 
 /**
- * Fetches every due feed and stores its items, deduplicated by URL. A feed that fails is
- * logged and its stored items stay as they were. Exported for a CronJob-style runner too.
+ * Fetches every due feed and stores its items, deduplicated by URL, then deletes the items
+ * older than the retention. A feed that fails is logged and its stored items stay as they
+ * were (until they age out). Exported for a CronJob-style runner too.
  */
 export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOptions = {}): Promise<NewsRefreshReport> {
-  const feeds = options.feeds ?? deps.config.newsFeeds;
-  if (!feeds.length) return { ran: true, feeds: [] };
   const defaults = loadCmsConfig();
+  const cutoff = retentionCutoff(options.retentionDays ?? defaults.newsRetentionDays);
+  const refreshed = await refreshFeeds(deps, options, defaults, cutoff);
+  if (!refreshed) return { ran: false, feeds: [], pruned: 0 };
+  // After the refresh has committed: pruning runs in short transactions of its own.
+  const pruned = cutoff ? await pruneNews(deps.db, cutoff, options.pruneBatchSize ?? defaults.newsPruneBatchSize) : 0;
+  if (pruned) deps.logger.info('old news pruned', { removed: pruned, publishedBefore: cutoff });
+  return { ran: true, feeds: refreshed.feeds, pruned };
+}
+
+/** The refresh proper, in one transaction under the lock; undefined when another replica holds it. */
+async function refreshFeeds(
+  deps: NewsRefreshDeps,
+  options: NewsRefreshOptions,
+  defaults: CmsConfig,
+  cutoff: Date | undefined,
+): Promise<{ feeds: FeedReport[] } | undefined> {
+  const feeds = options.feeds ?? deps.config.newsFeeds;
+  if (!feeds.length) return { feeds: [] };
   const readOptions = {
     timeoutMs: options.timeoutMs ?? defaults.newsFeedTimeoutMs,
     maxBytes: options.maxBytes ?? defaults.newsFeedMaxBytes,
@@ -97,7 +125,7 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
 
   return deps.db.transaction(async (trx) => {
     // The transaction-level lock is released by commit, rollback, or a dropped connection.
-    if (!(await tryTransactionLock(trx, NEWS_REFRESH_LOCK))) return { ran: false, feeds: [] };
+    if (!(await tryTransactionLock(trx, NEWS_REFRESH_LOCK))) return undefined;
 
     const states = new Map(
       (
@@ -123,7 +151,7 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
     const seen = new Set<string>();
     const reports: FeedReport[] = [];
     for (const { feed, items, error: fetchError } of fetched) {
-      const stored = items ? await storeItems(trx, items, seen) : { error: fetchError as string };
+      const stored = items ? await storeItems(trx, items, seen, cutoff) : { error: fetchError as string };
       if ('error' in stored) {
         deps.logger.warn('news feed failed; keeping its last good items', {
           feedUrl: feed.url,
@@ -138,6 +166,6 @@ export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOpt
       reports.push({ url: feed.url, category: feed.category, ok: true, items: stored.count });
     }
     deps.logger.info('news refreshed', { feeds: reports.length, failed: reports.filter((r) => !r.ok).length });
-    return { ran: true, feeds: reports };
+    return { feeds: reports };
   });
 }

@@ -112,3 +112,20 @@ export async function recordFeedResult(
     .onConflict('url')
     .merge({ category: feed.category, ...row });
 }
+
+/**
+ * Deletes up to `limit` items older than `cutoff`: by publication date, or by when their feed
+ * last listed them when undated or dated in the future. Returns how many went.
+ */
+export async function deleteNewsOlderThan(db: Knex, cutoff: Date, limit: number): Promise<number> {
+  // LEAST ignores NULL: an undated item ages from the last refresh that still saw it.
+  const result = await db.raw<{ rowCount: number }>(
+    `delete from news_items where id in (
+       select id from news_items
+       where least(published_at, fetched_at) < ?
+       limit ?::int
+       for update skip locked)`,
+    [cutoff, limit],
+  );
+  return result.rowCount;
+}

@@ -1,0 +1,19 @@
+import { loadCmsConfig } from './config';
+
+describe('loadCmsConfig', () => {
+  it('when nothing is set, then news is kept 90 days and pruned 1,000 rows per transaction', () => {
+    expect(loadCmsConfig({})).toMatchObject({ newsRetentionDays: 90, newsPruneBatchSize: 1_000 });
+  });
+
+  it('when NEWS_RETENTION_DAYS is 0, then it is accepted (keep forever)', () => {
+    expect(loadCmsConfig({ NEWS_RETENTION_DAYS: '0' }).newsRetentionDays).toBe(0);
+  });
+
+  it.each([
+    ['NEWS_RETENTION_DAYS', '-1'],
+    ['NEWS_RETENTION_DAYS', '1.5'],
+    ['NEWS_PRUNE_BATCH_SIZE', '0'],
+  ])('when %s is %s, then the configuration is refused', (name, value) => {
+    expect(() => loadCmsConfig({ [name]: value })).toThrow(/NEWS_/);
+  });
+});
