@@ -111,7 +111,9 @@ const payPaths: Record<string, unknown> = {
     get: {
       operationId: 'listCustomers',
       summary: "This project's customers, newest first",
-      description: `Limited to 5,000 customer queries an hour per project and environment. ${NOT_CONFIGURED}`,
+      description:
+        "Read fresh from Stripe. A customer deleted in Stripe, or no longer carrying this project's tags there, is left out, " +
+        `so a page may hold fewer than \`limit\`; \`has_more\` tells whether records follow. Limited to 5,000 customer queries an hour per project and environment. ${NOT_CONFIGURED}`,
       security: KEYS,
       parameters: [
         testEnv,

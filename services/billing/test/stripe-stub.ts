@@ -45,6 +45,50 @@ export async function startStripeStub(): Promise<StripeStub> {
   };
   const find = (prefix: string, objectId: string) => (objectId.startsWith(prefix) ? objects.get(objectId) : undefined);
 
+  /**
+   * GET /v1/customers: live customers newest first (ties: the later created first), `created`
+   * as an exact time or a gt/gte/lt/lte range, pages of `limit` (1..100, default 10) after the
+   * `starting_after` id. Every key sees one account, as if all projects shared it.
+   */
+  const listCustomers = (query: Obj, reply: (status: number, body: Obj) => void) => {
+    const limit = query.limit === undefined ? 10 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return reply(
+        400,
+        stripeError('invalid_request_error', 'This value must be greater than or equal to 1 and at most 100.', {
+          param: 'limit',
+        }),
+      );
+    }
+    const created = query.created as Obj | string | undefined;
+    const range: Obj = typeof created === 'string' ? { gte: created, lte: created } : (created ?? {});
+    const inRange = (time: number) =>
+      (range.gt === undefined || time > Number(range.gt)) &&
+      (range.gte === undefined || time >= Number(range.gte)) &&
+      (range.lt === undefined || time < Number(range.lt)) &&
+      (range.lte === undefined || time <= Number(range.lte));
+    const ordered = [...objects.values()]
+      .filter((o) => o.object === 'customer' && !o.deleted)
+      .reverse()
+      .sort((a, b) => b.created - a.created);
+    let cursor = -1;
+    if (query.starting_after !== undefined) {
+      cursor = ordered.findIndex((o) => o.id === query.starting_after);
+      if (cursor < 0) {
+        return reply(
+          400,
+          stripeError('invalid_request_error', `No such customer: '${String(query.starting_after)}'`, {
+            code: 'resource_missing',
+            param: 'starting_after',
+          }),
+        );
+      }
+    }
+    const after = ordered.slice(cursor + 1).filter((o) => inRange(o.created));
+    const data = after.slice(0, limit);
+    return reply(200, { object: 'list', url: '/v1/customers', has_more: after.length > limit, data });
+  };
+
   const stub = await startHttpStub((req, res) => {
     const key = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
     if (!keys.has(key)) {
@@ -74,6 +118,8 @@ export async function startStripeStub(): Promise<StripeStub> {
             livemode: false,
           }),
         );
+      case 'GET /customers':
+        return listCustomers(parseStripeForm(url.search.slice(1)), reply);
       case 'GET /customers/:id': {
         const customer = find('cus_', objectId);
         return customer ? reply(200, customer) : reply(404, missing('customer', objectId));

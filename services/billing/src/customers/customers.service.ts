@@ -1,13 +1,12 @@
 import type Stripe from 'stripe';
-import { AppError, errors } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
 import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
 import { callStripe } from '../stripe/stripe-errors';
 import { isTaggedFor, taggedMetadata, toCustomerView, type CustomerView } from './customer.mapper';
+import { readStripeCustomers } from './customers.lookup';
 import { deleteCustomerRecord, findCustomer, insertCustomer, listCustomerRecords } from './customers.repository';
 import type { CustomerInput } from './customers.schemas';
-
-const LIST_CONCURRENCY = 8;
 
 const notFound = () => errors.notFound('Customer');
 
@@ -87,7 +86,10 @@ export async function deleteCustomer(
   return { id, object: 'customer', deleted: true };
 }
 
-/** This project's customers, newest first, each read fresh from Stripe (deleted ones are left out). */
+/**
+ * This project's customers, newest first, read fresh from Stripe (deleted ones and ones that
+ * lost our tags are left out). The page is our records; Stripe is asked for all of them at once.
+ */
 export async function listCustomers(
   ctx: BillingContext,
   scope: Scope,
@@ -96,22 +98,10 @@ export async function listCustomers(
   const { stripe } = await ctx.clients.require(scope);
   const records = await listCustomerRecords(ctx.db, scope, page);
   const wanted = records.slice(0, page.limit);
-  const customers: CustomerView[] = [];
-  for (let i = 0; i < wanted.length; i += LIST_CONCURRENCY) {
-    const batch = await Promise.all(
-      wanted.slice(i, i + LIST_CONCURRENCY).map(async (record) => {
-        try {
-          const customer = await callStripe(scope.environment, () =>
-            stripe.customers.retrieve(record.stripeCustomerId),
-          );
-          return customer.deleted || !isTaggedFor(scope, customer.metadata) ? null : toCustomerView(customer);
-        } catch (err) {
-          if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
-          throw err;
-        }
-      }),
-    );
-    for (const view of batch) if (view) customers.push(view);
-  }
+  const live = await readStripeCustomers(stripe, scope.environment, wanted);
+  const customers = wanted.flatMap((record) => {
+    const customer = live.get(record.stripeCustomerId);
+    return customer && isTaggedFor(scope, customer.metadata) ? [toCustomerView(customer)] : [];
+  });
   return { object: 'list', customers, data: customers, has_more: records.length > page.limit };
 }
