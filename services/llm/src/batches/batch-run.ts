@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import { writeEvent } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { toIso } from '@platform/tenancy';
@@ -46,7 +45,14 @@ export class BatchRun {
   private readonly held = new Set<string>();
   private buffer: Finished[] = [];
   private readonly inflight = new Set<Promise<void>>();
+  /** Aborted when the run crashes or its grace ends: every vendor call of the run stops. */
   private readonly controller = new AbortController();
+  /**
+   * One controller per vendor call. The SDKs add an abort listener to the signal of every call
+   * and never remove it: one signal shared by the run would gather a listener per item, which
+   * leaks and makes each call slower than the last (a listener add scans the ones already there).
+   */
+  private readonly calls = new Set<AbortController>();
   /** Ends a wait for a concurrency slot: cancelled, crashed, or the slice is over. */
   private readonly stopWaiting = new AbortController();
   private flushing: Promise<void> = Promise.resolve();
@@ -61,8 +67,9 @@ export class BatchRun {
     private readonly isStopping: () => boolean,
   ) {
     this.tenant = { tenantId: batch.tenantId, projectId: batch.projectId };
-    // Every in-flight vendor call listens on this one signal.
-    setMaxListeners(0, this.controller.signal);
+    this.controller.signal.addEventListener('abort', () => {
+      for (const call of this.calls) call.abort();
+    });
   }
 
   /** Simulates (or follows) a dying process: in-flight calls are abandoned, nothing more is written. */
@@ -225,6 +232,9 @@ export class BatchRun {
       this.pushFailure(item, `No credentials configured for ${item.provider}`);
       return;
     }
+    const call = new AbortController();
+    if (this.controller.signal.aborted) call.abort();
+    this.calls.add(call);
     const outcome = await runCompletion(
       client,
       {
@@ -234,8 +244,8 @@ export class BatchRun {
         temperature: item.temperature ?? DEFAULT_TEMPERATURE,
       },
       this.batch.id,
-      this.controller.signal,
-    );
+      call.signal,
+    ).finally(() => this.calls.delete(call));
     // An abandoned call leaves its item claimed: given back on a clean stop, taken over when stale.
     if (!outcome.ok && outcome.failure.kind === 'aborted') return;
     this.push({
