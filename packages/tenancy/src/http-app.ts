@@ -1,4 +1,5 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { Metric } from 'prom-client';
 import { errorHandler, notFoundHandler } from './error-handler';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -22,6 +23,8 @@ export interface HttpAppOptions {
   readiness: () => Promise<Readiness>;
   /** Largest accepted JSON body (RESOLUTIONS 1: 1 MiB unless configured). */
   bodyLimit?: string | number;
+  /** The service's own metrics (see `scrapedMetric`), served on /metrics with the HTTP ones. */
+  metrics?: Metric[];
 }
 
 const accessLog =
@@ -63,7 +66,7 @@ function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
 /** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
-  const metrics = createHttpMetrics(options.service);
+  const metrics = createHttpMetrics(options.service, { extra: options.metrics });
   app.disable('x-powered-by');
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? 1 : false);
   app.set('etag', false);

@@ -25,7 +25,7 @@ export {
 } from './bearer';
 export { Joi, parse, pageSchema, type Page } from './validation';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
-export { createHttpMetrics, type HttpMetrics } from './metrics';
+export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOptions } from './metrics';
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';

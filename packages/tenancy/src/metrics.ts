@@ -27,12 +27,13 @@ class RouteSeries {
 /**
  * A metric the registry reads at scrape time. prom-client's own Counter and Histogram hash
  * their label object on every observation, which costs a busy API a few percent of its
- * throughput; these series are plain numbers found through the matched route.
+ * throughput; these series are plain numbers found through the matched route. Services use it
+ * too, for numbers they already keep (a buffer's length, a drop counter).
  */
-function scrapedMetric(
+export function scrapedMetric(
   name: string,
   help: string,
-  type: 'counter' | 'histogram',
+  type: 'counter' | 'gauge' | 'histogram',
   values: () => { labels: Record<string, string>; value: number; metricName?: string }[],
 ): Metric {
   const metric = {
@@ -55,11 +56,21 @@ export interface HttpMetrics {
   handler: RequestHandler;
 }
 
+export interface HttpMetricsOptions {
+  defaultMetrics?: boolean;
+  /** The service's own metrics, served on /metrics with the HTTP ones. */
+  extra?: Metric[];
+}
+
 /** Request count and latency per route and status, in a registry of the service's own. */
-export function createHttpMetrics(service: string, { defaultMetrics = true } = {}): HttpMetrics {
+export function createHttpMetrics(
+  service: string,
+  { defaultMetrics = true, extra = [] }: HttpMetricsOptions = {},
+): HttpMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   if (defaultMetrics) collectDefaultMetrics({ register: registry });
+  for (const metric of extra) registry.registerMetric(metric);
 
   // Found through the matched route object, then method and status: no key string per request.
   const series = new Map<object | undefined, Map<string, Map<number, RouteSeries>>>();

@@ -1,7 +1,17 @@
 import { Router } from 'express';
 import request from 'supertest';
 import { logLines, testJwtKeys } from '@platform/testkit';
-import { createHttpApp, createLogger, errors, Joi, pageSchema, parse, requireBearer, signAccessToken } from '../src';
+import {
+  createHttpApp,
+  createLogger,
+  errors,
+  Joi,
+  pageSchema,
+  parse,
+  requireBearer,
+  scrapedMetric,
+  signAccessToken,
+} from '../src';
 
 const keys = testJwtKeys();
 // The service's real logger (JSON, redaction), writing into this list instead of stdout.
@@ -139,6 +149,27 @@ describe('common HTTP stack', () => {
     const counts = buckets.map((m) => Number(m[1]));
     expect(counts.length).toBe(13);
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+  });
+
+  it('when a service passes metrics of its own, then /metrics reads their current values at each scrape', async () => {
+    let queued = 3;
+    const withOwn = createHttpApp({
+      service: 'test',
+      logger,
+      openapi: {},
+      routes: Router(),
+      readiness: async () => ({ database: 'up', broker: 'none' }),
+      metrics: [
+        scrapedMetric('widgets_queued', 'Widgets waiting', 'gauge', () => [
+          { labels: { kind: 'blue' }, value: queued },
+        ]),
+      ],
+    });
+    const scrape = async () => (await request(withOwn).get('/metrics')).text;
+    expect(await scrape()).toMatch(/^# TYPE widgets_queued gauge$/m);
+    expect(await scrape()).toMatch(/^widgets_queued\{kind="blue",service="test"\} 3$/m);
+    queued = 0;
+    expect(await scrape()).toMatch(/^widgets_queued\{kind="blue",service="test"\} 0$/m);
   });
 
   it('when any response goes out, then it carries the security headers of a JSON API', async () => {

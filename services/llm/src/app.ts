@@ -2,7 +2,9 @@ import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
 import { createHttpApp } from '@platform/tenancy';
 import { openapi } from './openapi';
+import { llmRuntime } from './llm-runtime';
 import { createRoutes } from './routes';
+import { completionLogMetrics } from './usage/completion-log-metrics';
 
 export function createApp(deps: ServiceDeps): Express {
   return createHttpApp({
@@ -12,5 +14,6 @@ export function createApp(deps: ServiceDeps): Express {
     routes: createRoutes(deps),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    metrics: completionLogMetrics(llmRuntime(deps).logs),
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import request from 'supertest';
 import { createDb, withDatabase } from '@platform/db';
 import type { ServiceDeps, StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/tenancy';
@@ -23,6 +24,7 @@ let proxiedDb: Knex;
 /** The service as a replica would run it, its database reached through the proxy. */
 let deps: ServiceDeps;
 let api: ReturnType<typeof apiOf>;
+let scrapeMetrics: () => Promise<string>;
 let project: TestProject;
 let stopBackground: StopFunction | undefined;
 
@@ -46,7 +48,9 @@ beforeAll(async () => {
   proxied.host = `127.0.0.1:${proxy.port}`;
   proxiedDb = createDb({ url: proxied.toString(), poolMax: 4 });
   deps = { ...svc.deps, db: proxiedDb };
-  api = apiOf(llmService.createApp(deps));
+  const app = llmService.createApp(deps);
+  api = apiOf(app);
+  scrapeMetrics = async () => (await request(app).get('/metrics')).text;
   stopBackground = await llmService.startBackground!(deps);
   project = await svc.createProject();
   await configureVendors(api, project, ['openai']);
@@ -78,6 +82,10 @@ describe('completion logs while the database is unreachable', () => {
     await sleep(300);
     expect(llmRuntime(deps).logs.pending).toBe(5);
     expect(await storedIds(during)).toEqual([]);
+    // What an operator sees meanwhile: the rows wait, none is lost.
+    const scraped = await scrapeMetrics();
+    expect(scraped).toMatch(/^llm_completion_logs_pending\{service="llm"\} 5$/m);
+    expect(scraped).toMatch(/^llm_completion_logs_dropped_total\{service="llm"\} 0$/m);
 
     proxy.restore();
     const logs = await waitFor(
