@@ -2,8 +2,7 @@ import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcrypt';
 import { AUTH_EVENTS } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
-import { LOCKOUT_MS, LOCKOUT_THRESHOLD } from '../src/sessions/sessions.service';
-import { recordLoginFailure } from '../src/users/users.repository';
+import { emailKey } from '../src/lockout/login-failures.repository';
 import { apiOf, outboxEvents, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
 
 // Wall times are too noisy on a shared machine to compare two paths directly, so these tests
@@ -56,11 +55,11 @@ describe('POST /v1/login', () => {
   const login = (email: string) =>
     api.post('/login', { headers: project.headers, body: { email, password: 'wrong password' } });
 
-  /** The SQL the service's database runs against the users table during `call`. */
-  async function usersStatementsOf(call: () => Promise<unknown>): Promise<string[]> {
+  /** The SQL the service's database runs against the accounts and the failure counts during `call`. */
+  async function loginStatementsOf(call: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];
     const listener = (query: { sql: string }) => {
-      if (/\busers\b/.test(query.sql)) seen.push(query.sql);
+      if (/\b(users|login_failures)\b/.test(query.sql)) seen.push(query.sql);
     };
     svc.deps.db.on('query', listener);
     try {
@@ -89,20 +88,42 @@ describe('POST /v1/login', () => {
 
   it('when the email is unknown, then login runs the same database statements as a wrong password', async () => {
     const { user } = await registerUser(api, project);
-    const forUnknown = await usersStatementsOf(() => login(uniqueEmail('nobody')));
-    const forWrongPassword = await usersStatementsOf(() => login(user.email));
-    expect(forWrongPassword).toHaveLength(2); // the lookup, then the failure count
+    const forUnknown = await loginStatementsOf(() => login(uniqueEmail('nobody')));
+    const forWrongPassword = await loginStatementsOf(() => login(user.email));
+    expect(forWrongPassword).toHaveLength(2); // the lookup (account and lock), then the failure count
     expect(forUnknown).toEqual(forWrongPassword);
   });
 
-  it('when a failure is counted, then its commit does not wait for the WAL flush (writing costs no more than matching nothing)', async () => {
+  it('when the email is unknown or the password wrong, then the failure is counted on the same kind of row, which holds no address', async () => {
     const { user } = await registerUser(api, project);
-    await svc.deps.db.transaction(async (trx) => {
-      await recordLoginFailure(trx, project, user.email, LOCKOUT_THRESHOLD, LOCKOUT_MS);
-      const shown = await trx.raw<{ rows: { synchronous_commit: string }[] }>('show synchronous_commit');
-      expect(shown.rows[0].synchronous_commit).toBe('off');
-      const row = await trx('users').where({ id: user.id }).first('failed_login_count');
-      expect(row.failed_login_count).toBe(1);
-    });
+    const unknown = uniqueEmail('nobody');
+    await login(unknown);
+    await login(user.email);
+    const rows = await svc.deps
+      .db('login_failures')
+      .where({ tenant_id: project.tenantId, project_id: project.projectId })
+      .whereIn('email_hash', [emailKey(unknown), emailKey(user.email)])
+      .select('email_hash', 'failed_count', 'locked_until');
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ failed_count: 1, locked_until: null });
+    expect(JSON.stringify(rows)).not.toMatch(/@example\.com/);
+  });
+
+  it('when 5 logins fail for an unknown email and for a real account, then the 6th answers both with the same 423 and Retry-After', async () => {
+    const { user } = await registerUser(api, project);
+    const unknown = uniqueEmail('nobody');
+    for (let i = 0; i < 5; i++) {
+      expect((await login(unknown)).status).toBe(401);
+      expect((await login(user.email)).status).toBe(401);
+    }
+    const forUnknown = await login(unknown);
+    const forAccount = await login(user.email);
+    expect(forAccount.status).toBe(423);
+    expect(forUnknown.status).toBe(423);
+    expect(forUnknown.body).toEqual(forAccount.body);
+    const seconds = (res: typeof forUnknown) => Number(res.headers['retry-after']);
+    expect(seconds(forUnknown)).toBeGreaterThan(14 * 60);
+    expect(seconds(forUnknown)).toBeLessThanOrEqual(15 * 60);
+    expect(seconds(forAccount)).toBeGreaterThan(14 * 60);
   });
 });

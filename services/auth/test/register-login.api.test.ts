@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import type { TestProject, TestService } from '@platform/testkit';
+import { emailKey } from '../src/lockout/login-failures.repository';
 import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
 
 let svc: TestService;
@@ -220,8 +221,8 @@ describe('POST /v1/login', () => {
       await api.post('/login', { headers: project.headers, body: { email: user.email, password: 'wrong password' } });
     }
     await svc.deps
-      .db('users')
-      .where({ id: user.id })
+      .db('login_failures')
+      .where({ tenant_id: project.tenantId, project_id: project.projectId, email_hash: emailKey(user.email) })
       .update({ locked_until: new Date(Date.now() - 1000) });
     const res = await api.post('/login', { headers: project.headers, body: { email: user.email, password: PASSWORD } });
     expect(res.status).toBe(200);
@@ -237,11 +238,15 @@ describe('POST /v1/login', () => {
     expect((await attempt(PASSWORD)).status).toBe(200);
   });
 
-  it('when failures hit an unknown email, then nothing is locked and the answer stays 401', async () => {
+  it('when failures hit an unknown email, then it locks like an account: 423 ACCOUNT_LOCKED with Retry-After', async () => {
     const email = uniqueEmail('ghost');
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 5; i++) {
       const res = await api.post('/login', { headers: project.headers, body: { email, password: 'wrong password' } });
       expect(res.status).toBe(401);
     }
+    const locked = await api.post('/login', { headers: project.headers, body: { email, password: PASSWORD } });
+    expect(locked.status).toBe(423);
+    expect(locked.body.error.code).toBe('ACCOUNT_LOCKED');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
   });
 });

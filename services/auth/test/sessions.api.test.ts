@@ -1,5 +1,6 @@
 import type { TestProject, TestService } from '@platform/testkit';
 import { randomUUID } from 'node:crypto';
+import { emailKey, recordLoginFailure } from '../src/lockout/login-failures.repository';
 import { recordSignIn } from '../src/sessions/sign-in.repository';
 import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './helpers';
 
@@ -174,43 +175,67 @@ describe('recording a sign-in (after bcrypt said yes)', () => {
     tokenHash: randomUUID().replace(/-/g, ''),
     expiresAt: new Date(Date.now() + 60_000),
   });
-  const tenant = () => ({ tenantId: project.tenantId, projectId: project.projectId });
+  const tenant = (p: TestProject = project) => ({ tenantId: p.tenantId, projectId: p.projectId });
 
-  async function stored(userId: string) {
-    return svc.deps.db('users').where({ id: userId }).first('password_hash', 'token_version');
+  /** The user as login checked it: id, email and the stored hash. */
+  async function checked(userId: string) {
+    const row = await svc.deps.db('users').where({ id: userId }).first('email', 'password_hash');
+    return { id: userId, email: row.email as string, passwordHash: row.password_hash as string };
   }
 
-  it('when the account is still unlocked with the checked hash, then the refresh token is stored under the current version', async () => {
+  const keyOf = (p: TestProject) => ({ tenant_id: p.tenantId, project_id: p.projectId });
+  const failuresOf = (email: string, p: TestProject = project) =>
+    svc.deps.db('login_failures').where({ ...keyOf(p), email_hash: emailKey(email) });
+
+  async function lock(email: string, p: TestProject = project) {
+    await svc.deps.db('login_failures').insert({
+      ...keyOf(p),
+      email_hash: emailKey(email),
+      failed_count: 0,
+      last_failed_at: new Date(),
+      locked_until: new Date(Date.now() + 60_000),
+    });
+  }
+
+  it('when the email is still unlocked and the hash the checked one, then the refresh token is stored under the current version and the failures are forgotten', async () => {
     const { user } = await registerUser(api, project);
-    await svc.deps.db('users').where({ id: user.id }).update({ token_version: 3, failed_login_count: 2 });
-    const row = await stored(user.id);
+    await svc.deps.db('users').where({ id: user.id }).update({ token_version: 3 });
+    await recordLoginFailure(svc.deps.db, tenant(), user.email);
+    await recordLoginFailure(svc.deps.db, tenant(), user.email);
     const issued = token();
-    const signedIn = await recordSignIn(svc.deps.db, tenant(), user.id, row.password_hash, issued);
-    expect(signedIn).toMatchObject({ id: user.id, failedLoginCount: 0, tokenVersion: 3 });
+    const signedIn = await recordSignIn(svc.deps.db, tenant(), await checked(user.id), issued);
+    expect(signedIn).toMatchObject({ id: user.id, tokenVersion: 3 });
     expect(signedIn!.lastLogin).toBeInstanceOf(Date);
     const refresh = await svc.deps
       .db('refresh_tokens')
       .where({ token_hash: issued.tokenHash })
       .first('user_id', 'token_version', 'family_id');
     expect(refresh).toEqual({ user_id: user.id, token_version: 3, family_id: issued.familyId });
+    expect(await failuresOf(user.email)).toEqual([]);
   });
 
-  it('when a concurrent failure locked the account meanwhile, then nothing is recorded', async () => {
+  it('when a concurrent failure locked the email meanwhile, then nothing is recorded and the lock stays', async () => {
     const { user } = await registerUser(api, project);
-    const row = await stored(user.id);
-    await svc.deps
-      .db('users')
-      .where({ id: user.id })
-      .update({ locked_until: new Date(Date.now() + 60_000) });
+    await lock(user.email);
     const issued = token();
-    expect(await recordSignIn(svc.deps.db, tenant(), user.id, row.password_hash, issued)).toBeNull();
+    expect(await recordSignIn(svc.deps.db, tenant(), await checked(user.id), issued)).toBeNull();
     expect(await svc.deps.db('refresh_tokens').where({ token_hash: issued.tokenHash }).first('id')).toBeUndefined();
+    expect(await failuresOf(user.email)).toHaveLength(1);
+  });
+
+  it("when the same email is locked in another project, then this project's sign-in is recorded and that lock stays", async () => {
+    const other = await svc.createProject();
+    const { user } = await registerUser(api, project);
+    await lock(user.email, other);
+    expect(await recordSignIn(svc.deps.db, tenant(), await checked(user.id), token())).not.toBeNull();
+    expect(await failuresOf(user.email, other)).toHaveLength(1);
   });
 
   it('when a reset changed the password meanwhile, then nothing is recorded', async () => {
     const { user } = await registerUser(api, project);
     const issued = token();
-    expect(await recordSignIn(svc.deps.db, tenant(), user.id, '$2b$04$not-the-current-hash', issued)).toBeNull();
+    const stale = { ...(await checked(user.id)), passwordHash: '$2b$04$not-the-current-hash' };
+    expect(await recordSignIn(svc.deps.db, tenant(), stale, issued)).toBeNull();
     expect(await svc.deps.db('refresh_tokens').where({ token_hash: issued.tokenHash }).first('id')).toBeUndefined();
   });
 });

@@ -52,7 +52,7 @@ export const paths: Record<string, unknown> = {
   '/login': {
     post: {
       summary: 'Log in with email and password',
-      description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the account for 15 minutes (423 ACCOUNT_LOCKED with Retry-After). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). ${RATE_LIMITED}`,
+      description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). ${RATE_LIMITED}`,
       security: KEYS,
       requestBody: jsonBody(object({ email, password: { type: 'string' } }, ['email', 'password'])),
       responses: {

@@ -1,6 +1,7 @@
 import { AppError, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import type { AuthContext, Tenant } from '../context';
+import { clearLoginFailures } from '../lockout/login-failures.repository';
 import { revokeAllOfUser } from '../sessions/refresh-tokens.repository';
 import { takeAtLeast } from '../timing/take-at-least';
 import { findUserByEmail, setPassword } from '../users/users.repository';
@@ -42,7 +43,9 @@ export async function resetPassword(ctx: AuthContext, tenant: Tenant, input: { t
   const passwordHash = await ctx.passwords.hash(input.password);
   await ctx.db.transaction(async (trx) => {
     const record = await redeemAccountToken(trx, tenant, 'reset_password', input.token, resetExpired);
-    await setPassword(trx, tenant, record.userId, passwordHash);
+    const user = await setPassword(trx, tenant, record.userId, passwordHash);
+    // The owner of the email proved it: the failures counted against it go, and the lock with them.
+    if (user) await clearLoginFailures(trx, tenant, user.email);
     await revokeAllOfUser(trx, tenant, record.userId);
   });
   return { success: true as const, message: 'Password has been reset' };

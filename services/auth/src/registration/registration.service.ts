@@ -2,6 +2,7 @@ import { AUTH_EVENTS, writeEvent, type UserRegisteredData } from '@platform/even
 import { AppError, type TenantContext } from '@platform/tenancy';
 import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { AuthContext } from '../context';
+import { clearLoginFailures } from '../lockout/login-failures.repository';
 import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
 import { toUserJson } from '../users/users.presenter';
 import { findUserByEmail, insertUser } from '../users/users.repository';
@@ -26,6 +27,8 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
   const created = await ctx.db.transaction(async (trx) => {
     const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata: input.metadata });
     if (!user) return null;
+    // Failures counted while the email had no account are not the new account's: it starts unlocked.
+    await clearLoginFailures(trx, tenant, user.email);
     const refreshToken = await storeRefreshToken(trx, tenant, user);
     const verification =
       tenant.settings.requireEmailVerification === true

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
+import { accountLocked, isLocked } from '../lockout/lockout.policy';
+import { recordLoginFailure } from '../lockout/login-failures.repository';
 import { toUserJson } from '../users/users.presenter';
-import {
-  bumpTokenVersion,
-  findUserByEmail,
-  findUserById,
-  recordLoginFailure,
-  type UserRecord,
-} from '../users/users.repository';
+import { bumpTokenVersion, findUserById, type UserRecord } from '../users/users.repository';
 import {
   findRefreshToken,
   markRotated,
@@ -17,42 +13,27 @@ import {
   type RefreshTokenRecord,
 } from './refresh-tokens.repository';
 import { accessTokenFor, mintRefreshToken, storeRefreshToken } from './session-tokens';
-import { recordSignIn } from './sign-in.repository';
-
-export const LOCKOUT_THRESHOLD = 5;
-export const LOCKOUT_MS = 15 * 60_000;
+import { findLoginAttempt, recordSignIn } from './sign-in.repository';
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
 
-function accountLocked(until: Date): AppError {
-  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-  return new AppError('ACCOUNT_LOCKED', 'Account is temporarily locked after too many failed logins', {
-    headers: { 'Retry-After': String(seconds) },
-  });
-}
-
-const isLocked = (until: Date | null): until is Date => until !== null && until.getTime() > Date.now();
-
 export async function login(ctx: AuthContext, tenant: Tenant, input: { email: string; password: string }) {
-  const found = await findUserByEmail(ctx.db, tenant, input.email);
-  if (found && isLocked(found.lockedUntil)) throw accountLocked(found.lockedUntil);
+  // The lock belongs to the email, account or none: an unknown email locks and answers alike.
+  const { user: found, lockedUntil } = await findLoginAttempt(ctx.db, tenant, input.email);
+  if (isLocked(lockedUntil)) throw accountLocked(lockedUntil);
   // Unknown email and wrong password take the same path through bcrypt and give the same answer.
   const matches = await ctx.passwords.verify(input.password, found?.passwordHash ?? null);
   if (!found || !matches) {
-    // Run for unknown emails too (it then counts nothing): the same statement, the same time.
-    await recordLoginFailure(ctx.db, tenant, input.email, LOCKOUT_THRESHOLD, LOCKOUT_MS);
+    // The same statement on the same kind of row for both, so both cost and count the same.
+    await recordLoginFailure(ctx.db, tenant, input.email);
     throw invalidCredentials();
   }
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
-  const user = await recordSignIn(ctx.db, tenant, found.id, found.passwordHash, {
-    familyId: randomUUID(),
-    tokenHash,
-    expiresAt,
-  });
+  const user = await recordSignIn(ctx.db, tenant, found, { familyId: randomUUID(), tokenHash, expiresAt });
   if (!user) {
-    // While bcrypt ran, a concurrent failure locked the account or a reset changed the password.
-    const current = await findUserById(ctx.db, tenant, found.id);
-    if (current && isLocked(current.lockedUntil)) throw accountLocked(current.lockedUntil);
+    // While bcrypt ran, a concurrent failure locked the email or a reset changed the password.
+    const current = await findLoginAttempt(ctx.db, tenant, input.email);
+    if (isLocked(current.lockedUntil)) throw accountLocked(current.lockedUntil);
     throw invalidCredentials();
   }
   return {

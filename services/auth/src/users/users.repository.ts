@@ -20,8 +20,6 @@ export interface UserRecord {
   isAdmin: boolean;
   isCoreAccount: boolean;
   tokenVersion: number;
-  failedLoginCount: number;
-  lockedUntil: Date | null;
   lastLogin: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -43,8 +41,6 @@ export const USER_COLUMNS = [
   'is_admin',
   'is_core_account',
   'token_version',
-  'failed_login_count',
-  'locked_until',
   'last_login',
   'created_at',
   'updated_at',
@@ -69,8 +65,6 @@ export function userFromRow(row: UserRow): UserRecord {
     isAdmin: row.is_admin as boolean,
     isCoreAccount: row.is_core_account as boolean,
     tokenVersion: row.token_version as number,
-    failedLoginCount: row.failed_login_count as number,
-    lockedUntil: (row.locked_until as Date | null) ?? null,
     lastLogin: (row.last_login as Date | null) ?? null,
     createdAt: row.created_at as Date,
     updatedAt: row.updated_at as Date,
@@ -163,33 +157,6 @@ export async function removeMetadata(db: Knex, tenant: Tenant, id: string, keys:
   return updateReturning(db, tenant, id, { metadata, updated_at: db.fn.now() });
 }
 
-// The counter's commit skips the WAL flush (set_config is local to this statement's
-// transaction, and runs whenever a row is joined, i.e. written): writing the row then costs
-// about as little as matching none, so a wrong password is not measurably slower than an
-// unknown email. A database crash may forget the last moment's counts, nothing more.
-const LOGIN_FAILURE = `
-update users
-   set failed_login_count = case when failed_login_count + 1 >= ? then 0 else failed_login_count + 1 end,
-       locked_until = case when failed_login_count + 1 >= ? then now() + (? * interval '1 millisecond') else locked_until end
-  from (select set_config('synchronous_commit', 'off', true)) as no_wal_flush
- where tenant_id = ? and project_id = ? and email = ?`;
-
-/**
- * Counts one failed login against the account with this email, in a single statement (safe
- * under concurrent attempts); the `threshold`-th consecutive failure locks the account and
- * starts a fresh count. An unknown email runs the same statement and matches no row, so both
- * kinds of failure cost the same round trip.
- */
-export async function recordLoginFailure(
-  db: Knex,
-  tenant: Tenant,
-  email: string,
-  threshold: number,
-  lockMs: number,
-): Promise<void> {
-  await db.raw(LOGIN_FAILURE, [threshold, threshold, lockMs, tenant.tenantId, tenant.projectId, normalizeEmail(email)]);
-}
-
 /** Ends every session of the user: refresh tokens issued under the old version stop working. */
 export async function bumpTokenVersion(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await owned(db, tenant)
@@ -197,17 +164,18 @@ export async function bumpTokenVersion(db: Knex, tenant: Tenant, id: string): Pr
     .update({ token_version: db.raw('token_version + 1') });
 }
 
-/** A new password also ends every session and lifts a lockout (the user proved they own the email). */
-export async function setPassword(db: Knex, tenant: Tenant, id: string, passwordHash: string): Promise<void> {
-  await owned(db, tenant)
-    .where({ id })
-    .update({
-      password_hash: passwordHash,
-      token_version: db.raw('token_version + 1'),
-      failed_login_count: 0,
-      locked_until: null,
-      updated_at: db.fn.now(),
-    });
+/** A new password also ends every session (the caller lifts the email's lockout). */
+export async function setPassword(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  passwordHash: string,
+): Promise<UserRecord | null> {
+  return updateReturning(db, tenant, id, {
+    password_hash: passwordHash,
+    token_version: db.raw('token_version + 1'),
+    updated_at: db.fn.now(),
+  });
 }
 
 export async function markEmailVerified(db: Knex, tenant: Tenant, id: string): Promise<void> {
