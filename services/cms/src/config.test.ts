@@ -5,6 +5,14 @@ describe('loadCmsConfig', () => {
     expect(loadCmsConfig({})).toMatchObject({ newsRetentionDays: 90, newsPruneBatchSize: 1_000 });
   });
 
+  it('when nothing is set, then the patterns of a schema get 100 ms to compile', () => {
+    expect(loadCmsConfig({}).patternCompileBudgetMs).toBe(100);
+  });
+
+  it('when CMS_PATTERN_COMPILE_BUDGET_MS is set, then it is the budget', () => {
+    expect(loadCmsConfig({ CMS_PATTERN_COMPILE_BUDGET_MS: '5' }).patternCompileBudgetMs).toBe(5);
+  });
+
   it('when NEWS_RETENTION_DAYS is 0, then it is accepted (keep forever)', () => {
     expect(loadCmsConfig({ NEWS_RETENTION_DAYS: '0' }).newsRetentionDays).toBe(0);
   });
@@ -13,7 +21,9 @@ describe('loadCmsConfig', () => {
     ['NEWS_RETENTION_DAYS', '-1'],
     ['NEWS_RETENTION_DAYS', '1.5'],
     ['NEWS_PRUNE_BATCH_SIZE', '0'],
+    ['CMS_PATTERN_COMPILE_BUDGET_MS', '0'],
+    ['CMS_PATTERN_COMPILE_BUDGET_MS', '60000'],
   ])('when %s is %s, then the configuration is refused', (name, value) => {
-    expect(() => loadCmsConfig({ [name]: value })).toThrow(/NEWS_/);
+    expect(() => loadCmsConfig({ [name]: value })).toThrow(name);
   });
 });

@@ -12,6 +12,8 @@ export interface CmsConfig {
   newsRetentionDays: number;
   /** Rows deleted per prune transaction, so that a large backlog never holds long locks. */
   newsPruneBatchSize: number;
+  /** How long all the patterns of a new or changed content type schema may take to compile together. */
+  patternCompileBudgetMs: number;
 }
 
 const schema = Joi.object({
@@ -26,6 +28,7 @@ const schema = Joi.object({
     .default(5 * 1024 * 1024),
   NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
   NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
+  CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(100),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */
@@ -38,5 +41,6 @@ export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
     newsFeedMaxBytes: value.NEWS_FEED_MAX_BYTES,
     newsRetentionDays: value.NEWS_RETENTION_DAYS,
     newsPruneBatchSize: value.NEWS_PRUNE_BATCH_SIZE,
+    patternCompileBudgetMs: value.CMS_PATTERN_COMPILE_BUDGET_MS,
   };
 }

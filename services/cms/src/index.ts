@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
-import { loadCmsConfig } from './config';
+import { cmsRuntime } from './cms-runtime';
 import { startNewsScheduler } from './news/news.scheduler';
 
 export const cmsService: ServiceDefinition = {
@@ -9,8 +9,14 @@ export const cmsService: ServiceDefinition = {
   defaultPort: 4003,
   migrations,
   createApp,
+  /** The news scheduler; its stop function also ends the pattern checker's thread. */
   async startBackground(deps) {
-    return startNewsScheduler(deps, loadCmsConfig(deps.env));
+    const runtime = cmsRuntime(deps);
+    const stopNews = startNewsScheduler(deps, runtime.config);
+    return async () => {
+      await stopNews();
+      await runtime.patternChecker.close();
+    };
   },
 };
 

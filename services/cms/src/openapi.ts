@@ -164,6 +164,8 @@ const contentTypeBody = (required: string[]) => ({
   },
 });
 
+const PATTERN_LIMITS =
+  "Regexes in the schema (`pattern`, `patternProperties`) run on RE2: at most 1,000 characters each, and all of them must compile within the service's budget (`CMS_PATTERN_COMPILE_BUDGET_MS`, default 100 ms), else 400 naming the pattern's path. 503 when patterns cannot be checked at the moment (retry).";
 const contentId = uuidParam('content_id', 'Content item id');
 const typeId = uuidParam('content_type_id', 'Content type id');
 
@@ -232,9 +234,13 @@ export const openapi = buildOpenApiDocument({
     '/content-types': {
       post: {
         summary: 'Define a content type',
+        description: PATTERN_LIMITS,
         security: KEYS,
         requestBody: jsonBody(contentTypeBody(['name', 'schema'])),
-        responses: { '201': jsonResponse('The created type', ref('ContentType')), ...errorResponses(400, 401, 409) },
+        responses: {
+          '201': jsonResponse('The created type', ref('ContentType')),
+          ...errorResponses(400, 401, 409, 503),
+        },
       },
       get: {
         summary: "List the project's content types",
@@ -258,11 +264,13 @@ export const openapi = buildOpenApiDocument({
       },
       put: {
         summary: "Change a content type's description or schema",
-        description:
-          'The name cannot change. Items already stored are not revalidated; the new schema applies to later creates and content updates.',
+        description: `The name cannot change. Items already stored are not revalidated; the new schema applies to later creates and content updates. ${PATTERN_LIMITS}`,
         security: KEYS,
         requestBody: jsonBody(contentTypeBody([])),
-        responses: { '200': jsonResponse('The updated type', ref('ContentType')), ...errorResponses(400, 401, 404) },
+        responses: {
+          '200': jsonResponse('The updated type', ref('ContentType')),
+          ...errorResponses(400, 401, 404, 503),
+        },
       },
     },
     '/news': {

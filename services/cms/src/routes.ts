@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import { cmsRuntime } from './cms-runtime';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
@@ -11,7 +12,7 @@ import { NewsService } from './news/news.service';
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
-  const contentTypes = new ContentTypesService(deps.db);
+  const contentTypes = new ContentTypesService(deps.db, cmsRuntime(deps).patternChecker);
   const content = contentHandlers(new ContentService(deps.db, contentTypes));
   const types = contentTypeHandlers(contentTypes);
   const news = newsHandlers(new NewsService(deps.db));

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import request, { type Response } from 'supertest';
 import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { cmsService } from '../src';
+import { cmsRuntime } from '../src/cms-runtime';
 import { openapi } from '../src/openapi';
 
 export interface Client {
@@ -36,9 +37,19 @@ export interface CmsTest {
   freshClient(): Promise<Client>;
 }
 
-/** The CMS against the test database, with one project to work in. */
-export async function startCms(): Promise<CmsTest> {
-  const svc = await createTestService(cmsService);
+/**
+ * The CMS against the test database, with one project to work in; `env` on top of the
+ * process's. Its `close` also ends the pattern checker's thread, as the service's stop does.
+ */
+export async function startCms(env: Record<string, string> = {}): Promise<CmsTest> {
+  const started = await createTestService(cmsService, { env });
+  const svc: TestService = {
+    ...started,
+    async close() {
+      await cmsRuntime(started.deps).patternChecker.close();
+      await started.close();
+    },
+  };
   const project = await svc.createProject();
   return {
     svc,

@@ -5,6 +5,7 @@ import * as repo from './content-types.repository';
 import type { ContentTypeRow } from './content-types.repository';
 import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
 import { isUniqueViolation } from '@platform/db';
+import type { PatternChecker } from './pattern-checker';
 import { compileSchema, ValidatorCache } from './schema-compiler';
 
 export interface ContentTypeSummary {
@@ -33,10 +34,13 @@ const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row)
 export class ContentTypesService {
   private readonly validators = new ValidatorCache();
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly patterns: PatternChecker,
+  ) {}
 
   async create(tenant: TenantContext, input: CreateContentTypeInput): Promise<ContentType> {
-    compileSchema(input.schema);
+    await this.checkSchema(input.schema);
     try {
       const row = await repo.insertContentType(this.db, tenant, {
         name: input.name,
@@ -62,7 +66,7 @@ export class ContentTypesService {
 
   /** Items already stored are not revalidated; the new schema applies from their next write. */
   async update(tenant: TenantContext, id: string, input: UpdateContentTypeInput): Promise<ContentType> {
-    if (input.schema) compileSchema(input.schema);
+    if (input.schema) await this.checkSchema(input.schema);
     const row = isUuid(id)
       ? await repo.updateContentType(this.db, tenant, id, {
           description: input.description === undefined ? undefined : input.description || null,
@@ -72,6 +76,15 @@ export class ContentTypesService {
     if (!row) throw errors.notFound('Content type');
     this.validators.forget(row.id);
     return toContentType(row);
+  }
+
+  /**
+   * 400 unless the schema compiles. Its patterns are first compiled off the main thread within
+   * the budget (pattern-checker.ts); only then here, where RE2 compiles synchronously.
+   */
+  private async checkSchema(schema: Record<string, unknown>): Promise<void> {
+    await this.patterns.check(schema);
+    compileSchema(schema);
   }
 
   /** The validator of the project's type with this name; 400 when the project has no such type. */

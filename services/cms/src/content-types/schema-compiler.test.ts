@@ -1,3 +1,4 @@
+import { re2Engine } from './re2-engine';
 import { compileSchema, schemaErrorDetails, ValidatorCache } from './schema-compiler';
 
 describe('ValidatorCache', () => {
@@ -64,6 +65,25 @@ describe('patterns in tenant schemas', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     return result;
   };
+
+  it('when one pattern is used in many places, then RE2 compiles it once (no more than the pattern check timed)', () => {
+    const compile = jest.spyOn(re2Engine, 'compile');
+    try {
+      const code = { $ref: '#/definitions/code' };
+      const validate = compileSchema({
+        definitions: { code: { type: 'string', pattern: '^[a-z]+$' } },
+        type: 'object',
+        properties: { a: code, b: code, c: code },
+        patternProperties: { '^x-': { type: 'string' } },
+        additionalProperties: false,
+      });
+      expect(compile.mock.calls.map(([pattern]) => pattern).sort()).toEqual(['^[a-z]+$', '^x-']);
+      expect(validate({ a: 'ok', 'x-n': 'y', c: 'A' })).toBe(false);
+      expect(validate({ a: 'ok', 'x-n': 'y', c: 'b' })).toBe(true);
+    } finally {
+      compile.mockRestore();
+    }
+  });
 
   it('when a pattern backtracks catastrophically in JavaScript, then validating is still immediate (RE2)', () => {
     const validate = compileSchema({ type: 'string', pattern: '^(a+)+$' });

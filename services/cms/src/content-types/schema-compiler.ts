@@ -32,7 +32,8 @@ export const isUsable = (validate: ValidateFunction): boolean =>
  * makes the schema invalid (400). The ajv paths that would bypass this engine stay off: see
  * the options below. `format: "regex"` only compiles the string with JavaScript's
  * RegExp (a syntax check, linear), it never runs it. The engine (re2-engine.ts) keeps one
- * tenant from exhausting RE2's memory for the others.
+ * tenant from exhausting RE2's memory for the others. RE2 compiles synchronously: a schema
+ * sent by a tenant goes through pattern-checker.ts first (content-types.service.ts).
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   if (schema.$async === true) {
@@ -41,12 +42,19 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     ]);
   }
   const Dialect = dialectOf(schema);
-  const regexes: Re2Regex[] = [];
+  const regexes = new Map<string, Re2Regex>();
   // ajv's regExp option, recording what it compiles; `u` always, so classes match code points.
+  // ajv asks again at every use of a pattern (each place a `$ref` is inlined, patternProperties
+  // again for additionalProperties): each is compiled once, as the pattern check timed it.
   const recordingEngine = Object.assign(
     (pattern: string, flags: string) => {
-      const regex = re2Engine.compile(pattern, flags.includes('u') ? flags : `${flags}u`);
-      regexes.push(regex);
+      const unicodeFlags = flags.includes('u') ? flags : `${flags}u`;
+      const key = `${unicodeFlags}/${pattern}`;
+      let regex = regexes.get(key);
+      if (!regex) {
+        regex = re2Engine.compile(pattern, unicodeFlags);
+        regexes.set(key, regex);
+      }
       return regex;
     },
     { code: 'new RE2' },
@@ -72,7 +80,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
       { path: 'schema', message: (cause as Error).message },
     ]);
   }
-  regexesOf.set(validate, regexes);
+  regexesOf.set(validate, [...regexes.values()]);
   return validate;
 }
 

@@ -1,0 +1,25 @@
+import type { ServiceDeps } from '@platform/runtime';
+import { loadCmsConfig, type CmsConfig } from './config';
+import { PatternChecker } from './content-types/pattern-checker';
+
+/** What the HTTP app and the background work of one service instance share. */
+export interface CmsRuntime {
+  config: CmsConfig;
+  /** Its thread is stopped by the stop function of `startBackground`. */
+  patternChecker: PatternChecker;
+}
+
+const runtimes = new WeakMap<ServiceDeps, CmsRuntime>();
+
+export function cmsRuntime(deps: ServiceDeps): CmsRuntime {
+  let runtime = runtimes.get(deps);
+  if (!runtime) {
+    const config = loadCmsConfig(deps.env);
+    runtime = {
+      config,
+      patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
+    };
+    runtimes.set(deps, runtime);
+  }
+  return runtime;
+}
