@@ -28,7 +28,7 @@ const schema = Joi.object({
     .default(5 * 1024 * 1024),
   NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
   NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
-  CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(100),
+  CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(250),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */

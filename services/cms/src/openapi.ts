@@ -165,7 +165,7 @@ const contentTypeBody = (required: string[]) => ({
 });
 
 const PATTERN_LIMITS =
-  "Regexes in the schema (`pattern`, `patternProperties`) run on RE2: at most 1,000 characters each, and all of them must compile within the service's budget (`CMS_PATTERN_COMPILE_BUDGET_MS`, default 100 ms), else 400 naming the pattern's path. 503 when patterns cannot be checked at the moment (retry).";
+  "Regexes in the schema (`pattern`, `patternProperties`) run on RE2: at most 1,000 characters each, and all of them must compile within the service's budget (`CMS_PATTERN_COMPILE_BUDGET_MS`, default 250 ms), else 400 naming the pattern's path. 503 when patterns cannot be checked at the moment (retry).";
 const contentId = uuidParam('content_id', 'Content item id');
 const typeId = uuidParam('content_type_id', 'Content type id');
 
