@@ -5,8 +5,8 @@ describe('loadCmsConfig', () => {
     expect(loadCmsConfig({})).toMatchObject({ newsRetentionDays: 90, newsPruneBatchSize: 1_000 });
   });
 
-  it('when nothing is set, then the patterns of a schema get 100 ms to compile', () => {
-    expect(loadCmsConfig({}).patternCompileBudgetMs).toBe(100);
+  it('when nothing is set, then the patterns of a schema get 250 ms to compile', () => {
+    expect(loadCmsConfig({}).patternCompileBudgetMs).toBe(250);
   });
 
   it('when CMS_PATTERN_COMPILE_BUDGET_MS is set, then it is the budget', () => {
