@@ -48,6 +48,8 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address()
 
 async function startStandIn(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['-e', STAND_IN], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Also when the bench fails before its cleanup, so no stand-in outlives the bench.
+  process.once('exit', () => child.kill());
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
     child.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
