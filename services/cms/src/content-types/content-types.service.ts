@@ -40,7 +40,7 @@ export class ContentTypesService {
   ) {}
 
   async create(tenant: TenantContext, input: CreateContentTypeInput): Promise<ContentType> {
-    await this.checkSchema(input.schema);
+    await this.checkSchema(tenant, input.schema);
     try {
       const row = await repo.insertContentType(this.db, tenant, {
         name: input.name,
@@ -66,7 +66,7 @@ export class ContentTypesService {
 
   /** Items already stored are not revalidated; the new schema applies from their next write. */
   async update(tenant: TenantContext, id: string, input: UpdateContentTypeInput): Promise<ContentType> {
-    if (input.schema) await this.checkSchema(input.schema);
+    if (input.schema) await this.checkSchema(tenant, input.schema);
     const row = isUuid(id)
       ? await repo.updateContentType(this.db, tenant, id, {
           description: input.description === undefined ? undefined : input.description || null,
@@ -82,8 +82,8 @@ export class ContentTypesService {
    * 400 unless the schema compiles. Its patterns are first compiled off the main thread within
    * the budget (pattern-checker.ts); only then here, where RE2 compiles synchronously.
    */
-  private async checkSchema(schema: Record<string, unknown>): Promise<void> {
-    await this.patterns.check(schema);
+  private async checkSchema(tenant: TenantContext, schema: Record<string, unknown>): Promise<void> {
+    await this.patterns.check(schema, tenant.projectId);
     compileSchema(schema);
   }
 

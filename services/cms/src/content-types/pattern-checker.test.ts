@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { AppError, createLogger } from '@platform/tenancy';
 import { logLines, waitFor } from '@platform/testkit';
-import { PatternChecker } from './pattern-checker';
+import { MAX_WAITING_PER_PROJECT, PatternChecker } from './pattern-checker';
 import { spawnCompileWorker, type SpawnCompileWorker } from './pattern-compile-thread';
 
 const NORMAL = { type: 'string', pattern: '^[a-z]+$' };
@@ -82,6 +82,52 @@ describe('PatternChecker', () => {
     checker = new PatternChecker({ budgetMs: 50, logger: createLogger('cms', 'silent'), spawn });
     const outcomes = await Promise.allSettled([checker.check(NORMAL), checker.check(NORMAL), checker.check(NORMAL)]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+  });
+
+  it("when one project has several slow schemas waiting, then another project's check waits behind two of them at most, not all", async () => {
+    // Hangs on patterns containing "slow" (the thread is then replaced), answers the others at once.
+    const spawn = spawning(
+      `${READY} parentPort.on('message', ({ id, patterns }) => {
+        if (patterns.some((p) => p.includes('slow'))) for (;;) {}
+        parentPort.postMessage({ done: id });
+      });`,
+      Infinity,
+    );
+    checker = new PatternChecker({ budgetMs: 50, logger: createLogger('cms', 'silent'), spawn });
+    const slow = { type: 'string', pattern: '^slow$' };
+    const answered: string[] = [];
+    const track = (name: string, pending: Promise<void>) =>
+      pending.then(
+        () => answered.push(`${name} ok`),
+        () => answered.push(`${name} refused`),
+      );
+    await Promise.all([
+      track('a1', checker.check(slow, 'project-a')),
+      track('a2', checker.check(slow, 'project-a')),
+      track('a3', checker.check(slow, 'project-a')),
+      track('a4', checker.check(slow, 'project-a')),
+      track('b1', checker.check(NORMAL, 'project-b')),
+    ]);
+    // a1 was running and a2 was in line before b1 came; then the projects take turns.
+    expect(answered).toEqual(['a1 refused', 'a2 refused', 'b1 ok', 'a3 refused', 'a4 refused']);
+  });
+
+  it('when a project already has the most checks waiting, then its next one is refused at once with 429 and others still queue', async () => {
+    const spawn = spawning(`${READY} parentPort.on('message', () => { for (;;) {} });`);
+    checker = new PatternChecker({ budgetMs: 60_000, logger: createLogger('cms', 'silent'), spawn });
+    // The first runs (and hangs); the next MAX_WAITING_PER_PROJECT wait.
+    const queued = Array.from({ length: MAX_WAITING_PER_PROJECT + 1 }, () =>
+      checker!.check(NORMAL, 'project-a').catch((error: unknown) => error),
+    );
+    const error = await refusal(checker.check(NORMAL, 'project-a'));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(Number(error.headers?.['Retry-After'])).toBeGreaterThan(0);
+    const other = checker.check(NORMAL, 'project-b').catch((e: unknown) => e);
+    await checker.close();
+    // Closing answers everything that waited, the other project's check included.
+    for (const outcome of await Promise.all([...queued, other])) {
+      expect((outcome as AppError).code).toBe('SERVICE_UNAVAILABLE');
+    }
   });
 
   it('when a schema has no pattern, then no thread is started', async () => {

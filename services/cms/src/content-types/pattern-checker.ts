@@ -1,4 +1,4 @@
-import { errors, type Logger } from '@platform/tenancy';
+import { AppError, errors, type Logger } from '@platform/tenancy';
 import { PatternCompileThread, type SpawnCompileWorker } from './pattern-compile-thread';
 import { patternsOf, type SchemaPattern } from './schema-patterns';
 
@@ -9,6 +9,12 @@ import { patternsOf, type SchemaPattern } from './schema-patterns';
  * (long lists of alternatives belong in `enum`).
  */
 export const MAX_PATTERN_LENGTH = 1_000;
+
+/**
+ * Checks one project may have waiting (besides the one running). Beyond it a check is refused with 429 at once:
+ * checks are answered one at a time, so a longer line only means answers later than a client waits.
+ */
+export const MAX_WAITING_PER_PROJECT = 10;
 
 /** How long a new thread may take to load before checks give up on it (not part of the budget). */
 const STARTUP_TIMEOUT_MS = 15_000;
@@ -35,17 +41,32 @@ const tooLong = (at: SchemaPattern) =>
 
 const closedError = () => errors.unavailable('The service is shutting down; try again');
 
+const tooManyWaiting = (budgetMs: number) =>
+  new AppError('RATE_LIMITED', `This project already has ${MAX_WAITING_PER_PROJECT} schema checks waiting`, {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil((MAX_WAITING_PER_PROJECT * budgetMs) / 1000))) },
+  });
+
+interface WaitingCheck {
+  patterns: SchemaPattern[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * RE2 runs in linear time but can take seconds to compile a pattern, synchronously; on the main
  * thread that would stall every tenant's requests. A new schema's patterns are compiled first on
  * a worker thread: when they are not all compiled within the budget, the thread is terminated
  * (a fresh one starts for the next check) and the schema is refused, naming the pattern being
  * compiled. A schema that passes is then compiled on the main thread in about the same time.
- * One thread, one schema at a time in arrival order, each bounded by the budget.
+ * One thread, one schema at a time, each bounded by the budget; the projects with checks waiting
+ * take turns, so one project sending slow schemas delays another's check by a budget or two,
+ * not by its whole line.
  */
 export class PatternChecker {
   private thread: PatternCompileThread | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Each project's checks in arrival order; the Map's order is the order of turns. */
+  private readonly waiting = new Map<string, WaitingCheck[]>();
+  private pumping = false;
   private closed = false;
   private compiling = false;
 
@@ -56,15 +77,21 @@ export class PatternChecker {
     return this.compiling;
   }
 
-  /** Resolves when the schema's patterns may be compiled here; 400 VALIDATION_ERROR when not. */
-  async check(schema: Record<string, unknown>): Promise<void> {
+  /**
+   * Resolves when the schema's patterns may be compiled here; 400 VALIDATION_ERROR when not,
+   * 429 when `project` already has MAX_WAITING_PER_PROJECT checks waiting.
+   */
+  async check(schema: Record<string, unknown>, project = ''): Promise<void> {
     const patterns = patternsOf(schema);
     if (patterns.length === 0) return;
     const long = patterns.find((p) => p.pattern.length > MAX_PATTERN_LENGTH);
     if (long) throw tooLong(long);
-    const run = this.queue.then(() => this.compileWithinBudget(patterns));
-    this.queue = run.catch(() => undefined);
-    return run;
+    const mine = this.waiting.get(project) ?? [];
+    if (mine.length >= MAX_WAITING_PER_PROJECT) throw tooManyWaiting(this.options.budgetMs);
+    const checked = new Promise<void>((resolve, reject) => mine.push({ patterns, resolve, reject }));
+    this.waiting.set(project, mine);
+    void this.pump();
+    return checked;
   }
 
   /** Stops the thread; checks still waiting fail with 503. */
@@ -73,6 +100,24 @@ export class PatternChecker {
     const thread = this.thread;
     this.thread = undefined;
     await thread?.terminate();
+  }
+
+  /** Runs the waiting checks one at a time, one per project in turn. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      for (let turn = this.waiting.entries().next(); !turn.done; turn = this.waiting.entries().next()) {
+        const [project, checks] = turn.value;
+        // The project's next check runs now, and the project goes to the back of the line.
+        const check = checks.shift()!;
+        this.waiting.delete(project);
+        if (checks.length) this.waiting.set(project, checks);
+        await this.compileWithinBudget(check.patterns).then(check.resolve, check.reject);
+      }
+    } finally {
+      this.pumping = false;
+    }
   }
 
   private async compileWithinBudget(patterns: SchemaPattern[]): Promise<void> {
