@@ -41,6 +41,14 @@ describe('slugs', () => {
     );
   });
 
+  it('when only suffixed slugs exist and the plain one is free, then the plain slug is used', async () => {
+    const client = await freshClient();
+    await client.post('/v1/content', { type: 'blog', title: 'x', content: '', slug: 'roadmap-3' });
+    expect((await client.post('/v1/content', { type: 'blog', title: 'Roadmap', content: '' })).body.slug).toBe(
+      'roadmap',
+    );
+  });
+
   it('when the same title is used in another type, then that type gets the plain slug', async () => {
     await api.post('/v1/content', { type: 'blog', title: 'Pricing', content: '' });
     const res = await api.post('/v1/content', { type: 'page', title: 'Pricing', content: '' });
