@@ -1,4 +1,5 @@
 export type { ServiceDefinition, ServiceDeps, ServiceName, StopFunction } from './service-definition';
+export { startRecurringJob, type RecurringJobOptions } from './recurring-job';
 export { openInfrastructure, type Infrastructure } from './infrastructure';
 export { startService, migrateService, allMigrations, type RunningService } from './start-service';
 export { runStandalone, runMigrations } from './run';

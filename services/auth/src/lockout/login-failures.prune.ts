@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
-import type { StopFunction } from '@platform/runtime';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/tenancy';
 import { LOCKOUT_MS } from './lockout.policy';
 import { deleteExpiredLoginFailures } from './login-failures.repository';
@@ -46,27 +46,14 @@ export async function pruneLoginFailures(db: Knex, batchSize = PRUNE_DEFAULTS.ba
 
 /** Prunes every `intervalMs` (first run shortly after start); stop() waits for a run in flight. */
 export function startLoginFailurePrune(db: Knex, logger: Logger, options = PRUNE_DEFAULTS): StopFunction {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    if (running) return;
-    running = pruneLoginFailures(db, options.batchSize)
-      .then((result) => {
-        if (result.removed) logger.info('stale login failures pruned', { removed: result.removed });
-      })
-      .catch((error: unknown) => {
-        logger.error('login failures prune failed', { error });
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(run, Math.min(options.intervalMs, 60_000));
-  const every = setInterval(run, options.intervalMs);
-  first.unref();
-  every.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(every);
-    await running;
-  };
+  return startRecurringJob({
+    name: 'login failures prune',
+    intervalMs: options.intervalMs,
+    firstRunMs: Math.min(options.intervalMs, 60_000),
+    logger,
+    run: async () => {
+      const result = await pruneLoginFailures(db, options.batchSize);
+      if (result.removed) logger.info('stale login failures pruned', { removed: result.removed });
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
-import type { StopFunction } from '@platform/runtime';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/tenancy';
 import type { NotificationsConfig } from '../config';
 
@@ -49,28 +49,15 @@ export async function purgeNotifications(db: Knex, options: PurgeOptions): Promi
 
 /** Runs the purge every `purgeIntervalMs` (first run shortly after start); stop() waits for a run in flight. */
 export function startPurgeSchedule(db: Knex, logger: Logger, config: NotificationsConfig): StopFunction {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    if (running) return;
-    running = purgeNotifications(db, { retentionDays: config.retentionDays, batchSize: config.purgeBatchSize })
-      .then((result) => {
-        if (result.removed)
-          logger.info('notifications purged', { removed: result.removed, retentionDays: config.retentionDays });
-      })
-      .catch((error: unknown) => {
-        logger.error('notifications purge failed', { error });
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const first = setTimeout(run, Math.min(config.purgeIntervalMs, 60_000));
-  const every = setInterval(run, config.purgeIntervalMs);
-  first.unref();
-  every.unref();
-  return async () => {
-    clearTimeout(first);
-    clearInterval(every);
-    await running;
-  };
+  return startRecurringJob({
+    name: 'notifications purge',
+    intervalMs: config.purgeIntervalMs,
+    firstRunMs: Math.min(config.purgeIntervalMs, 60_000),
+    logger,
+    run: async () => {
+      const { retentionDays } = config;
+      const result = await purgeNotifications(db, { retentionDays, batchSize: config.purgeBatchSize });
+      if (result.removed) logger.info('notifications purged', { removed: result.removed, retentionDays });
+    },
+  });
 }
