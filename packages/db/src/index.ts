@@ -2,4 +2,4 @@ export { createDb, withDatabase, ensureDatabase, dropDatabase, isDatabaseUp, typ
 export { migrateLatest, migrateRollbackAll, type Migration } from './migrations';
 export { startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres';
 export { isUniqueViolation } from './pg-errors';
-export { tryTransactionLock } from './advisory-lock';
+export { deleteInLockedBatches, tryTransactionLock, type LockedBatchesResult } from './advisory-lock';

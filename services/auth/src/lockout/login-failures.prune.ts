@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { tryTransactionLock } from '@platform/db';
+import { deleteInLockedBatches, type LockedBatchesResult } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/tenancy';
 import { LOCKOUT_MS } from './lockout.policy';
@@ -20,28 +20,9 @@ export interface PruneOptions {
  */
 export const PRUNE_DEFAULTS: PruneOptions = { intervalMs: LOCKOUT_MS, batchSize: 5_000 };
 
-export interface PruneResult {
-  removed: number;
-  /** True when another replica held the lock, so this run did nothing. */
-  skipped: boolean;
-}
-
-/**
- * Removes stale login_failures rows in batches, each its own short transaction holding a
- * transaction-level advisory lock: a crash never leaves the lock behind, and a replica that
- * finds it taken stops, since another one is already pruning.
- */
-export async function pruneLoginFailures(db: Knex, batchSize = PRUNE_DEFAULTS.batchSize): Promise<PruneResult> {
-  let removed = 0;
-  for (;;) {
-    const batch = await db.transaction(async (trx) => {
-      if (!(await tryTransactionLock(trx, PRUNE_LOCK))) return null;
-      return deleteExpiredLoginFailures(trx, batchSize);
-    });
-    if (batch === null) return { removed, skipped: removed === 0 };
-    removed += batch;
-    if (batch < batchSize) return { removed, skipped: false };
-  }
+/** Removes stale login_failures rows in short batches, one replica at a time. */
+export async function pruneLoginFailures(db: Knex, batchSize = PRUNE_DEFAULTS.batchSize): Promise<LockedBatchesResult> {
+  return deleteInLockedBatches(db, PRUNE_LOCK, batchSize, (trx) => deleteExpiredLoginFailures(trx, batchSize));
 }
 
 /** Prunes every `intervalMs` (first run shortly after start); stop() waits for a run in flight. */

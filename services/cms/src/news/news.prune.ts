@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { tryTransactionLock } from '@platform/db';
+import { deleteInLockedBatches } from '@platform/db';
 import { NEWS_REFRESH_LOCK } from './news.lock';
 import { deleteNewsOlderThan } from './news.repository';
 
@@ -16,14 +16,8 @@ export function retentionCutoff(retentionDays: number, now = Date.now()): Date |
  * and a replica that finds the lock taken stops: the one holding it prunes after its refresh.
  */
 export async function pruneNews(db: Knex, cutoff: Date, batchSize: number): Promise<number> {
-  let removed = 0;
-  for (;;) {
-    const batch = await db.transaction(async (trx) => {
-      if (!(await tryTransactionLock(trx, NEWS_REFRESH_LOCK))) return null;
-      return deleteNewsOlderThan(trx, cutoff, batchSize);
-    });
-    if (batch === null) return removed;
-    removed += batch;
-    if (batch < batchSize) return removed;
-  }
+  const { removed } = await deleteInLockedBatches(db, NEWS_REFRESH_LOCK, batchSize, (trx) =>
+    deleteNewsOlderThan(trx, cutoff, batchSize),
+  );
+  return removed;
 }
