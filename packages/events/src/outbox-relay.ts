@@ -86,8 +86,20 @@ export class OutboxRelay {
     }
   }
 
+  /** Whether a row is due: one read on the pending index, without a transaction. */
+  private async anyDue(): Promise<boolean> {
+    const row: unknown = await this.db('outbox')
+      .whereNull('published_at')
+      .where('next_attempt_at', '<=', this.db.fn.now())
+      .first(this.db.raw('1'));
+    return row !== undefined;
+  }
+
   private async relayBatch(): Promise<number> {
     if (this.bus.status() === 'down') return 0;
+    // Most polls find nothing due. Checked first, so an idle relay opens no transaction: each one
+    // is three round trips, and knex's per-transaction objects outlive young-generation GCs.
+    if (!(await this.anyDue())) return 0;
     return this.db.transaction(async (trx) => {
       const rows: { id: string; envelope: EventEnvelope; attempts: number }[] = await trx('outbox')
         .whereNull('published_at')

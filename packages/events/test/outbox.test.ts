@@ -65,6 +65,21 @@ describe('transactional outbox', () => {
     expect(mine.sort()).toEqual([...ids].sort());
   });
 
+  it('when nothing is due, then a relay pass opens no transaction', async () => {
+    const relay = new OutboxRelay(db, new InProcessBus(logger), logger);
+    await relay.relayAll(); // what earlier tests left due
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    db.on('query', record);
+    try {
+      await relay.relayAll();
+    } finally {
+      db.off('query', record);
+    }
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^select 1 from "outbox"/);
+  });
+
   it('when publishing fails, then the row stays pending with a later next attempt', async () => {
     const failing: EventBus = {
       publish: async () => {
