@@ -6,9 +6,11 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 }),
 };
 
+/** Request headers as node:http takes them. The SDKs pass a `Headers`, read as it is (a copy would sort it twice). */
 function headersOf(init: RequestInit): Record<string, string> {
   const out: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, key) => {
+  const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+  headers.forEach((value, key) => {
     out[key] = value;
   });
   return out;
