@@ -21,6 +21,9 @@ import { compare, formatComparison, runLoad } from './lib/load';
 const CONCURRENCY = Number(process.env.LLM_BATCH_CONCURRENCY ?? 16);
 /** Mean pause between a connection's requests in the latency probe (20 connections: ~200 req/s). */
 const THINK_MS = Number(process.env.LLM_BENCH_THINK_MS ?? 100);
+/** Seconds of latency probe per side: about 3,000 requests each, so that a p99 rests on some 30 of them. */
+const PROBE_SECONDS = Number(process.env.LLM_BENCH_PROBE_SECONDS ?? 15);
+const PROBE_WINDOW_SECONDS = 5 / 6;
 const BATCH_SIZE = 10_000;
 const VENDOR_DELAY_MS = 20;
 
@@ -60,12 +63,12 @@ async function startStandIn(): Promise<{ url: string; child: ChildProcess }> {
 const PROBE = `
 const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
-const { url, headers, payload, seconds, thinkMs } = workerData;
+const { url, headers, payload, thinkMs } = workerData;
+// Kept for the whole run, as a client app keeps its connections: connection set-up is not added latency.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
-const latencies = [];
-const until = Date.now() + seconds * 1000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const one = () => new Promise((resolve, reject) => {
+const pause = () => sleep(Math.random() * 2 * thinkMs);
+const one = (latencies) => new Promise((resolve, reject) => {
   const started = performance.now();
   const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
     res.resume();
@@ -78,33 +81,49 @@ const one = () => new Promise((resolve, reject) => {
   req.on('error', reject);
   req.end(payload);
 });
-Promise.all(Array.from({ length: 20 }, async () => {
+async function connection(until, latencies) {
+  // A random start: 20 connections starting at one instant would be a burst of 20 simultaneous
+  // requests at each window's start, which measures one burst's queue, not 20 connections.
+  await pause();
   while (Date.now() < until) {
-    await one();
-    await sleep(Math.random() * 2 * thinkMs);
+    await one(latencies);
+    await pause();
   }
-})).then(() => { agent.destroy(); parentPort.postMessage(latencies); }, (error) => { throw error; });
+}
+parentPort.on('message', ({ seconds }) => {
+  const latencies = [];
+  const until = Date.now() + seconds * 1000;
+  Promise.all(Array.from({ length: 20 }, () => connection(until, latencies))).then(
+    () => parentPort.postMessage(latencies),
+    (error) => { throw error; },
+  );
+});
 `;
 
 /**
  * 20 connections, each sending its next request after a random pause (mean THINK_MS): the
  * latency a request sees when the service is busy but not saturated. The client runs in a
- * worker thread, so its own work is not counted as the service's. Returns latencies in ms.
+ * worker thread, so its own work is not counted as the service's; one worker per side serves
+ * every window, so its connections and compiled code are warm. `window` returns latencies in ms.
  */
-function jitteredLatency(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-  seconds: number,
-): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(PROBE, {
-      eval: true,
-      workerData: { url, headers, payload: JSON.stringify(body), seconds, thinkMs: THINK_MS },
-    });
-    worker.once('message', (latencies: number[]) => resolve(latencies));
-    worker.once('error', reject);
+function latencyProbe(url: string, headers: Record<string, string>, body: unknown) {
+  const worker = new Worker(PROBE, {
+    eval: true,
+    workerData: { url, headers, payload: JSON.stringify(body), thinkMs: THINK_MS },
   });
+  return {
+    window: (seconds: number) =>
+      new Promise<number[]>((resolve, reject) => {
+        const fail = (error: Error) => reject(error);
+        worker.once('error', fail);
+        worker.once('message', (latencies: number[]) => {
+          worker.off('error', fail);
+          resolve(latencies);
+        });
+        worker.postMessage({ seconds });
+      }),
+    close: () => worker.terminate(),
+  };
 }
 
 function percentiles(latencies: number[]): { p50: number; p99: number; count: number } {
@@ -167,13 +186,22 @@ export default async function llmBench(): Promise<string[]> {
     lines.push(formatComparison(saturated));
 
     // 1b. Added latency at 20 connections below saturation, same run, same stand-in.
-    // Alternating short windows, so both sides see the same background load of the machine.
-    const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+    // Alternating short windows, so both sides see the same background load of the machine; a
+    // first window on each side is not counted (the probe's own code and connections warming up).
+    const directProbe = latencyProbe(direct.url, direct.headers, body);
+    const gatewayProbe = latencyProbe(gateway.url, gateway.headers, body);
     const directRuns: number[] = [];
     const gatewayRuns: number[] = [];
-    for (let window = 0; window < 6; window++) {
-      directRuns.push(...(await jitteredLatency(direct.url, direct.headers, body, seconds / 6)));
-      gatewayRuns.push(...(await jitteredLatency(gateway.url, gateway.headers, body, seconds / 6)));
+    try {
+      await directProbe.window(PROBE_WINDOW_SECONDS);
+      await gatewayProbe.window(PROBE_WINDOW_SECONDS);
+      for (let window = 0; window < Math.round(PROBE_SECONDS / PROBE_WINDOW_SECONDS); window++) {
+        directRuns.push(...(await directProbe.window(PROBE_WINDOW_SECONDS)));
+        gatewayRuns.push(...(await gatewayProbe.window(PROBE_WINDOW_SECONDS)));
+      }
+    } finally {
+      await directProbe.close();
+      await gatewayProbe.close();
     }
     const directLatency = percentiles(directRuns);
     const gatewayLatency = percentiles(gatewayRuns);
