@@ -7,15 +7,13 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
 import request from 'supertest';
+import { listenHttp } from '@platform/tenancy';
 import { createTestService } from '@platform/testkit';
 import { cmsService } from '@platform/cms';
 import { benchDatabaseServer } from './lib/database';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
-const listen = (app: express.Express) =>
-  new Promise<Server>((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve(server));
-  });
+const listen = (app: express.Express) => listenHttp(app, 0, '127.0.0.1');
 const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const close = (server: Server) =>
   new Promise<void>((resolve) => {

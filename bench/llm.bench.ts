@@ -7,12 +7,12 @@
  * The stand-in runs in a child process so that it does not share the service's event loop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { listenHttp } from '@platform/tenancy';
 import { createTestService } from '@platform/testkit';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
@@ -156,9 +156,7 @@ export default async function llmBench(): Promise<string[]> {
   });
   svc.deps.relay.start();
   const stopBackground = await llmService.startBackground!(svc.deps);
-  const server: Server = await new Promise((resolve) => {
-    const listening = svc.app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const server = await listenHttp(svc.app, 0, '127.0.0.1');
   const serviceUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const lines: string[] = [];
   try {

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createDb, migrateLatest, type Migration } from '@platform/db';
 import { eventMigrations, OutboxRelay } from '@platform/events';
-import { PlatformDirectory, type Logger } from '@platform/tenancy';
+import { listenHttp, PlatformDirectory, type Logger } from '@platform/tenancy';
 import type { Knex } from 'knex';
 import type { Infrastructure } from './infrastructure';
 import type { ServiceDefinition, ServiceDeps, StopFunction } from './service-definition';
@@ -60,9 +60,7 @@ export async function startService(
   const app = definition.createApp(deps);
   const stopBackground = definition.startBackground ? await definition.startBackground(deps) : async () => undefined;
   relay.start();
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
+  const server = await listenHttp(app, port);
   server.keepAliveTimeout = 65_000;
   logger.info('listening', { port });
 

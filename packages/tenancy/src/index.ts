@@ -27,6 +27,7 @@ export { Joi, parse, pageSchema, type Page } from './validation';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOptions } from './metrics';
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
+export { createHttpServer, listenHttp } from './http-server';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
