@@ -22,7 +22,7 @@ import { authService } from '../services/auth/src';
 import { createAuthApp } from '../services/auth/src/app';
 import { loadAuthConfig } from '../services/auth/src/config';
 import { benchDatabaseServer } from './lib/database';
-import { listen } from './lib/listen';
+import { listenBare, listenService } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
 // The same copies of bcrypt, Express and jsonwebtoken the service runs on (they are its dependencies, not the root's).
@@ -141,7 +141,7 @@ export default async function authBench(): Promise<string[]> {
     AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
   });
   const svc = await createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
-  const subject = await listen(svc.app);
+  const subject = await listenService(svc.app);
   const { url } = subject;
   const lines: string[] = [];
   try {
@@ -185,7 +185,7 @@ export default async function authBench(): Promise<string[]> {
         res.status(401).json({ success: false });
       }
     });
-    const baselineServer = await listen(bare);
+    const baselineServer = await listenBare(bare);
     const authHeaders = { authorization: `Bearer ${accessToken}` };
     try {
       await runLoad({ url: `${baselineServer.url}/v1/me`, headers: authHeaders, durationSeconds: 1 });

@@ -2,24 +2,14 @@
  * CMS under load: the full app (key check, validation, OpenAPI-documented handlers) against a
  * bare Express app running the same SQL with no middleware, in the same run and database.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
 import request from 'supertest';
-import { listenHttp } from '@platform/tenancy';
 import { createTestService } from '@platform/testkit';
 import { cmsService } from '@platform/cms';
 import { benchDatabaseServer } from './lib/database';
+import { listenBare, listenService } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
-
-const listen = (app: express.Express) => listenHttp(app, 0, '127.0.0.1');
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
 
 /** runLoad for POSTs whose title differs per request (`#n` appended), as titles mostly do in use. */
 async function loadDistinctTitles(options: {
@@ -114,37 +104,37 @@ export default async function bench(): Promise<string[]> {
     res.status(201).json(row);
   });
 
-  const subject = await listen(svc.app);
-  const baseline = await listen(bare);
+  const subject = await listenService(svc.app);
+  const baseline = await listenBare(bare);
   const headers = project.headers;
   const lines: string[] = [];
   try {
     // Warm both up first so that neither pays the JIT alone.
-    await runLoad({ url: `${urlOf(subject)}/v1/content`, headers, durationSeconds: 1 });
-    await runLoad({ url: `${urlOf(baseline)}/list`, durationSeconds: 1 });
+    await runLoad({ url: `${subject.url}/v1/content`, headers, durationSeconds: 1 });
+    await runLoad({ url: `${baseline.url}/list`, durationSeconds: 1 });
     const list = compare(
       'GET /v1/content (20 summaries + total) vs the same SQL in bare Express',
-      await runLoad({ url: `${urlOf(subject)}/v1/content`, headers }),
-      await runLoad({ url: `${urlOf(baseline)}/list` }),
+      await runLoad({ url: `${subject.url}/v1/content`, headers }),
+      await runLoad({ url: `${baseline.url}/list` }),
       0.6,
     );
     const item = compare(
       'GET /v1/content/{id} vs the same SQL in bare Express',
-      await runLoad({ url: `${urlOf(subject)}/v1/content/${itemId}`, headers }),
-      await runLoad({ url: `${urlOf(baseline)}/item` }),
+      await runLoad({ url: `${subject.url}/v1/content/${itemId}`, headers }),
+      await runLoad({ url: `${baseline.url}/item` }),
       0.6,
     );
     const body = { type: 'custom', contentType: 'recipe', title: 'Pancakes', content: JSON.stringify({ minutes: 15 }) };
     const create = compare(
       'POST /v1/content custom (type lookup + schema check + slug) vs a bare insert',
-      await loadDistinctTitles({ url: `${urlOf(subject)}/v1/content`, headers, body }),
-      await loadDistinctTitles({ url: `${urlOf(baseline)}/create`, body }),
+      await loadDistinctTitles({ url: `${subject.url}/v1/content`, headers, body }),
+      await loadDistinctTitles({ url: `${baseline.url}/create`, body }),
       0.4,
     );
     // Every request with one title: creates queue for the next -N (informational).
     const sameTitle = { ...body, title: 'Waffles' };
     const contended = await runLoad({
-      url: `${urlOf(subject)}/v1/content`,
+      url: `${subject.url}/v1/content`,
       method: 'POST',
       headers,
       body: sameTitle,
@@ -157,8 +147,8 @@ export default async function bench(): Promise<string[]> {
       `INFO  POST /v1/content, 10 connections, all one title: ${contended.requestsPerSecond.toFixed(0)} req/s, p50 ${contended.p50Ms} ms, p99 ${contended.p99Ms} ms, ${contended.non2xx} non-2xx`,
     );
   } finally {
-    await close(subject);
-    await close(baseline);
+    await subject.close();
+    await baseline.close();
     await svc.close();
     await database.stop();
   }

@@ -18,7 +18,7 @@ import {
   type Logger,
 } from '@platform/tenancy';
 import { alternate, compare, formatComparison, runLoad } from './lib/load';
-import { listen } from './lib/listen';
+import { listenBare, listenService, type Listening } from './lib/listen';
 import { benchPlatform, discardingLogger, type BenchPlatform } from './lib/platform';
 
 const BODY = { items: [{ id: 'a', title: 'hello' }], total: 1, limit: 20, offset: 0 };
@@ -50,16 +50,29 @@ export default async function foundationBench(): Promise<string[]> {
   bareApp.get('/v1/items', (_req, res) => {
     res.json(BODY);
   });
-  const bare = await listen(bareApp);
+  const bare = await listenBare(bareApp);
+  // The same bare app on our server (createHttpServer), to show what the middleware alone costs.
+  const bareOnOurServer = await listenService(bareApp);
   const path = '/v1/items?limit=20&offset=0';
   const lines: string[] = [];
 
-  const variants: [string, Logger, boolean][] = [
-    ['shared middleware stack (LOG_LEVEL=info) vs bare Express 5, 50 connections', createLogger('bench', 'info'), true],
-    ['INFO the same with a JSON access-log line per request (LOG_LEVEL=http)', discardingLogger('bench'), false],
+  const variants: [string, Logger, Listening, boolean][] = [
+    [
+      'shared middleware stack (LOG_LEVEL=info) vs bare Express 5, 50 connections',
+      createLogger('bench', 'info'),
+      bare,
+      true,
+    ],
+    ['INFO the same with a JSON access-log line per request (LOG_LEVEL=http)', discardingLogger('bench'), bare, false],
+    [
+      'INFO the middleware alone: the stack vs bare Express on the same server (createHttpServer)',
+      createLogger('bench', 'info'),
+      bareOnOurServer,
+      false,
+    ],
   ];
-  for (const [name, logger, isTarget] of variants) {
-    const full = await listen(fullStack(platform, logger));
+  for (const [name, logger, bare, isTarget] of variants) {
+    const full = await listenService(fullStack(platform, logger));
     await runLoad({ url: `${full.url}${path}`, headers: platform.headers, durationSeconds: 1 });
     await runLoad({ url: `${bare.url}${path}`, durationSeconds: 1 });
     const { subject, baseline } = await alternate(
@@ -71,6 +84,7 @@ export default async function foundationBench(): Promise<string[]> {
     await full.close();
   }
   await bare.close();
+  await bareOnOurServer.close();
   await platform.close();
   return lines;
 }

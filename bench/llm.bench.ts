@@ -10,12 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { listenHttp } from '@platform/tenancy';
 import { createTestService } from '@platform/testkit';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
+import { listenService } from './lib/listen';
 import { compare, formatComparison, runLoad } from './lib/load';
 
 const CONCURRENCY = Number(process.env.LLM_BATCH_CONCURRENCY ?? 16);
@@ -156,8 +155,7 @@ export default async function llmBench(): Promise<string[]> {
   });
   svc.deps.relay.start();
   const stopBackground = await llmService.startBackground!(svc.deps);
-  const server = await listenHttp(svc.app, 0, '127.0.0.1');
-  const serviceUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const service = await listenService(svc.app);
   const lines: string[] = [];
   try {
     const project = await svc.createProject();
@@ -170,7 +168,7 @@ export default async function llmBench(): Promise<string[]> {
     // 1a. Saturated: autocannon as fast as each side answers (throughput; latency here is queueing).
     const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 };
     const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
-    const gateway = { url: `${serviceUrl}/v1/completions`, headers: project.headers };
+    const gateway = { url: `${service.url}/v1/completions`, headers: project.headers };
     await runLoad({ ...gateway, method: 'POST', body, connections: 20, durationSeconds: 1 });
     const baseline = await runLoad({ ...direct, method: 'POST', body, connections: 20 });
     const subject = await runLoad({ ...gateway, method: 'POST', body, connections: 20 });
@@ -246,7 +244,7 @@ export default async function llmBench(): Promise<string[]> {
       `      memory:     heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)}, rss ${mb(before.rss)} -> ${mb(after.rss)} (peak ${mb(peakRss)})`,
     );
   } finally {
-    server.close();
+    await service.close();
     await stopBackground();
     await svc.close();
     standIn.child.kill();

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createTestService } from '@platform/testkit';
 import { mailerService, TemplateCache } from '@platform/mailer';
 import { benchDatabaseServer } from './lib/database';
-import { listen } from './lib/listen';
+import { listenService } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
 
 // The same handlebars the service uses, resolved from the service's own package.
@@ -154,7 +154,7 @@ async function previewOverHttp(seconds: number): Promise<string[]> {
   const server = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL = server.url;
   const svc = await createTestService(mailerService);
-  const { url, close } = await listen(svc.app);
+  const { url, close } = await listenService(svc.app);
   try {
     const project = await svc.createProject();
     const headers = { ...project.headers, 'content-type': 'application/json' };

@@ -28,7 +28,7 @@ import {
 import { toNotification } from '../services/notifications/src/notifications/notifications.service';
 import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
 import { benchDatabaseServer } from './lib/database';
-import { listen } from './lib/listen';
+import { listenBare, listenService } from './lib/listen';
 import { alternate, compare, formatComparison, runLoad } from './lib/load';
 
 // The baseline's own dependencies, resolved where the workspace installed them.
@@ -144,8 +144,8 @@ export default async function bench(): Promise<string[]> {
       secrets,
       jwt: testJwtKeys(),
     };
-    const subject = await listen(notificationsService.createApp(deps));
-    const baseline = await listen(baselineApp(pool, db, tenant));
+    const subject = await listenService(notificationsService.createApp(deps));
+    const baseline = await listenBare(baselineApp(pool, db, tenant));
     servers.push(subject, baseline);
 
     const path = `/v1/notifications?userId=${USER}`;

@@ -1,10 +1,14 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { listenHttp } from '@platform/tenancy';
 
-/** Listens on a free loopback port; returns the base URL and a close function. */
-export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = await listenHttp(app, 0, '127.0.0.1');
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+function listening(server: Server): Listening {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
@@ -13,4 +17,21 @@ export async function listen(app: Express): Promise<{ url: string; close(): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/** One of our services on a free loopback port, served the way `startService` serves it. */
+export async function listenService(app: Express): Promise<Listening> {
+  return listening(await listenHttp(app, 0, '127.0.0.1'));
+}
+
+/**
+ * A baseline app on a free loopback port, served as stock Express serves it (`app.listen`): the
+ * yardstick is what a developer gets from Express by hand, not Express with our server.
+ */
+export async function listenBare(app: Express): Promise<Listening> {
+  return listening(
+    await new Promise<Server>((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve(server));
+    }),
+  );
 }
