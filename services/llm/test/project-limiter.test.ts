@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { allMigrations } from '@platform/runtime';
 import { createLogger, type Tenant } from '@platform/tenancy';
-import { createTestDatabase, waitFor } from '@platform/testkit';
+import { createTestDatabase, startTcpProxy, waitFor } from '@platform/testkit';
 import { llmService } from '../src';
 import { ProjectLimiter, type ProjectLimiterOptions, type Release } from '../src/batches/project-limiter';
 
@@ -111,6 +111,57 @@ describe('project concurrency across processes', () => {
     const next = limiter();
     await waitFor(() => next.acquire(tenant), { timeoutMs: 5_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('when a process loses the database past its lease, then it starts no new call until a renewal says which slots are still its own', async () => {
+    const tenant = newTenant();
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(database.url);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const cutDb = createDb({ url: proxied.toString(), poolMax: 2 });
+    // Keeps an unused slot (long linger) for its next call, as a busy worker does.
+    const cutOff = new ProjectLimiter(cutDb, logger, {
+      perProject: 3,
+      leaseMs: 500,
+      renewMs: 100,
+      pollMs: 20,
+      lingerMs: 60_000,
+    });
+    cutOff.start();
+    try {
+      const running = (await Promise.all([
+        cutOff.acquire(tenant),
+        cutOff.acquire(tenant),
+        cutOff.acquire(tenant),
+      ])) as Release[];
+      running[0]();
+      proxy.cut();
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      // Its leases have run out: another process takes all three slots.
+      const other = limiter();
+      const taken = (await Promise.all([
+        other.acquire(tenant),
+        other.acquire(tenant),
+        other.acquire(tenant),
+      ])) as Release[];
+      // The cut-off process still counts a free slot, but may not use it: that would be a fourth call.
+      const next = cutOff.acquire(tenant);
+      expect(await settledWithin(next, 500)).toBe(false);
+      // Back online, its renewal finds the slots gone. Its two calls finish; it gets a slot once
+      // the other process gives one back.
+      proxy.restore();
+      running[1]();
+      running[2]();
+      expect(await settledWithin(next, 500)).toBe(false);
+      taken[0]();
+      expect(await settledWithin(next, 5_000)).toBe(true);
+    } finally {
+      cutOff.abandon();
+      proxy.restore();
+      await cutDb.destroy();
+      await proxy.close();
+    }
   });
 
   it('when a process stops cleanly, then its slots are free at once', async () => {

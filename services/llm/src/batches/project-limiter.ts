@@ -27,6 +27,12 @@ interface ProjectSlots {
   tenant: Tenant;
   /** Slot numbers leased in the database; the local capacity. */
   slots: number[];
+  /**
+   * Until when (performance.now()) every slot in `slots` is surely still this process's: the
+   * send time of the lease or renewal that last covered them all, plus `leaseMs` (the database
+   * counts from a later moment). Past it, no new call starts here.
+   */
+  validUntil: number;
   /** Bumped whenever `slots` changes, so a renewal that overlapped a change leaves it alone. */
   version: number;
   active: number;
@@ -44,8 +50,10 @@ interface ProjectSlots {
  * its leases (every `renewMs`, one statement for all projects), and to give back slots it no
  * longer uses (at once when none of its calls for the project runs, else after `lingerMs`, so a
  * busy process does not give back and lease again between two chunks of items). A process that
- * dies stops renewing, and its slots are free again after `leaseMs`. A process cut off from the database longer than `leaseMs` may briefly overlap
- * with one that took its expired slots; it learns so at its next renewal and shrinks.
+ * dies stops renewing, and its slots are free again after `leaseMs`. A process cut off from
+ * the database starts no new call once its leases may have run out (another process may have
+ * taken the slots); calls already running finish, and at its next renewal it keeps what is still
+ * its own.
  */
 export class ProjectLimiter {
   private readonly holder = randomUUID();
@@ -80,7 +88,7 @@ export class ProjectLimiter {
   acquire(tenant: Tenant, signal?: AbortSignal): Promise<Release | null> {
     if (this.closed || signal?.aborted) return Promise.resolve(null);
     const state = this.stateOf(tenant);
-    if (state.active < state.slots.length) {
+    if (state.active < this.usableSlots(state)) {
       state.active++;
       this.keepSlots(state);
       return Promise.resolve(this.releaseFor(state));
@@ -134,7 +142,7 @@ export class ProjectLimiter {
     const key = `${tenant.tenantId}/${tenant.projectId}`;
     let state = this.projects.get(key);
     if (!state) {
-      state = { tenant, slots: [], version: 0, active: 0, waiting: [], leasing: false };
+      state = { tenant, slots: [], validUntil: 0, version: 0, active: 0, waiting: [], leasing: false };
       this.projects.set(key, state);
     }
     return state;
@@ -154,8 +162,13 @@ export class ProjectLimiter {
     };
   }
 
+  /** Slots a new call may use: none once the leases may have run out without a renewal. */
+  private usableSlots(state: ProjectSlots): number {
+    return performance.now() < state.validUntil ? state.slots.length : 0;
+  }
+
   private grant(state: ProjectSlots): void {
-    while (state.waiting.length && state.active < state.slots.length) {
+    while (state.waiting.length && state.active < this.usableSlots(state)) {
       state.active++;
       this.keepSlots(state);
       state.waiting.shift()!.resolve(this.releaseFor(state));
@@ -182,6 +195,7 @@ export class ProjectLimiter {
     // At least as many again as held: a process that has work ramps up in a few round trips.
     const count = Math.min(missing, Math.max(state.waiting.length, this.leaseStep, state.slots.length));
     let gotAll = false;
+    const sentAt = performance.now();
     try {
       const leased = await leaseSlots(this.db, state.tenant, this.holder, {
         limit: this.options.perProject,
@@ -195,6 +209,9 @@ export class ProjectLimiter {
         if (!this.abandoned) await releaseSlots(this.db, state.tenant, this.holder, leased);
         return;
       }
+      // With slots already held, their earlier expiry stands (and, if it has passed, only a
+      // renewal can tell whether they are still this process's).
+      if (!state.slots.length && leased.length) state.validUntil = sentAt + this.options.leaseMs;
       state.slots.push(...leased);
       state.version++;
       this.grant(state);
@@ -246,16 +263,20 @@ export class ProjectLimiter {
     if (this.projects.get(key) === state) this.projects.delete(key);
   }
 
-  /** Extends every held lease in one statement; slots another process took after a lapse are dropped here. */
+  /**
+   * Extends every held lease in one statement; slots another process took after a lapse are
+   * dropped here, and the slots kept are usable again until `leaseMs` after the statement left.
+   */
   private async renew(): Promise<void> {
     const held: HeldSlot[] = [];
-    const versions = new Map<ProjectSlots, number>();
+    const sent = new Map<ProjectSlots, { version: number; slots: Set<number> }>();
     for (const state of this.projects.values()) {
-      versions.set(state, state.version);
+      sent.set(state, { version: state.version, slots: new Set(state.slots) });
       for (const slot of state.slots) held.push({ tenant: state.tenant, slot });
     }
     if (!held.length) return;
     let kept: HeldSlot[];
+    const sentAt = performance.now();
     try {
       kept = await renewSlots(this.db, this.holder, held, this.options.leaseMs);
     } catch (error) {
@@ -264,16 +285,24 @@ export class ProjectLimiter {
     }
     const still = new Set(kept.map((s) => `${s.tenant.tenantId}/${s.tenant.projectId}/${s.slot}`));
     let lost = 0;
-    for (const [state, version] of versions) {
-      if (state.version !== version) continue;
-      const remaining = state.slots.filter((slot) =>
-        still.has(`${state.tenant.tenantId}/${state.tenant.projectId}/${slot}`),
-      );
-      if (remaining.length === state.slots.length) continue;
-      lost += state.slots.length - remaining.length;
-      // Calls already running on a lost slot finish; no new one starts until the count is back under.
-      state.slots = remaining;
-      state.version++;
+    for (const [state, before] of sent) {
+      const isKept = (slot: number) => still.has(`${state.tenant.tenantId}/${state.tenant.projectId}/${slot}`);
+      // Slots leased while the statement ran were not in it; they expire later than the rest.
+      const gone = state.slots.filter((slot) => before.slots.has(slot) && !isKept(slot));
+      const unchanged = state.version === before.version;
+      if (gone.length && unchanged) {
+        lost += gone.length;
+        // Calls already running on a lost slot finish; no new one starts until the count is back under.
+        state.slots = state.slots.filter(isKept);
+        state.version++;
+      }
+      // With a slot lost while the slots changed, the next renewal sorts it out first.
+      if (unchanged || !gone.length) {
+        state.validUntil = Math.max(state.validUntil, sentAt + this.options.leaseMs);
+      }
+      this.grant(state);
+      // Calls still waiting (the slots lost, or not usable yet) ask for slots again.
+      if (state.waiting.length) void this.lease(state);
     }
     if (lost) this.logger.warn('batch concurrency slots lost to another worker after a lapsed lease', { count: lost });
   }
