@@ -1,4 +1,12 @@
-export { createDb, withDatabase, ensureDatabase, dropDatabase, isDatabaseUp, type DbOptions } from './knex-factory';
+export {
+  createDb,
+  withDatabase,
+  ensureDatabase,
+  dropDatabase,
+  isDatabaseUp,
+  type DbLogger,
+  type DbOptions,
+} from './knex-factory';
 export { migrateLatest, migrateRollbackAll, type Migration } from './migrations';
 export { startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres';
 export { isUniqueViolation } from './pg-errors';

@@ -4,19 +4,44 @@ import pg from 'pg';
 // Postgres returns bigint (count) as text by default; counts here always fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** The part of the services' logger knex's own messages go to (a winston logger fits). */
+export interface DbLogger {
+  warn(message: string, meta?: Record<string, unknown>): unknown;
+  error(message: string, meta?: Record<string, unknown>): unknown;
+  debug(message: string, meta?: Record<string, unknown>): unknown;
+}
+
 export interface DbOptions {
   url: string;
   poolMax?: number;
   /** Name shown in pg_stat_activity, so an operator can tell services apart. */
   applicationName?: string;
+  /**
+   * Where knex's own messages go (a pooled connection lost, a deprecation). Without one, knex
+   * prints them with console.log, outside the JSON log.
+   */
+  logger?: DbLogger;
 }
 
+/** knex hands its logger strings or errors. */
+const describe = (message: unknown) => ({ detail: message instanceof Error ? message.message : String(message) });
+
 export function createDb(options: DbOptions): Knex {
+  const { logger } = options;
   return knex({
     client: 'pg',
     connection: { connectionString: options.url, application_name: options.applicationName },
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
     acquireConnectionTimeout: 10_000,
+    ...(logger && {
+      log: {
+        warn: (message: unknown) => logger.warn('knex', describe(message)),
+        error: (message: unknown) => logger.error('knex', describe(message)),
+        debug: (message: unknown) => logger.debug('knex', describe(message)),
+        deprecate: (method: string, alternative: string) =>
+          logger.warn('knex deprecation', { detail: `${method} is deprecated; use ${alternative}` }),
+      },
+    }),
   });
 }
 

@@ -44,7 +44,7 @@ export async function openInfrastructure(config: PlatformConfig, logger: Logger)
   };
 
   const platformUrl = config.platformDatabaseUrl ?? (await embeddedDatabase('platform'));
-  const platformDb = createDb({ url: platformUrl, poolMax: 4, applicationName: 'platform-directory' });
+  const platformDb = createDb({ url: platformUrl, poolMax: 4, applicationName: 'platform-directory', logger });
   if (!config.production) await migrateLatest(platformDb, platformMigrations);
 
   const masterKey = config.masterKey ?? devMasterKey(config.dataDir);

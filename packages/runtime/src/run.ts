@@ -33,7 +33,7 @@ export function runMigrations(definition: ServiceDefinition): void {
     const config = loadPlatformConfig();
     const logger = createLogger(definition.name, config.logLevel);
     if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required to run migrations');
-    const db = createDb({ url: config.databaseUrl, poolMax: 1 });
+    const db = createDb({ url: config.databaseUrl, poolMax: 1, logger });
     await migrateService(db, definition, logger);
     await db.destroy();
   })().catch(fail);

@@ -39,7 +39,7 @@ export async function startService(
   logger: Logger,
   port = definition.defaultPort,
 ): Promise<RunningService> {
-  const db = createDb({ url: await infra.databaseUrl(definition.name), applicationName: definition.name });
+  const db = createDb({ url: await infra.databaseUrl(definition.name), applicationName: definition.name, logger });
   await migrateService(db, definition, logger);
   const directory = new PlatformDirectory(infra.platformDb, infra.secrets, { ttlMs: infra.config.keyCacheTtlMs });
   const relay = new OutboxRelay(db, infra.bus, logger);

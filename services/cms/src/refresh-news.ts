@@ -13,7 +13,7 @@ import { refreshNews } from './news/news.refresh';
   const cms = loadCmsConfig();
   const logger = createLogger('cms', config.logLevel);
   if (!config.databaseUrl) throw new ConfigError('DATABASE_URL is required to refresh the news');
-  const db = createDb({ url: config.databaseUrl, poolMax: 2, applicationName: 'cms-news-refresh' });
+  const db = createDb({ url: config.databaseUrl, poolMax: 2, applicationName: 'cms-news-refresh', logger });
   try {
     const report = await refreshNews(
       { db, logger, config },
