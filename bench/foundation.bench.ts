@@ -71,13 +71,13 @@ export default async function foundationBench(): Promise<string[]> {
       false,
     ],
   ];
-  for (const [name, logger, bare, isTarget] of variants) {
+  for (const [name, logger, bareServer, isTarget] of variants) {
     const full = await listenService(fullStack(platform, logger));
     await runLoad({ url: `${full.url}${path}`, headers: platform.headers, durationSeconds: 1 });
-    await runLoad({ url: `${bare.url}${path}`, durationSeconds: 1 });
+    await runLoad({ url: `${bareServer.url}${path}`, durationSeconds: 1 });
     const { subject, baseline } = await alternate(
       { url: `${full.url}${path}`, headers: platform.headers },
-      { url: `${bare.url}${path}` },
+      { url: `${bareServer.url}${path}` },
     );
     const line = formatComparison(compare(name, subject, baseline, 0.7));
     lines.push(isTarget ? line : line.replace(/^(PASS|FAIL)  INFO /, 'INFO  '));
