@@ -24,7 +24,7 @@ export interface DbOptions {
 }
 
 /** knex hands its logger strings or errors. */
-const describe = (message: unknown) => ({ detail: message instanceof Error ? message.message : String(message) });
+const detailOf = (message: unknown) => ({ detail: message instanceof Error ? message.message : String(message) });
 
 export function createDb(options: DbOptions): Knex {
   const { logger } = options;
@@ -35,9 +35,9 @@ export function createDb(options: DbOptions): Knex {
     acquireConnectionTimeout: 10_000,
     ...(logger && {
       log: {
-        warn: (message: unknown) => logger.warn('knex', describe(message)),
-        error: (message: unknown) => logger.error('knex', describe(message)),
-        debug: (message: unknown) => logger.debug('knex', describe(message)),
+        warn: (message: unknown) => logger.warn('knex', detailOf(message)),
+        error: (message: unknown) => logger.error('knex', detailOf(message)),
+        debug: (message: unknown) => logger.debug('knex', detailOf(message)),
         deprecate: (method: string, alternative: string) =>
           logger.warn('knex deprecation', { detail: `${method} is deprecated; use ${alternative}` }),
       },
