@@ -13,3 +13,4 @@ export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type Stub
 export { waitFor } from './wait-for';
 export { logLines } from './log-lines';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
+export { browserAvailable, launchBrowser } from './browser';
