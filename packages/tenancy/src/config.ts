@@ -31,6 +31,8 @@ export interface PlatformConfig {
     mailgunApiBase?: string;
   };
   webhookAllowedHosts: string[];
+  /** Outbound webhooks of every service: what one attempt may take, and the shared slots. */
+  webhooks: { deadlineMs: number; maxResponseBytes: number; slots: number; projectSlots: number; slotRetryMs: number };
   newsFeeds: { url: string; category: string }[];
 }
 
@@ -62,6 +64,11 @@ const envSchema = Joi.object({
   SENDGRID_API_BASE: Joi.string().uri(),
   MAILGUN_API_BASE: Joi.string().uri(),
   WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
+  WEBHOOK_DEADLINE_MS: Joi.number().integer().min(100).max(300_000).default(15_000),
+  WEBHOOK_MAX_RESPONSE_BYTES: Joi.number().integer().min(0).default(65_536),
+  WEBHOOK_SLOTS: Joi.number().integer().min(1).max(1000).default(16),
+  WEBHOOK_PROJECT_SLOTS: Joi.number().integer().min(1).max(1000).default(4),
+  WEBHOOK_SLOT_RETRY_MS: Joi.number().integer().min(10).default(1_000),
   NEWS_FEEDS: Joi.string().default('[]'),
 }).unknown(true);
 
@@ -121,6 +128,13 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',')
       .map((h: string) => h.trim())
       .filter(Boolean),
+    webhooks: {
+      deadlineMs: value.WEBHOOK_DEADLINE_MS,
+      maxResponseBytes: value.WEBHOOK_MAX_RESPONSE_BYTES,
+      slots: value.WEBHOOK_SLOTS,
+      projectSlots: Math.min(value.WEBHOOK_PROJECT_SLOTS, value.WEBHOOK_SLOTS),
+      slotRetryMs: value.WEBHOOK_SLOT_RETRY_MS,
+    },
     newsFeeds,
   };
 }

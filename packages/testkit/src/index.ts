@@ -14,3 +14,4 @@ export { waitFor } from './wait-for';
 export { logLines } from './log-lines';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { browserAvailable, launchBrowser } from './browser';
+export { webhookReceiver } from './webhook-receiver';

@@ -1,4 +1,5 @@
 import { ConfigError, Joi } from '@platform/tenancy';
+import { parseRetryDelays } from '@platform/webhooks';
 
 /** Settings of the LLM service; the only place that reads process.env for it. */
 export type LlmRole = 'all' | 'api' | 'worker';
@@ -99,7 +100,7 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     batchSweepIntervalMs: value.LLM_BATCH_SWEEP_INTERVAL_MS,
     batchQueue: value.LLM_BATCH_QUEUE,
     webhookQueue: value.LLM_WEBHOOK_QUEUE,
-    webhookRetryDelaysMs: String(value.LLM_WEBHOOK_RETRY_DELAYS_MS).split(',').map(Number),
+    webhookRetryDelaysMs: parseRetryDelays(String(value.LLM_WEBHOOK_RETRY_DELAYS_MS)),
     webhookTimeoutMs: value.LLM_WEBHOOK_TIMEOUT_MS,
   };
 }

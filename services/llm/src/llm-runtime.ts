@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
+import { DeliverySlots } from '@platform/webhooks';
 import { loadLlmConfig, type LlmConfig } from './config';
 import { CompletionLogWriter } from './usage/completion-log-writer';
 import { VendorClientCache } from './vendors/vendor-clients';
@@ -9,6 +10,8 @@ export interface LlmRuntime {
   config: LlmConfig;
   clients: VendorClientCache;
   logs: CompletionLogWriter;
+  /** This process's webhook delivery slots, shared fairly by the projects. */
+  webhookSlots: DeliverySlots;
   vendorOptions(provider: ProviderType): VendorOptions;
 }
 
@@ -23,6 +26,10 @@ export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(
       logs: new CompletionLogWriter(deps.db, deps.logger, {
         flushMs: config.logFlushMs,
         maxBuffered: config.logMaxBuffered,
+      }),
+      webhookSlots: new DeliverySlots({
+        total: deps.config.webhooks.slots,
+        perProject: deps.config.webhooks.projectSlots,
       }),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { AmqpBus } from '@platform/events';
 import { createLogger } from '@platform/tenancy';
-import { waitFor, type TestProject, type TestService } from '@platform/testkit';
+import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import { llmRuntime } from '../src/llm-runtime';
 import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
-import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
+import { verifyWebhookSignature } from '@platform/webhooks';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
 import type { apiOf } from './support/api';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
-import { webhookReceiver } from './support/webhook-receiver';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
 const describeAmqp = amqpUrl ? describe : describe.skip;

@@ -1,11 +1,10 @@
-import { waitFor, type TestProject, type TestService } from '@platform/testkit';
+import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import type { StopFunction } from '@platform/runtime';
 import { llmService } from '../src';
-import { verifyWebhookSignature } from '../src/webhooks/webhook-signature';
+import { verifyWebhookSignature } from '@platform/webhooks';
 import type { apiOf } from './support/api';
 import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
-import { webhookReceiver } from './support/webhook-receiver';
 
 let llm: LlmTestService;
 let svc: TestService;

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { writeEvent } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
+import {
+  attemptHandled as sharedAttemptHandled,
+  markAttemptHandled as sharedMarkAttemptHandled,
+  type AttemptOutcome,
+} from '@platform/webhooks';
 import { BATCH_EVENTS, type WebhookRetryData } from '../batches/batch-events';
-
-export type AttemptOutcome = 'delivered' | 'failed' | 'refused';
 
 export interface WebhookAttempt {
   batchId: string;
@@ -37,17 +40,12 @@ export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAt
 
 /** True when this event (one attempt) was already carried out and recorded. */
 export async function attemptHandled(db: Knex, eventId: string): Promise<boolean> {
-  return Boolean(await db('processed_events').where({ consumer: CONSUMER, event_id: eventId }).first('event_id'));
+  return sharedAttemptHandled(db, CONSUMER, eventId);
 }
 
 /** Marks the attempt's event done; false when another delivery of it got there first. */
 export async function markAttemptHandled(trx: Knex.Transaction, eventId: string): Promise<boolean> {
-  const inserted = await trx('processed_events')
-    .insert({ consumer: CONSUMER, event_id: eventId })
-    .onConflict(['consumer', 'event_id'])
-    .ignore()
-    .returning('event_id');
-  return inserted.length > 0;
+  return sharedMarkAttemptHandled(trx, CONSUMER, eventId);
 }
 
 /**

@@ -3,16 +3,8 @@ import type { ServiceDeps } from '@platform/runtime';
 import type { LlmRuntime } from '../llm-runtime';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
 import { findBatch } from '../batches/batches.repository';
-import { WebhookRefusedError } from './ssrf-guard';
-import {
-  attemptHandled,
-  markAttemptHandled,
-  recordAttempt,
-  scheduleRetry,
-  type WebhookAttempt,
-} from './webhook-attempts.repository';
-import { postWebhook } from './webhook-sender';
-import { signWebhook } from './webhook-signature';
+import { attemptHandled, markAttemptHandled, recordAttempt, scheduleRetry } from './webhook-attempts.repository';
+import { attemptSignedDelivery, nextAttemptAt, type AttemptResult } from '@platform/webhooks';
 
 /** The body of the batch webhook (RESOLUTIONS 6); the same bytes on every retry. */
 export function webhookBody(data: BatchFinishedData): string {
@@ -26,8 +18,6 @@ export function webhookBody(data: BatchFinishedData): string {
     completedAt: data.completedAt,
   });
 }
-
-type Outcome = Pick<WebhookAttempt, 'outcome' | 'statusCode' | 'error' | 'durationMs'>;
 
 /**
  * Delivers the batch webhook from the `llm.batch.finished` outbox event. The id of that event
@@ -66,18 +56,29 @@ async function deliver(
   const webhookId = 'webhookId' in data ? data.webhookId : event.id;
   const attempt = 'attempt' in data ? data.attempt : 1;
 
-  const outcome = await attemptDelivery(deps, runtime, tenant.projectId, data, webhookId, attempt);
-  const delays = runtime.config.webhookRetryDelaysMs;
-  const retry = outcome.outcome === 'failed' && attempt <= delays.length;
+  const release = runtime.webhookSlots.tryAcquire(tenant.projectId);
+  if (!release) {
+    // This project's share of the slots is busy (slow receivers): the same attempt, a little later.
+    await deps.db.transaction(async (trx) => {
+      if (!(await markAttemptHandled(trx, event.id))) return;
+      const again: WebhookRetryData = { ...data, webhookId, attempt };
+      await scheduleRetry(trx, tenant, again, new Date(Date.now() + deps.config.webhooks.slotRetryMs));
+    });
+    return;
+  }
+  let outcome: AttemptResult;
+  try {
+    outcome = await attemptDelivery(deps, runtime, tenant.projectId, data, webhookId, attempt);
+  } finally {
+    release();
+  }
+  const retryAt = outcome.outcome === 'failed' ? nextAttemptAt(runtime.config.webhookRetryDelaysMs, attempt) : null;
   await deps.db.transaction(async (trx) => {
     if (!(await markAttemptHandled(trx, event.id))) return;
     await recordAttempt(trx, tenant, { batchId: data.batchId, webhookId, attempt, url: data.webhookUrl!, ...outcome });
-    if (retry) {
-      const next: WebhookRetryData = { ...data, webhookId, attempt: attempt + 1 };
-      await scheduleRetry(trx, tenant, next, new Date(Date.now() + delays[attempt - 1]));
-    }
+    if (retryAt) await scheduleRetry(trx, tenant, { ...data, webhookId, attempt: attempt + 1 }, retryAt);
   });
-  if (outcome.outcome === 'failed' && !retry) {
+  if (outcome.outcome === 'failed' && !retryAt) {
     deps.logger.warn('webhook given up', { batchId: data.batchId, webhookId, attempts: attempt });
   }
 }
@@ -89,43 +90,24 @@ async function attemptDelivery(
   data: BatchFinishedData,
   webhookId: string,
   attempt: number,
-): Promise<Outcome> {
-  const secret = await deps.directory.webhookSecret(projectId);
-  if (!secret) return { outcome: 'refused', statusCode: null, error: 'project has no webhook secret', durationMs: 0 };
-  const body = webhookBody(data);
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  try {
-    const response = await postWebhook(
-      data.webhookUrl!,
-      body,
-      {
-        'x-webhook-signature': signWebhook(secret, body),
-        'x-webhook-id': webhookId,
-        'x-webhook-attempt': String(attempt),
-        'user-agent': 'platform-llm-webhooks/1',
-      },
-      { timeoutMs: runtime.config.webhookTimeoutMs, allowedHosts: deps.config.webhookAllowedHosts },
-    );
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { outcome: 'delivered', statusCode: response.statusCode, error: null, durationMs: elapsed() };
-    }
-    return {
-      outcome: 'failed',
-      statusCode: response.statusCode,
-      error: `receiver answered ${response.statusCode}`,
-      durationMs: elapsed(),
-    };
-  } catch (error) {
-    if (error instanceof WebhookRefusedError) {
-      deps.logger.warn('webhook refused', { batchId: data.batchId, reason: error.message });
-      return { outcome: 'refused', statusCode: null, error: error.message, durationMs: elapsed() };
-    }
-    return {
-      outcome: 'failed',
-      statusCode: null,
-      error: (error as Error).message ?? String(error),
-      durationMs: elapsed(),
-    };
-  }
+): Promise<AttemptResult> {
+  const result = await attemptSignedDelivery(
+    {
+      url: data.webhookUrl!,
+      body: webhookBody(data),
+      webhookId,
+      attempt,
+      secret: await deps.directory.webhookSecret(projectId),
+      userAgent: 'platform-llm-webhooks/1',
+    },
+    {
+      timeoutMs: runtime.config.webhookTimeoutMs,
+      deadlineMs: deps.config.webhooks.deadlineMs,
+      maxResponseBytes: deps.config.webhooks.maxResponseBytes,
+      allowedHosts: deps.config.webhookAllowedHosts,
+    },
+  );
+  if (result.outcome === 'refused')
+    deps.logger.warn('webhook refused', { batchId: data.batchId, reason: result.error });
+  return result;
 }

@@ -1,5 +1,5 @@
-import { sendJson, startHttpStub, type HttpStub } from '@platform/testkit';
-import { verifyWebhookSignature } from '../../src/webhooks/webhook-signature';
+import { verifyWebhookSignature } from '@platform/webhooks';
+import { sendJson, startHttpStub, type HttpStub } from './http-stub';
 
 /**
  * A customer's webhook endpoint: checks X-Webhook-Signature with the project's secret the way a
