@@ -1,4 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
+import { DeliverySlots } from '@platform/webhooks';
 import { loadCmsConfig, type CmsConfig } from './config';
 import { PatternChecker } from './content-types/pattern-checker';
 
@@ -7,6 +8,8 @@ export interface CmsRuntime {
   config: CmsConfig;
   /** Its thread is stopped by the stop function of `startBackground`. */
   patternChecker: PatternChecker;
+  /** This process's webhook delivery slots, shared fairly by the projects. */
+  webhookSlots: DeliverySlots;
 }
 
 const runtimes = new WeakMap<ServiceDeps, CmsRuntime>();
@@ -18,6 +21,10 @@ export function cmsRuntime(deps: ServiceDeps): CmsRuntime {
     runtime = {
       config,
       patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
+      webhookSlots: new DeliverySlots({
+        total: deps.config.webhooks.slots,
+        perProject: deps.config.webhooks.projectSlots,
+      }),
     };
     runtimes.set(deps, runtime);
   }

@@ -1,4 +1,5 @@
 import { ConfigError, Joi } from '@platform/tenancy';
+import { parseRetryDelays } from '@platform/webhooks';
 
 /** CMS-only settings; the feed list itself is platform config (`NEWS_FEEDS`). */
 export interface CmsConfig {
@@ -14,6 +15,18 @@ export interface CmsConfig {
   newsPruneBatchSize: number;
   /** How long all the patterns of a new or changed content type schema may take to compile together. */
   patternCompileBudgetMs: number;
+  /** How often each replica looks for due publishAt/unpublishAt times (well within the promised 30 s). */
+  scheduleIntervalMs: number;
+  /** Items one scheduler transaction publishes or unpublishes at most. */
+  scheduleBatchSize: number;
+  webhookQueue: string;
+  /** Attempts one replica carries out at once (the consumer's prefetch). */
+  webhookPrefetch: number;
+  /** Longest silence from a receiver (the overall deadline is the platform's WEBHOOK_DEADLINE_MS). */
+  webhookTimeoutMs: number;
+  /** Delays before each retry; attempts = delays + 1. */
+  webhookRetryDelaysMs: number[];
+  webhooksPerProject: number;
 }
 
 const schema = Joi.object({
@@ -29,6 +42,16 @@ const schema = Joi.object({
   NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
   NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
   CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(250),
+  CMS_SCHEDULE_INTERVAL_MS: Joi.number().integer().min(10).max(30_000).default(5_000),
+  CMS_SCHEDULE_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100),
+  CMS_WEBHOOK_QUEUE: Joi.string().default('cms.webhooks'),
+  CMS_WEBHOOK_PREFETCH: Joi.number().integer().min(1).max(100).default(8),
+  CMS_WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  // 1 min, 5 min, 15 min, 30 min, 60 min after the first attempt, as the LLM batch webhooks.
+  CMS_WEBHOOK_RETRY_DELAYS_MS: Joi.string()
+    .pattern(/^\d+(,\d+)*$/)
+    .default('60000,240000,600000,900000,1800000'),
+  CMS_WEBHOOKS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(10),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */
@@ -42,5 +65,12 @@ export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
     newsRetentionDays: value.NEWS_RETENTION_DAYS,
     newsPruneBatchSize: value.NEWS_PRUNE_BATCH_SIZE,
     patternCompileBudgetMs: value.CMS_PATTERN_COMPILE_BUDGET_MS,
+    scheduleIntervalMs: value.CMS_SCHEDULE_INTERVAL_MS,
+    scheduleBatchSize: value.CMS_SCHEDULE_BATCH_SIZE,
+    webhookQueue: value.CMS_WEBHOOK_QUEUE,
+    webhookPrefetch: value.CMS_WEBHOOK_PREFETCH,
+    webhookTimeoutMs: value.CMS_WEBHOOK_TIMEOUT_MS,
+    webhookRetryDelaysMs: parseRetryDelays(String(value.CMS_WEBHOOK_RETRY_DELAYS_MS)),
+    webhooksPerProject: value.CMS_WEBHOOKS_PER_PROJECT,
   };
 }

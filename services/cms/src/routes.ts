@@ -8,12 +8,20 @@ import { ContentTypesService } from './content-types/content-types.service';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
 import { NewsService } from './news/news.service';
+import { revisionHandlers } from './revisions/revisions.router';
+import { RevisionsService } from './revisions/revisions.service';
+import { webhookHandlers } from './webhooks/webhooks.router';
+import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
   const contentTypes = new ContentTypesService(deps.db, cmsRuntime(deps).patternChecker);
-  const content = contentHandlers(new ContentService(deps.db, contentTypes));
+  const runtime = cmsRuntime(deps);
+  const contentService = new ContentService(deps, contentTypes);
+  const content = contentHandlers(contentService);
+  const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
+  const webhooks = webhookHandlers(new WebhooksService(deps, { perProject: runtime.config.webhooksPerProject }));
   const types = contentTypeHandlers(contentTypes);
   const news = newsHandlers(new NewsService(deps.db));
   const keys = projectKeys(deps);
@@ -25,11 +33,22 @@ export function createRoutes(deps: ServiceDeps): Router {
   router.get('/content/:id', keys, noNul, content.get);
   router.put('/content/:id', keys, noNul, content.update);
   router.delete('/content/:id', keys, noNul, content.remove);
+  router.post('/content/:id/publish', keys, noNul, content.publish);
+  router.delete('/content/:id/draft', keys, noNul, content.discardDraft);
+  router.get('/content/:id/revisions', keys, noNul, revisions.list);
+  router.get('/content/:id/revisions/:number', keys, noNul, revisions.get);
+  router.post('/content/:id/revisions/:number/restore', keys, noNul, revisions.restore);
 
   router.post('/content-types', keys, noNul, types.create);
   router.get('/content-types', keys, noNul, types.list);
   router.get('/content-types/:id', keys, noNul, types.get);
   router.put('/content-types/:id', keys, noNul, types.update);
+
+  router.post('/webhooks', keys, noNul, webhooks.create);
+  router.get('/webhooks', keys, noNul, webhooks.list);
+  router.delete('/webhooks/:id', keys, noNul, webhooks.remove);
+  router.get('/webhooks/:id/deliveries', keys, noNul, webhooks.deliveries);
+  router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', keys, noNul, webhooks.redeliver);
 
   router.get('/news', keys, noNul, news.list);
   router.get('/news/:id', keys, noNul, news.get);

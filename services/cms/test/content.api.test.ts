@@ -32,6 +32,10 @@ describe('POST /v1/content', () => {
       status: 'draft',
       metadata: {},
       contentType: null,
+      revision: 1,
+      publishAt: null,
+      unpublishAt: null,
+      hasDraft: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updatedAt: expect.any(String),
     });
@@ -124,7 +128,16 @@ describe('GET /v1/content', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 3, limit: 20, offset: 0 });
     expect(res.body.content.map((c: { title: string }) => c.title)).toEqual(['Post 3', 'Post 2', 'Post 1']);
-    expect(Object.keys(res.body.content[0]).sort()).toEqual(['createdAt', 'id', 'slug', 'status', 'title', 'type']);
+    expect(Object.keys(res.body.content[0]).sort()).toEqual([
+      'createdAt',
+      'id',
+      'publishAt',
+      'slug',
+      'status',
+      'title',
+      'type',
+      'unpublishAt',
+    ]);
   });
 
   it('when type, status and slug filters are given, then only matching items are listed and counted', async () => {
@@ -286,6 +299,16 @@ describe('GET /v1/openapi.json', () => {
         'GET /content/{content_id}',
         'PUT /content/{content_id}',
         'DELETE /content/{content_id}',
+        'POST /content/{content_id}/publish',
+        'DELETE /content/{content_id}/draft',
+        'GET /content/{content_id}/revisions',
+        'GET /content/{content_id}/revisions/{number}',
+        'POST /content/{content_id}/revisions/{number}/restore',
+        'POST /webhooks',
+        'GET /webhooks',
+        'DELETE /webhooks/{webhook_id}',
+        'GET /webhooks/{webhook_id}/deliveries',
+        'POST /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
         'POST /content-types',
         'GET /content-types',
         'GET /content-types/{content_type_id}',

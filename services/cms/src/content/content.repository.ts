@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Page, TenantContext } from '@platform/tenancy';
+import type { Page, Tenant } from '@platform/tenancy';
 
 export type ContentKind = 'blog' | 'faq' | 'page' | 'custom';
 export type ContentStatus = 'draft' | 'published' | 'archived';
@@ -15,17 +15,42 @@ export interface ContentItemRow {
   status: ContentStatus;
   metadata: Record<string, unknown>;
   contentType: string | null;
+  /** The latest revision's number. */
+  revision: number;
+  publishAt: Date | null;
+  unpublishAt: Date | null;
+  /** A pending draft of a published item: the fields readers will see once it is published. */
+  draft: DraftFields | null;
+  draftPublishAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type ContentSummaryRow = Pick<ContentItemRow, 'id' | 'type' | 'title' | 'slug' | 'status' | 'createdAt'>;
+export interface DraftFields {
+  title: string;
+  slug: string;
+  content: string;
+  metadata: Record<string, unknown>;
+}
+
+export type ContentSummaryRow = Pick<
+  ContentItemRow,
+  'id' | 'type' | 'title' | 'slug' | 'status' | 'publishAt' | 'unpublishAt' | 'createdAt'
+>;
 
 export type ContentFilters = Partial<Pick<ContentItemRow, 'type' | 'status' | 'slug'>>;
 
-export type NewContentItem = Omit<ContentItemRow, 'tenantId' | 'projectId' | 'createdAt' | 'updatedAt'>;
+export type NewContentItem = Pick<
+  ContentItemRow,
+  'id' | 'type' | 'title' | 'slug' | 'content' | 'status' | 'metadata' | 'contentType' | 'publishAt' | 'unpublishAt'
+> & { searchLanguage: string };
 
-export type ContentChanges = Partial<Pick<ContentItemRow, 'title' | 'slug' | 'content' | 'status' | 'metadata'>>;
+export type ContentChanges = Partial<
+  Pick<
+    ContentItemRow,
+    'title' | 'slug' | 'content' | 'status' | 'metadata' | 'publishAt' | 'unpublishAt' | 'draft' | 'draftPublishAt'
+  >
+> & { searchLanguage?: string };
 
 export const SLUG_CONSTRAINT = 'content_items_slug_unique';
 
@@ -40,6 +65,11 @@ const COLUMNS = {
   status: 'status',
   metadata: 'metadata',
   contentType: 'content_type',
+  revision: 'revision',
+  publishAt: 'publish_at',
+  unpublishAt: 'unpublish_at',
+  draft: 'draft',
+  draftPublishAt: 'draft_publish_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
@@ -50,19 +80,19 @@ const SUMMARY_COLUMNS = {
   title: 'title',
   slug: 'slug',
   status: 'status',
+  publishAt: 'publish_at',
+  unpublishAt: 'unpublish_at',
   createdAt: 'created_at',
 };
 
+const LIVE_FIELDS = ['title', 'slug', 'content', 'status', 'metadata'] as const;
+
 const RETURNING = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
-const scoped = (db: Knex, tenant: TenantContext) =>
+const scoped = (db: Knex, tenant: Tenant) =>
   db('content_items').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
 
-export async function insertContentItem(
-  db: Knex,
-  tenant: TenantContext,
-  item: NewContentItem,
-): Promise<ContentItemRow> {
+export async function insertContentItem(db: Knex, tenant: Tenant, item: NewContentItem): Promise<ContentItemRow> {
   const [row] = await db('content_items')
     .insert({
       id: item.id,
@@ -75,6 +105,10 @@ export async function insertContentItem(
       status: item.status,
       metadata: JSON.stringify(item.metadata),
       content_type: item.contentType,
+      publish_at: item.publishAt,
+      unpublish_at: item.unpublishAt,
+      search_language: item.searchLanguage,
+      revision: 1,
     })
     .returning(RETURNING);
   return row;
@@ -83,7 +117,7 @@ export async function insertContentItem(
 /** Serialises slug generation for one base within a type until the transaction ends. */
 export async function lockSlugBase(
   trx: Knex.Transaction,
-  tenant: TenantContext,
+  tenant: Tenant,
   type: ContentKind,
   base: string,
 ): Promise<void> {
@@ -98,7 +132,7 @@ export async function lockSlugBase(
  */
 export async function slugUsage(
   db: Knex,
-  tenant: TenantContext,
+  tenant: Tenant,
   type: ContentKind,
   base: string,
 ): Promise<{ baseTaken: boolean; highestSuffix: number }> {
@@ -115,40 +149,58 @@ export async function slugUsage(
 
 export async function findContentItem(
   db: Knex,
-  tenant: TenantContext,
+  tenant: Tenant,
   id: string,
+  options: { lock?: boolean } = {},
 ): Promise<ContentItemRow | undefined> {
-  return scoped(db, tenant).where({ id }).first(COLUMNS);
+  const query = scoped(db, tenant).where({ id }).first(COLUMNS);
+  return options.lock ? query.forUpdate() : query;
 }
 
+export interface SearchQuery {
+  text: string;
+  language: string;
+}
+
+/**
+ * A page of summaries, newest first; with `search`, the matches ranked (title above content
+ * above metadata) by `websearch_to_tsquery`, which accepts any text: words, "phrases", -not.
+ */
 export async function listContentItems(
   db: Knex,
-  tenant: TenantContext,
+  tenant: Tenant,
   filters: ContentFilters,
   page: Page,
+  search?: SearchQuery,
 ): Promise<{ rows: ContentSummaryRow[]; total: number }> {
   const where: Record<string, string> = {};
   if (filters.type) where.type = filters.type;
   if (filters.status) where.status = filters.status;
   if (filters.slug) where.slug = filters.slug;
-  const [rows, [{ count }]] = await Promise.all([
-    scoped(db, tenant)
-      .where(where)
-      .select(SUMMARY_COLUMNS)
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(page.limit)
-      .offset(page.offset),
-    scoped(db, tenant).where(where).count<{ count: string }[]>({ count: '*' }),
+  const matching = () => {
+    const query = scoped(db, tenant).where(where);
+    return search
+      ? query.whereRaw('search @@ websearch_to_tsquery(?::regconfig, ?)', [search.language, search.text])
+      : query;
+  };
+  const order = [
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ];
+  const rows = matching().select(SUMMARY_COLUMNS).limit(page.limit).offset(page.offset);
+  if (search) {
+    rows.orderByRaw('ts_rank(search, websearch_to_tsquery(?::regconfig, ?)) DESC', [search.language, search.text]);
+  }
+  const [found, [{ count }]] = await Promise.all([
+    rows.orderBy(order),
+    matching().count<{ count: string }[]>({ count: '*' }),
   ]);
-  return { rows, total: Number(count) };
+  return { rows: found, total: Number(count) };
 }
 
 export async function updateContentItem(
   db: Knex,
-  tenant: TenantContext,
+  tenant: Tenant,
   id: string,
   changes: ContentChanges,
 ): Promise<ContentItemRow | undefined> {
@@ -158,10 +210,35 @@ export async function updateContentItem(
   if (changes.content !== undefined) patch.content = changes.content;
   if (changes.status !== undefined) patch.status = changes.status;
   if (changes.metadata !== undefined) patch.metadata = JSON.stringify(changes.metadata);
+  if (changes.publishAt !== undefined) patch.publish_at = changes.publishAt;
+  if (changes.unpublishAt !== undefined) patch.unpublish_at = changes.unpublishAt;
+  if (changes.draft !== undefined) {
+    patch.draft = changes.draft === null ? null : JSON.stringify(changes.draft);
+    patch.draft_updated_at = changes.draft === null ? null : db.fn.now();
+  }
+  if (changes.draftPublishAt !== undefined) patch.draft_publish_at = changes.draftPublishAt;
+  if (changes.searchLanguage !== undefined) patch.search_language = changes.searchLanguage;
+  // Only a change readers can see is a new revision; a draft alone is not.
+  if (LIVE_FIELDS.some((field) => changes[field] !== undefined)) patch.revision = db.raw('revision + 1');
   const [row] = await scoped(db, tenant).where({ id }).update(patch).returning(RETURNING);
   return row;
 }
 
-export async function deleteContentItem(db: Knex, tenant: TenantContext, id: string): Promise<boolean> {
+export async function deleteContentItem(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
   return (await scoped(db, tenant).where({ id }).delete()) > 0;
+}
+
+/**
+ * Items with a publishAt, unpublishAt or draft publishAt that has come, locked for this
+ * transaction; rows another replica is working on are skipped, so each is applied once.
+ */
+export async function lockDueItems(trx: Knex.Transaction, limit: number): Promise<ContentItemRow[]> {
+  return trx('content_items')
+    .where('publish_at', '<=', trx.fn.now())
+    .orWhere('unpublish_at', '<=', trx.fn.now())
+    .orWhere('draft_publish_at', '<=', trx.fn.now())
+    .select(COLUMNS)
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
 }

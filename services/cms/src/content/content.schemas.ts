@@ -13,11 +13,24 @@ export interface CreateContentInput {
   metadata: Record<string, unknown>;
   status: ContentStatus;
   contentType?: string;
+  publishAt?: Date | null;
+  unpublishAt?: Date | null;
 }
 
-export type UpdateContentInput = ContentChanges;
+export type UpdateContentInput = Pick<ContentChanges, 'title' | 'content' | 'metadata' | 'status' | 'slug'> & {
+  publishAt?: Date | null;
+  unpublishAt?: Date | null;
+};
 
-export type ListContentQuery = ContentFilters & Page;
+export type ListContentQuery = ContentFilters & Page & { q?: string };
+
+export interface GetContentQuery {
+  version: 'live' | 'draft';
+}
+
+export interface UpdateContentQuery {
+  draft: boolean;
+}
 
 const slug = Joi.string()
   .max(SLUG_MAX_LENGTH)
@@ -27,6 +40,19 @@ const title = Joi.string().trim().min(1).max(500);
 const content = Joi.string().allow('');
 const metadata = Joi.object().unknown(true);
 const status = Joi.string().valid(...CONTENT_STATUSES);
+// A schedule is a moment still to come; null clears it.
+const scheduledAt = Joi.date()
+  .iso()
+  .greater('now')
+  .allow(null)
+  .messages({ 'date.greater': '{#label} must be in the future', 'date.format': '{#label} must be an ISO 8601 time' });
+const schedule = {
+  publishAt: scheduledAt,
+  unpublishAt: scheduledAt.when('publishAt', {
+    is: Joi.date().required(),
+    then: Joi.date().greater(Joi.ref('publishAt')).messages({ 'date.greater': 'unpublishAt must be after publishAt' }),
+  }),
+};
 
 export const createContentSchema = Joi.object<CreateContentInput>({
   type: Joi.string()
@@ -46,13 +72,28 @@ export const createContentSchema = Joi.object<CreateContentInput>({
       then: Joi.required(),
       otherwise: Joi.forbidden().messages({ 'any.unknown': 'contentType is only allowed when type is custom' }),
     }),
+  ...schedule,
 });
 
-export const updateContentSchema = Joi.object<UpdateContentInput>({ title, content, metadata, status, slug });
+export const updateContentSchema = Joi.object<UpdateContentInput>({
+  title,
+  content,
+  metadata,
+  status,
+  slug,
+  ...schedule,
+});
+
+export const updateContentQuerySchema = Joi.object<UpdateContentQuery>({ draft: Joi.boolean().default(false) });
+
+export const getContentQuerySchema = Joi.object<GetContentQuery>({
+  version: Joi.string().valid('live', 'draft').default('live'),
+});
 
 export const listContentQuerySchema = Joi.object<ListContentQuery>({
   type: Joi.string().valid(...CONTENT_KINDS),
   status,
   slug: Joi.string().max(SLUG_MAX_LENGTH),
+  q: Joi.string().trim().min(1).max(500),
   ...pageSchema(20),
 });

@@ -1,17 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
+import { isUniqueViolation } from '@platform/db';
+import type { ServiceDeps } from '@platform/runtime';
+import { errors, isUuid, type Tenant, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
 import { schemaErrorDetails } from '../content-types/schema-compiler';
+import { recordChange, recordDeletion } from './content-changes';
+import { toContentItem, toDraftView, toSummary, type ContentItem, type ContentSummary } from './content.mapper';
 import * as repo from './content.repository';
-import type { ContentItemRow, ContentSummaryRow, NewContentItem } from './content.repository';
+import type { ContentItemRow, DraftFields, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
-import { isUniqueViolation } from '@platform/db';
+import type { RevisionChange } from '../revisions/revisions.repository';
+import { searchLanguageOf } from './search-language';
 import { nextFreeSlug, slugify } from './slug';
 
-/** The API shapes: the rows with their timestamps as ISO strings. */
-export type ContentItem = Omit<ContentItemRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string };
-export type ContentSummary = Omit<ContentSummaryRow, 'createdAt'> & { createdAt: string };
+export type { ContentItem, ContentSummary } from './content.mapper';
 
 export interface ContentPage {
   content: ContentSummary[];
@@ -20,15 +23,6 @@ export interface ContentPage {
   offset: number;
 }
 
-// The rows come from explicit column lists, so spreading them exposes nothing more.
-const toContentItem = (row: ContentItemRow): ContentItem => ({
-  ...row,
-  createdAt: toIso(row.createdAt) as string,
-  updatedAt: toIso(row.updatedAt) as string,
-});
-
-const toSummary = (row: ContentSummaryRow): ContentSummary => ({ ...row, createdAt: toIso(row.createdAt) as string });
-
 const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
 const slugTaken = (slug: string) => errors.conflict(`The slug '${slug}' is already used by another item of this type`);
@@ -36,12 +30,23 @@ const slugTaken = (slug: string) => errors.conflict(`The slug '${slug}' is alrea
 /** After this many lost races for a generated slug, a random suffix ends the contest. */
 const SLUG_ATTEMPTS = 5;
 
-/** Content items: slugs, custom-type validation, partial updates. */
+const liveFieldsOf = (row: ContentItemRow): DraftFields => ({
+  title: row.title,
+  slug: row.slug,
+  content: row.content,
+  metadata: row.metadata,
+});
+
+/** Content items: slugs, custom-type validation, partial updates, drafts, revisions. */
 export class ContentService {
+  private readonly db: Knex;
+
   constructor(
-    private readonly db: Knex,
+    private readonly deps: Pick<ServiceDeps, 'db' | 'relay'>,
     private readonly contentTypes: ContentTypesService,
-  ) {}
+  ) {
+    this.db = deps.db;
+  }
 
   async create(tenant: TenantContext, input: CreateContentInput): Promise<ContentItem> {
     if (input.type === 'custom') await this.validateCustomContent(tenant, input.contentType as string, input.content);
@@ -53,74 +58,156 @@ export class ContentService {
       status: input.status,
       metadata: input.metadata,
       contentType: input.type === 'custom' ? (input.contentType as string) : null,
+      publishAt: input.publishAt ?? null,
+      unpublishAt: input.unpublishAt ?? null,
+      searchLanguage: searchLanguageOf(tenant),
     };
-    if (!input.slug) return toContentItem(await this.insertWithGeneratedSlug(tenant, item));
-    try {
-      return toContentItem(await repo.insertContentItem(this.db, tenant, { ...item, slug: input.slug }));
-    } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(input.slug);
-      throw error;
-    }
+    const row = input.slug
+      ? await this.insert(tenant, { ...item, slug: input.slug }).catch((error: unknown) => {
+          throw isSlugConflict(error) ? slugTaken(input.slug as string) : error;
+        })
+      : await this.insertWithGeneratedSlug(tenant, item);
+    this.deps.relay.kick();
+    return toContentItem(row);
   }
 
   async list(tenant: TenantContext, query: ListContentQuery): Promise<ContentPage> {
-    const { limit, offset, ...filters } = query;
-    const { rows, total } = await repo.listContentItems(this.db, tenant, filters, { limit, offset });
+    const { limit, offset, q, ...filters } = query;
+    const search = q === undefined ? undefined : { text: q, language: searchLanguageOf(tenant) };
+    const { rows, total } = await repo.listContentItems(this.db, tenant, filters, { limit, offset }, search);
     return { content: rows.map(toSummary), total, limit, offset };
   }
 
-  async get(tenant: TenantContext, id: string): Promise<ContentItem> {
-    return toContentItem(await this.find(tenant, id));
+  /** The live item, or with `version: 'draft'` what it will be once its pending draft is published. */
+  async get(tenant: Tenant, id: string, version: 'live' | 'draft' = 'live'): Promise<ContentItem> {
+    const row = await this.find(this.db, tenant, id);
+    return version === 'draft' ? toDraftView(row) : toContentItem(row);
   }
 
-  async update(tenant: TenantContext, id: string, changes: UpdateContentInput): Promise<ContentItem> {
-    if (Object.keys(changes).length === 0) return this.get(tenant, id);
-    // Only new content needs the stored item first: a custom item's type must accept it.
+  /**
+   * A change to the item; with `draft` on a published item, a change to its pending draft
+   * instead (readers keep the published version; `publishAt` then schedules the draft).
+   */
+  async update(
+    tenant: TenantContext,
+    id: string,
+    changes: UpdateContentInput,
+    options: { draft?: boolean } = {},
+  ): Promise<ContentItem> {
+    if (Object.keys(changes).length === 0) return this.get(tenant, id, options.draft ? 'draft' : 'live');
+    // Read first (unlocked) only to validate: a custom item's type must accept new content.
     if (changes.content !== undefined) {
-      const current = await this.find(tenant, id);
+      const current = await this.find(this.db, tenant, id);
       if (current.type === 'custom') {
         await this.validateCustomContent(tenant, current.contentType as string, changes.content);
       }
     }
-    let row: ContentItemRow | undefined;
-    try {
-      row = isUuid(id) ? await repo.updateContentItem(this.db, tenant, id, changes) : undefined;
-    } catch (error) {
-      if (isSlugConflict(error)) throw slugTaken(changes.slug as string);
-      throw error;
-    }
-    if (!row) throw errors.notFound('Content');
+    const row = await this.change(tenant, id, async (trx, before) => {
+      if (options.draft && before.status === 'published') return this.saveDraft(trx, tenant, before, changes);
+      return repo.updateContentItem(trx, tenant, id, { ...changes, searchLanguage: searchLanguageOf(tenant) });
+    }).catch((error: unknown) => {
+      throw isSlugConflict(error) ? slugTaken(changes.slug as string) : error;
+    });
+    return options.draft ? toDraftView(row) : toContentItem(row);
+  }
+
+  /** Makes the pending draft live, or publishes an unpublished item; 409 when there is nothing to publish. */
+  async publish(tenant: Tenant, id: string): Promise<ContentItem> {
+    const row = await this.change(tenant, id, async (trx, before) => {
+      if (!before.draft && before.status === 'published') {
+        throw errors.conflict('The item is published and has no pending draft');
+      }
+      return publishDraft(trx, tenant, before);
+    }).catch((error: unknown) => {
+      throw isSlugConflict(error)
+        ? errors.conflict("The draft's slug is already used by another item of this type")
+        : error;
+    });
     return toContentItem(row);
   }
 
-  async remove(tenant: TenantContext, id: string): Promise<void> {
-    if (!isUuid(id) || !(await repo.deleteContentItem(this.db, tenant, id))) throw errors.notFound('Content');
+  async discardDraft(tenant: Tenant, id: string): Promise<void> {
+    await this.change(tenant, id, async (trx, before) => {
+      if (!before.draft) throw errors.notFound('Draft');
+      return repo.updateContentItem(trx, tenant, id, { draft: null, draftPublishAt: null });
+    });
+  }
+
+  async remove(tenant: Tenant, id: string): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const before = await this.find(trx, tenant, id, true);
+      await repo.deleteContentItem(trx, tenant, id);
+      await recordDeletion(trx, tenant, before);
+    });
+    this.deps.relay.kick();
+  }
+
+  /** The item locked for the transaction of one change, which writes its revision and webhooks. */
+  async change(
+    tenant: Tenant,
+    id: string,
+    apply: (trx: Knex.Transaction, before: ContentItemRow) => Promise<ContentItemRow | undefined>,
+    change?: RevisionChange,
+  ): Promise<ContentItemRow> {
+    const row = await this.db.transaction(async (trx) => {
+      const before = await this.find(trx, tenant, id, true);
+      const after = await apply(trx, before);
+      if (!after) throw errors.notFound('Content');
+      await recordChange(trx, tenant, before, after, change);
+      return after;
+    });
+    this.deps.relay.kick();
+    return row;
+  }
+
+  private async saveDraft(
+    trx: Knex.Transaction,
+    tenant: Tenant,
+    before: ContentItemRow,
+    changes: UpdateContentInput,
+  ): Promise<ContentItemRow | undefined> {
+    if (changes.status !== undefined) {
+      throw errors.validation('A draft has no status of its own', [
+        { path: 'status', message: 'status cannot change in a draft; publish it with POST /v1/content/{id}/publish' },
+      ]);
+    }
+    const { publishAt, unpublishAt, ...fields } = changes;
+    const draft = { ...(before.draft ?? liveFieldsOf(before)), ...fields } as DraftFields;
+    return repo.updateContentItem(trx, tenant, before.id, {
+      draft,
+      ...(publishAt !== undefined ? { draftPublishAt: publishAt } : {}),
+      ...(unpublishAt !== undefined ? { unpublishAt } : {}),
+    });
+  }
+
+  /** Insert with its first revision and webhooks, in one transaction. */
+  private async insert(tenant: Tenant, item: NewContentItem, lockBase?: string): Promise<ContentItemRow> {
+    return this.db.transaction(async (trx) => {
+      if (lockBase !== undefined) {
+        await repo.lockSlugBase(trx, tenant, item.type, lockBase);
+        const slug = nextFreeSlug(lockBase, await repo.slugUsage(trx, tenant, item.type, lockBase));
+        item = { ...item, slug };
+      }
+      const row = await repo.insertContentItem(trx, tenant, item);
+      await recordChange(trx, tenant, null, row);
+      return row;
+    });
   }
 
   /** The title's slug, or the next free `-N`: optimistic first, queued on a lock after a lost race. */
-  private async insertWithGeneratedSlug(
-    tenant: TenantContext,
-    item: Omit<NewContentItem, 'slug'>,
-  ): Promise<ContentItemRow> {
+  private async insertWithGeneratedSlug(tenant: Tenant, item: Omit<NewContentItem, 'slug'>): Promise<ContentItemRow> {
     const base = slugify(item.title);
     for (let attempt = 1; ; attempt++) {
       try {
         if (attempt === 1) {
-          // Usually nobody else is creating this title: two queries, no transaction.
+          // Usually nobody else is creating this title: no lock.
           const slug = nextFreeSlug(base, await repo.slugUsage(this.db, tenant, item.type, base));
-          return await repo.insertContentItem(this.db, tenant, { ...item, slug });
+          return await this.insert(tenant, { ...item, slug });
         }
         if (attempt > SLUG_ATTEMPTS) {
-          return await repo.insertContentItem(this.db, tenant, {
-            ...item,
-            slug: `${base}-${randomBytes(4).toString('hex')}`,
-          });
+          return await this.insert(tenant, { ...item, slug: `${base}-${randomBytes(4).toString('hex')}` });
         }
-        return await this.db.transaction(async (trx) => {
-          await repo.lockSlugBase(trx, tenant, item.type, base);
-          const slug = nextFreeSlug(base, await repo.slugUsage(trx, tenant, item.type, base));
-          return repo.insertContentItem(trx, tenant, { ...item, slug });
-        });
+        return await this.insert(tenant, { ...item, slug: base }, base);
       } catch (error) {
         // Also reached when an explicit slug written meanwhile took the computed one.
         if (!isSlugConflict(error) || attempt > SLUG_ATTEMPTS) throw error;
@@ -128,13 +215,13 @@ export class ContentService {
     }
   }
 
-  private async find(tenant: TenantContext, id: string): Promise<ContentItemRow> {
-    const row = isUuid(id) ? await repo.findContentItem(this.db, tenant, id) : undefined;
+  private async find(db: Knex, tenant: Tenant, id: string, lock = false): Promise<ContentItemRow> {
+    const row = isUuid(id) ? await repo.findContentItem(db, tenant, id, { lock }) : undefined;
     if (!row) throw errors.notFound('Content');
     return row;
   }
 
-  /** A custom item's content is a JSON document that its type's schema accepts. */
+  /** A custom item's content (live or draft) is a JSON document that its type's schema accepts. */
   private async validateCustomContent(tenant: TenantContext, contentType: string, content: string): Promise<void> {
     const validate = await this.contentTypes.validatorFor(tenant, contentType);
     let document: unknown;
@@ -152,4 +239,19 @@ export class ContentService {
       );
     }
   }
+}
+
+/** The draft's fields made live and published; the draft and its schedule are gone. */
+export function publishDraft(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  before: ContentItemRow,
+): Promise<ContentItemRow | undefined> {
+  return repo.updateContentItem(trx, tenant, before.id, {
+    ...(before.draft ?? {}),
+    status: 'published',
+    draft: null,
+    draftPublishAt: null,
+    ...(before.status === 'published' ? {} : { publishAt: null }),
+  });
 }

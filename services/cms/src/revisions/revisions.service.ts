@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { errors, toIso, type Page, type Tenant, type TenantContext } from '@platform/tenancy';
+import { isUniqueViolation } from '@platform/db';
+import type { ContentService } from '../content/content.service';
+import { toContentItem, type ContentItem } from '../content/content.mapper';
+import * as repo from '../content/content.repository';
+import { searchLanguageOf } from '../content/search-language';
+import { findRevision, listRevisions, type RevisionRow } from './revisions.repository';
+
+const toRevision = (row: RevisionRow) => ({ ...row, createdAt: toIso(row.createdAt) as string });
+
+export type Revision = ReturnType<typeof toRevision>;
+
+/** An item's history: every change readers could see, newest first, and restoring one. */
+export class RevisionsService {
+  constructor(
+    private readonly db: Knex,
+    private readonly content: ContentService,
+  ) {}
+
+  async list(tenant: Tenant, contentId: string, page: Page) {
+    await this.content.get(tenant, contentId);
+    const { rows, total } = await listRevisions(this.db, tenant, contentId, page);
+    return { revisions: rows.map(toRevision), total, limit: page.limit, offset: page.offset };
+  }
+
+  async get(tenant: Tenant, contentId: string, number: number): Promise<Revision> {
+    await this.content.get(tenant, contentId);
+    const row = await findRevision(this.db, tenant, contentId, number);
+    if (!row) throw errors.notFound('Revision');
+    return toRevision(row);
+  }
+
+  /** The item becomes revision `number` again (fields and status), as a new revision; a pending draft stays. */
+  async restore(tenant: TenantContext, contentId: string, number: number): Promise<ContentItem> {
+    const row = await this.content
+      .change(
+        tenant,
+        contentId,
+        async (trx, before) => {
+          const revision = await findRevision(trx, tenant, contentId, number);
+          if (!revision) throw errors.notFound('Revision');
+          return repo.updateContentItem(trx, tenant, before.id, {
+            title: revision.title,
+            slug: revision.slug,
+            content: revision.content,
+            metadata: revision.metadata,
+            status: revision.status,
+            searchLanguage: searchLanguageOf(tenant),
+          });
+        },
+        'restored',
+      )
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, repo.SLUG_CONSTRAINT)) {
+          throw errors.conflict(`The slug of revision ${number} is now used by another item of this type`);
+        }
+        throw error;
+      });
+    return toContentItem(row);
+  }
+}
