@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, toIso, type Page, type Tenant } from '@platform/tenancy';
+import { assertTargetAllowed, WebhookRefusedError } from '@platform/webhooks';
 import { queueAttempt } from './content-events';
 import * as repo from './webhooks.repository';
 import type { AttemptRow, DeliveryRow, WebhookRow } from './webhooks.repository';
@@ -46,6 +47,13 @@ export class WebhooksService {
     // Plain HTTP only to hosts the operator allowed (local receivers in tests and staging).
     if (url.protocol !== 'https:' && !this.deps.config.webhookAllowedHosts.includes(url.hostname)) {
       throw errors.validation('The webhook URL must use HTTPS', [{ path: 'url', message: 'url must be an https URL' }]);
+    }
+    try {
+      // Literal private addresses are refused now; names are checked on each attempt (DNS may change).
+      assertTargetAllowed(url, this.deps.config.webhookAllowedHosts);
+    } catch (error) {
+      if (!(error instanceof WebhookRefusedError)) throw error;
+      throw errors.validation('The webhook URL is not allowed', [{ path: 'url', message: error.message }]);
     }
     if ((await repo.listWebhooks(this.db, tenant)).length >= this.limits.perProject) {
       throw errors.validation(`A project can have at most ${this.limits.perProject} webhooks`, [
