@@ -1,5 +1,7 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { loadLlmConfig, type LlmConfig } from './config';
+import { MeterSettler } from './limits/meter-settler';
+import { ProjectSlots } from './gateway/project-slots';
 import { CompletionLogWriter } from './usage/completion-log-writer';
 import { VendorClientCache } from './vendors/vendor-clients';
 import type { VendorOptions, ProviderType } from './vendors/vendor-types';
@@ -9,6 +11,10 @@ export interface LlmRuntime {
   config: LlmConfig;
   clients: VendorClientCache;
   logs: CompletionLogWriter;
+  /** Settles finished gateway requests against their project's budget and rate meters. */
+  meters: MeterSettler;
+  /** Open streams per project on this replica. */
+  streams: ProjectSlots;
   vendorOptions(provider: ProviderType): VendorOptions;
 }
 
@@ -24,6 +30,8 @@ export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(
         flushMs: config.logFlushMs,
         maxBuffered: config.logMaxBuffered,
       }),
+      meters: new MeterSettler(deps.db, deps.logger, config.meterFlushMs),
+      streams: new ProjectSlots(config.gatewayMaxStreamsPerProject),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
         timeoutMs: config.vendorTimeoutMs,
