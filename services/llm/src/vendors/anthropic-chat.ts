@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { TokenCounts } from '../usage/price-table';
 import { toAnthropicRequest } from './anthropic-chat-request';
+import { StreamCutError } from './vendor-errors';
 import {
   estimatePromptTokens,
   openAiUsage,
@@ -128,6 +129,7 @@ export async function anthropicChatStream(
     async *[Symbol.asyncIterator]() {
       // Anthropic numbers all content blocks; OpenAI numbers tool calls only.
       const toolIndex = new Map<number, number>();
+      let finished = false;
       for await (const event of events) {
         switch (event.type) {
           case 'message_start':
@@ -168,10 +170,14 @@ export async function anthropicChatStream(
             exact = true;
             yield chunk({}, finishOf(event.delta.stop_reason));
             break;
+          case 'message_stop':
+            finished = true;
+            break;
           default:
             break;
         }
       }
+      if (!finished) throw new StreamCutError();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   type ChatStream,
 } from './chat-types';
 import type { TokenCounts } from '../usage/price-table';
+import { StreamCutError } from './vendor-errors';
 
 function tokensOf(usage: OpenAI.CompletionUsage | null | undefined): TokenCounts {
   return {
@@ -50,8 +51,10 @@ export async function openAiChatStream(
     },
     usageChunk: () => ({ ...last, object: 'chat.completion.chunk', choices: [], usage: openAiUsage(tokens) }),
     async *[Symbol.asyncIterator]() {
+      let finished = false;
       for await (const chunk of stream) {
         last = { id: chunk.id, created: chunk.created, model: chunk.model };
+        if (chunk.choices.some((c) => c.finish_reason)) finished = true;
         if (chunk.usage) {
           Object.assign(tokens, tokensOf(chunk.usage));
           exact = true;
@@ -63,6 +66,7 @@ export async function openAiChatStream(
           yield rest as ChatChunk;
         }
       }
+      if (!finished) throw new StreamCutError();
     },
   };
 }

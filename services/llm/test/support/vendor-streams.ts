@@ -132,7 +132,8 @@ export function planFor(model: string, text: string, tool?: { name: string }): S
     model,
     tokens: trickle ? Array.from({ length: 100_000 }, (_, i) => `t${i} `) : words,
     tool: tool ? { name: tool.name, argumentPieces: ['{"city"', ': "Par', 'is"}'] } : undefined,
-    everyMs: trickle ? Number(trickle[1]) : 0,
+    // A break comes after the first chunks have surely reached the gateway.
+    everyMs: trickle ? Number(trickle[1]) : model.includes('-break') ? 30 : 0,
     breakAfter: model.includes('-break') ? 2 : undefined,
   };
 }
