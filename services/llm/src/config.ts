@@ -56,6 +56,8 @@ export interface LlmConfig {
   gatewayMaxStreamsPerProject: number;
   /** The longest a stream may stay open; then it ends with an error event. */
   gatewayStreamMaxMs: number;
+  /** `false`: /chat/completions neither meters nor enforces budgets and rate limits (spend capped elsewhere). */
+  gatewayLimits: boolean;
   /** Finished requests are settled against the project's meters in groups, at most this late. */
   meterFlushMs: number;
 }
@@ -91,6 +93,7 @@ const schema = Joi.object({
   LLM_GATEWAY_MAX_FALLBACKS: Joi.number().integer().min(0).max(20).default(5),
   LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: Joi.number().integer().min(1).default(1_000),
   LLM_GATEWAY_STREAM_MAX_MS: Joi.number().integer().min(1_000).default(600_000),
+  LLM_GATEWAY_LIMITS: Joi.boolean().default(true),
   LLM_METER_FLUSH_MS: Joi.number().integer().min(1).default(20),
 }).unknown(true);
 
@@ -128,6 +131,7 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     gatewayMaxFallbacks: value.LLM_GATEWAY_MAX_FALLBACKS,
     gatewayMaxStreamsPerProject: value.LLM_GATEWAY_MAX_STREAMS_PER_PROJECT,
     gatewayStreamMaxMs: value.LLM_GATEWAY_STREAM_MAX_MS,
+    gatewayLimits: value.LLM_GATEWAY_LIMITS,
     meterFlushMs: value.LLM_METER_FLUSH_MS,
   };
 }

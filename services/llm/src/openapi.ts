@@ -30,7 +30,8 @@ const document = buildOpenApiDocument({
   title: 'LLM service',
   description:
     "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
-    'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers.',
+    'an OpenAI-compatible gateway (/chat/completions whole and streamed, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
+    'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
   schemas: { ...schemas, ...gatewaySchemas },
   paths: {
     ...gatewayPaths,

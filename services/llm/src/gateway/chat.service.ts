@@ -2,6 +2,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
 import type { LlmRuntime } from '../llm-runtime';
+import { readFallbacks } from '../limits/limits.repository';
 import { admit, worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
@@ -57,7 +58,9 @@ export async function admitChat(
   await requireVendorClient(deps, runtime, tenant, routeModel(body.model));
   const request = vendorRequest(body);
   const reservedUsd = worstCaseCostUsd(request, models, runtime.config.defaultMaxTokens);
-  const defaults = await admit(deps.db, tenant, reservedUsd);
+  const defaults = runtime.config.gatewayLimits
+    ? await admit(deps.db, tenant, reservedUsd)
+    : await readFallbacks(deps.db, tenant);
   // The project's fallbacks apply when the request names none of its own.
   const chain = body.fallbacks ? models : [body.model, ...defaults.filter((model) => model !== body.model)];
   return { request, models: chain, log: new AttemptLog(runtime, tenant, body.stream === true), reservedUsd };
@@ -65,6 +68,7 @@ export async function admitChat(
 
 /** Turns the request's reservation into what it spent. */
 export function finish(runtime: LlmRuntime, tenant: Tenant, chat: AdmittedChat): void {
+  if (!runtime.config.gatewayLimits) return;
   runtime.meters.add(tenant, {
     spentUsd: chat.log.costUsd ?? 0,
     releasedUsd: chat.reservedUsd,
