@@ -6,14 +6,12 @@
  *    10,000 x 20 ms / LLM_BATCH_CONCURRENCY, with memory before and after.
  * The stand-in runs in a child process so that it does not share the service's event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { createTestService } from '@platform/testkit';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
+import { collectGarbage, startStandIn } from './lib/stand-in';
 import { listenService } from './lib/listen';
 import { compare, formatComparison, runLoad } from './lib/load';
 
@@ -47,17 +45,6 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 65000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
 `;
-
-async function startStandIn(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['-e', STAND_IN], { stdio: ['ignore', 'pipe', 'inherit'] });
-  // Also when the bench fails before its cleanup, so no stand-in outlives the bench.
-  process.once('exit', () => child.kill());
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`stand-in exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
 const PROBE = `
 const http = require('node:http');
@@ -131,19 +118,13 @@ function percentiles(latencies: number[]): { p50: number; p99: number; count: nu
   return { p50: at(0.5), p99: at(0.99), count: sorted.length };
 }
 
-/** A full garbage collection, so that memory before and after compares live data only. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default async function llmBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
-  const standIn = await startStandIn();
+  const standIn = await startStandIn(STAND_IN);
   const svc = await createTestService(llmService, {
     env: {
       OPENAI_BASE_URL: `${standIn.url}/v1`,

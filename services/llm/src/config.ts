@@ -45,6 +45,22 @@ export interface LlmConfig {
   /** Delays before each webhook retry; attempts = delays + 1. */
   webhookRetryDelaysMs: number[];
   webhookTimeoutMs: number;
+  /** Retries of one model on a vendor 429, 5xx, connection error or timeout, before its fallbacks. */
+  gatewayRetries: number;
+  /** First backoff between retries; it doubles (with jitter). */
+  gatewayRetryBaseMs: number;
+  /** The longest vendor Retry-After the gateway waits out; a longer one moves on to the fallback. */
+  gatewayRetryMaxWaitMs: number;
+  /** Fallback models one request may name (and the project's default list may hold). */
+  gatewayMaxFallbacks: number;
+  /** Streams one project may hold open on one replica at once (each holds a vendor connection). */
+  gatewayMaxStreamsPerProject: number;
+  /** The longest a stream may stay open; then it ends with an error event. */
+  gatewayStreamMaxMs: number;
+  /** `false`: /chat/completions neither meters nor enforces budgets and rate limits (spend capped elsewhere). */
+  gatewayLimits: boolean;
+  /** Finished requests are settled against the project's meters in groups, at most this late. */
+  meterFlushMs: number;
 }
 
 const schema = Joi.object({
@@ -72,6 +88,14 @@ const schema = Joi.object({
     .pattern(/^\d+(,\d+)*$/)
     .default('60000,240000,600000,900000,1800000'),
   LLM_WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  LLM_GATEWAY_RETRIES: Joi.number().integer().min(0).max(10).default(2),
+  LLM_GATEWAY_RETRY_BASE_MS: Joi.number().integer().min(0).default(250),
+  LLM_GATEWAY_RETRY_MAX_WAIT_MS: Joi.number().integer().min(0).default(10_000),
+  LLM_GATEWAY_MAX_FALLBACKS: Joi.number().integer().min(0).max(20).default(5),
+  LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: Joi.number().integer().min(1).default(1_000),
+  LLM_GATEWAY_STREAM_MAX_MS: Joi.number().integer().min(1_000).default(600_000),
+  LLM_GATEWAY_LIMITS: Joi.boolean().default(true),
+  LLM_METER_FLUSH_MS: Joi.number().integer().min(1).default(20),
 }).unknown(true);
 
 export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
@@ -102,5 +126,13 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     webhookQueue: value.LLM_WEBHOOK_QUEUE,
     webhookRetryDelaysMs: parseRetryDelays(String(value.LLM_WEBHOOK_RETRY_DELAYS_MS)),
     webhookTimeoutMs: value.LLM_WEBHOOK_TIMEOUT_MS,
+    gatewayRetries: value.LLM_GATEWAY_RETRIES,
+    gatewayRetryBaseMs: value.LLM_GATEWAY_RETRY_BASE_MS,
+    gatewayRetryMaxWaitMs: value.LLM_GATEWAY_RETRY_MAX_WAIT_MS,
+    gatewayMaxFallbacks: value.LLM_GATEWAY_MAX_FALLBACKS,
+    gatewayMaxStreamsPerProject: value.LLM_GATEWAY_MAX_STREAMS_PER_PROJECT,
+    gatewayStreamMaxMs: value.LLM_GATEWAY_STREAM_MAX_MS,
+    gatewayLimits: value.LLM_GATEWAY_LIMITS,
+    meterFlushMs: value.LLM_METER_FLUSH_MS,
   };
 }

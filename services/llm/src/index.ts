@@ -21,7 +21,11 @@ export const llmService: ServiceDefinition = {
     // ones are written (waiting for the database, bounded) while the worker winds down.
     return async () => {
       stopWebhooks();
-      await Promise.all([worker?.stop(), runtime.logs.close(runtime.config.logShutdownGraceMs)]);
+      await Promise.all([
+        worker?.stop(),
+        runtime.logs.close(runtime.config.logShutdownGraceMs),
+        runtime.meters.close(),
+      ]);
     };
   },
 };

@@ -1,6 +1,8 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { DeliverySlots } from '@platform/webhooks';
 import { loadLlmConfig, type LlmConfig } from './config';
+import { MeterSettler } from './limits/meter-settler';
+import { ProjectSlots } from './gateway/project-slots';
 import { CompletionLogWriter } from './usage/completion-log-writer';
 import { VendorClientCache } from './vendors/vendor-clients';
 import type { VendorOptions, ProviderType } from './vendors/vendor-types';
@@ -12,6 +14,10 @@ export interface LlmRuntime {
   logs: CompletionLogWriter;
   /** This process's webhook delivery slots, shared fairly by the projects. */
   webhookSlots: DeliverySlots;
+  /** Settles finished gateway requests against their project's budget and rate meters. */
+  meters: MeterSettler;
+  /** Open streams per project on this replica. */
+  streams: ProjectSlots;
   vendorOptions(provider: ProviderType): VendorOptions;
 }
 
@@ -31,6 +37,8 @@ export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(
         total: deps.config.webhooks.slots,
         perProject: deps.config.webhooks.projectSlots,
       }),
+      meters: new MeterSettler(deps.db, deps.logger, config.meterFlushMs),
+      streams: new ProjectSlots(config.gatewayMaxStreamsPerProject),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
         timeoutMs: config.vendorTimeoutMs,

@@ -5,6 +5,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const dateTime = { type: 'string', format: 'date-time' };
 const nullableDateTime = { type: ['string', 'null'], format: 'date-time' };
 const int = { type: 'integer', minimum: 0 };
+const usd = { type: 'number', minimum: 0 };
+const nullableUsd = { type: ['number', 'null'], minimum: 0 };
 const batchStatus = { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] };
 const providerType = {
   type: 'string',
@@ -205,6 +207,12 @@ export const schemas: Record<string, JsonSchema> = {
             'error',
             'batchId',
             'createdAt',
+            'costUsd',
+            'cachedTokens',
+            'cacheWriteTokens',
+            'requestId',
+            'attempt',
+            'stream',
           ],
           properties: {
             id: { type: 'string' },
@@ -218,6 +226,23 @@ export const schemas: Record<string, JsonSchema> = {
             error: { type: ['string', 'null'] },
             batchId: { type: ['string', 'null'] },
             createdAt: dateTime,
+            costUsd: {
+              ...usd,
+              type: ['number', 'null'],
+              description: 'by the price table; null for a model it has no price for',
+            },
+            cachedTokens: { ...int, description: 'of promptTokens: read from the vendor cache' },
+            cacheWriteTokens: { ...int, description: 'of promptTokens: written to the vendor cache (Anthropic)' },
+            requestId: {
+              type: ['string', 'null'],
+              description: 'the same on every attempt (retry, fallback) of one /chat/completions request',
+            },
+            attempt: {
+              type: ['integer', 'null'],
+              minimum: 1,
+              description: 'counts attempts across retries and fallbacks',
+            },
+            stream: { type: 'boolean' },
           },
         },
       },
@@ -236,6 +261,8 @@ export const schemas: Record<string, JsonSchema> = {
       'completionTokens',
       'totalTokens',
       'averageLatencyMs',
+      'costUsd',
+      'unpricedRequests',
       'byModel',
       'byProvider',
     ],
@@ -247,20 +274,22 @@ export const schemas: Record<string, JsonSchema> = {
       completionTokens: int,
       totalTokens: int,
       averageLatencyMs: { type: 'number', minimum: 0 },
+      costUsd: { ...usd, description: 'sum over requests whose model has a price' },
+      unpricedRequests: { ...int, description: 'successful requests of models without a price (cost null)' },
       byModel: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['model', 'requests', 'totalTokens'],
-          properties: { model: { type: 'string' }, requests: int, totalTokens: int },
+          required: ['model', 'requests', 'totalTokens', 'costUsd'],
+          properties: { model: { type: 'string' }, requests: int, totalTokens: int, costUsd: nullableUsd },
         },
       },
       byProvider: {
         type: 'array',
         items: {
           type: 'object',
-          required: ['provider', 'requests', 'totalTokens'],
-          properties: { provider: { type: 'string' }, requests: int, totalTokens: int },
+          required: ['provider', 'requests', 'totalTokens', 'costUsd'],
+          properties: { provider: { type: 'string' }, requests: int, totalTokens: int, costUsd: nullableUsd },
         },
       },
       from: dateTime,

@@ -1,4 +1,5 @@
 import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS } from '@platform/tenancy';
+import { gatewayPaths, gatewaySchemas, singleCredentialScheme } from './openapi-gateway';
 import { ref, schemas } from './openapi-schemas';
 
 const pathParam = (name: string, description: string) => ({
@@ -25,13 +26,15 @@ const page = (defaultLimit: number) => [
   queryParam('offset', { type: 'integer', minimum: 0, default: 0 }),
 ];
 
-export const openapi = buildOpenApiDocument({
+const document = buildOpenApiDocument({
   title: 'LLM service',
   description:
     "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
-    'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers.',
-  schemas,
+    'an OpenAI-compatible gateway (/chat/completions whole and streamed, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
+    'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
+  schemas: { ...schemas, ...gatewaySchemas },
   paths: {
+    ...gatewayPaths,
     '/completions': {
       post: {
         summary: 'Create a completion',
@@ -135,3 +138,8 @@ export const openapi = buildOpenApiDocument({
     },
   },
 });
+
+const components = document.components as { securitySchemes: Record<string, unknown> };
+components.securitySchemes = { ...components.securitySchemes, singleCredential: singleCredentialScheme };
+
+export const openapi = document;

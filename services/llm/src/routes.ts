@@ -2,11 +2,16 @@ import { Router } from 'express';
 import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
+import { gatewayRouter } from './gateway/gateway.router';
+import { limitHandlers } from './limits/limits.router';
 import { llmRuntime } from './llm-runtime';
 import { providerHandlers } from './providers/providers.router';
 import { usageHandlers } from './usage/usage.router';
 
-/** The whole route table of the LLM service (every route needs the four key headers). */
+/**
+ * The whole route table of the LLM service. Every route needs the four key headers; the
+ * OpenAI-compatible ones (/chat/completions, /models) also take the single credential.
+ */
 export function createRoutes(deps: ServiceDeps): Router {
   const runtime = llmRuntime(deps);
   const keys = projectKeys(deps);
@@ -14,6 +19,7 @@ export function createRoutes(deps: ServiceDeps): Router {
   const providers = providerHandlers(deps, runtime);
   const batches = batchHandlers(deps, runtime);
   const usage = usageHandlers(deps);
+  const limits = limitHandlers(deps, runtime);
 
   const router = Router();
   router.post('/completions', keys, completions.create);
@@ -29,5 +35,11 @@ export function createRoutes(deps: ServiceDeps): Router {
 
   router.get('/logs/:tenant_id/:project_id', keys, usage.logs);
   router.get('/stats/:tenant_id/:project_id', keys, usage.stats);
+
+  router.use(gatewayRouter(deps, runtime, keys));
+  router.get('/limits', keys, limits.getLimits);
+  router.put('/limits', keys, limits.putLimits);
+  router.get('/fallbacks', keys, limits.getFallbacks);
+  router.put('/fallbacks', keys, limits.putFallbacks);
   return router;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeVendorFailure, type VendorFailure } from '../vendors/vendor-errors';
 import { NO_USAGE } from '../vendors/sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion } from '../vendors/vendor-types';
+import { costOf } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
 
 export const DEFAULT_TEMPERATURE = 1.0;
@@ -25,11 +26,17 @@ export async function runCompletion(
   try {
     const result = await client.complete(input, signal);
     const latencyMs = Math.round(performance.now() - started);
-    return { ok: true, result, log: { ...base, status: 'success', usage: result.usage, latencyMs, error: null } };
+    const cached = result.cache?.read ?? 0;
+    const cacheWrite = result.cache?.write ?? 0;
+    const { prompt_tokens: prompt, completion_tokens: completion } = result.usage;
+    const costUsd = costOf(input.model, { prompt, completion, cached, cacheWrite });
+    const log = { ...base, status: 'success' as const, usage: result.usage, latencyMs, error: null };
+    return { ok: true, result, log: { ...log, costUsd, cachedTokens: cached, cacheWriteTokens: cacheWrite } };
   } catch (error) {
     const failure = describeVendorFailure(error, client.apiKey);
     const latencyMs = Math.round(performance.now() - started);
     const usage = NO_USAGE;
-    return { ok: false, failure, log: { ...base, status: 'error', usage, latencyMs, error: failure.message } };
+    const log = { ...base, status: 'error' as const, usage, latencyMs, error: failure.message, costUsd: 0 };
+    return { ok: false, failure, log };
   }
 }

@@ -16,6 +16,12 @@ const LOG_COLUMNS = [
   'error',
   'batch_id',
   'created_at',
+  'cost_usd',
+  'cached_tokens',
+  'cache_write_tokens',
+  'request_id',
+  'attempt',
+  'stream',
 ];
 
 interface LogRow {
@@ -30,6 +36,12 @@ interface LogRow {
   error: string | null;
   batch_id: string | null;
   created_at: Date;
+  cost_usd: string | null;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  request_id: string | null;
+  attempt: number | null;
+  stream: boolean;
 }
 
 function toEntry(row: LogRow): CompletionLogEntry {
@@ -47,6 +59,12 @@ function toEntry(row: LogRow): CompletionLogEntry {
     error: row.error,
     batchId: row.batch_id,
     createdAt: row.created_at,
+    costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
+    cachedTokens: row.cached_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    requestId: row.request_id,
+    attempt: row.attempt,
+    stream: row.stream,
   };
 }
 
@@ -69,6 +87,12 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
         error: e.error,
         batch_id: e.batchId,
         created_at: e.createdAt,
+        cost_usd: e.costUsd ?? null,
+        cached_tokens: e.cachedTokens ?? 0,
+        cache_write_tokens: e.cacheWriteTokens ?? 0,
+        request_id: e.requestId ?? null,
+        attempt: e.attempt ?? null,
+        stream: e.stream ?? false,
       })),
     )
     .onConflict('id')
@@ -106,12 +130,15 @@ export interface TotalsRow {
   completion_tokens: string | null;
   total_tokens: string | null;
   average_latency_ms: string | null;
+  cost_usd: string | null;
+  unpriced_requests: string;
 }
 
 export interface GroupRow {
   key: string;
   requests: string;
   total_tokens: string | null;
+  cost_usd: string | null;
 }
 
 function inRange(db: Knex, tenant: Tenant, range: StatsRange) {
@@ -131,17 +158,21 @@ export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange)
       db.raw('sum(completion_tokens) as completion_tokens'),
       db.raw('sum(total_tokens) as total_tokens'),
       db.raw('avg(latency_ms) as average_latency_ms'),
+      db.raw('sum(cost_usd) as cost_usd'),
+      db.raw("count(*) filter (where cost_usd is null and status = 'success') as unpriced_requests"),
     ),
     inRange(db, tenant, range)
       .groupBy('model')
       .orderBy('model')
-      .select<GroupRow[]>('model as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
+      .select<
+        GroupRow[]
+      >('model as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens'), db.raw('sum(cost_usd) as cost_usd')),
     inRange(db, tenant, range)
       .groupBy('provider')
       .orderBy('provider')
       .select<
         GroupRow[]
-      >('provider as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens')),
+      >('provider as key', db.raw('count(*) as requests'), db.raw('sum(total_tokens) as total_tokens'), db.raw('sum(cost_usd) as cost_usd')),
   ]);
   return { totals, byModel, byProvider };
 }

@@ -23,6 +23,12 @@ function toLogResponse(entry: CompletionLogEntry) {
     error: entry.error,
     batchId: entry.batchId,
     createdAt: toIso(entry.createdAt),
+    costUsd: entry.costUsd ?? null,
+    cachedTokens: entry.cachedTokens ?? 0,
+    cacheWriteTokens: entry.cacheWriteTokens ?? 0,
+    requestId: entry.requestId ?? null,
+    attempt: entry.attempt ?? null,
+    stream: entry.stream ?? false,
   };
 }
 
@@ -32,6 +38,7 @@ export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
 }
 
 const int = (value: string | null | undefined) => Number(value ?? 0);
+const usd = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 1e10) / 1e10;
 
 export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
   const { totals, byModel, byProvider } = await aggregateLogs(db, tenant, range);
@@ -39,6 +46,7 @@ export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
     [key]: row.key,
     requests: int(row.requests),
     totalTokens: int(row.total_tokens),
+    costUsd: row.cost_usd === null ? null : usd(row.cost_usd),
   });
   return {
     totalRequests: int(totals?.total_requests),
@@ -48,6 +56,8 @@ export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
     completionTokens: int(totals?.completion_tokens),
     totalTokens: int(totals?.total_tokens),
     averageLatencyMs: Math.round(Number(totals?.average_latency_ms ?? 0) * 100) / 100,
+    costUsd: usd(totals?.cost_usd),
+    unpricedRequests: int(totals?.unpriced_requests),
     byModel: byModel.map(group('model')),
     byProvider: byProvider.map(group('provider')),
     ...(range.from ? { from: toIso(range.from) } : {}),

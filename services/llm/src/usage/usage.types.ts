@@ -13,6 +13,15 @@ export interface CompletionLogEntry {
   error: string | null;
   batchId: string | null;
   createdAt: Date;
+  /** USD by the price table; null when the model has no price. */
+  costUsd?: number | null;
+  /** Of the prompt tokens: read from the vendor's cache, and written to it (Anthropic). */
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+  /** Ties together the attempts (retries, fallbacks) of one gateway request; `attempt` counts from 1. */
+  requestId?: string | null;
+  attempt?: number | null;
+  stream?: boolean;
 }
 
 export interface StatsRange {

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { anthropicChat, anthropicChatStream } from './anthropic-chat';
 import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
@@ -36,8 +37,11 @@ export function anthropicClient(credentials: VendorCredentials, options: VendorO
           .join(''),
         model: response.model || input.model,
         usage: usageOf(prompt, usage?.output_tokens ?? 0),
+        cache: { read: usage?.cache_read_input_tokens ?? 0, write: usage?.cache_creation_input_tokens ?? 0 },
       };
     },
+    chat: (request, signal) => anthropicChat(client, request, options.defaultMaxTokens, signal),
+    chatStream: (request, signal) => anthropicChatStream(client, request, options.defaultMaxTokens, signal),
     async check(): Promise<void> {
       await client.models.list({ limit: 1 });
     },

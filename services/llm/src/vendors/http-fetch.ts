@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 }),
@@ -97,9 +98,9 @@ class BufferedResponse {
 
 /**
  * The `fetch` handed to the vendor SDKs: node:http with keep-alive agents shared by every
- * project's client. Vendor answers are small JSON documents, read whole (the gateway does not
- * stream); it costs well under half of the built-in fetch per call, which is most of what the
- * gateway adds to a completion.
+ * project's client. Vendor answers are small JSON documents, read whole; it costs well under half
+ * of the built-in fetch per call, which is most of what the gateway adds to a completion. An
+ * event stream is handed on as it arrives, as a real `Response` over the socket.
  */
 export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
@@ -115,6 +116,10 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
       url,
       { method: init.method ?? 'GET', headers: headersOf(init), agent, signal: init.signal ?? undefined },
       (response) => {
+        if (String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+          resolve(streamingResponse(response));
+          return;
+        }
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
@@ -127,3 +132,15 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
     request.end(body);
   });
 }) as typeof fetch;
+
+function streamingResponse(response: http.IncomingMessage): Response {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, {
+    status: response.statusCode ?? 500,
+    statusText: response.statusMessage ?? '',
+    headers,
+  });
+}

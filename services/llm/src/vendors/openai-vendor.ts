@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { openAiChat, openAiChatStream } from './openai-chat';
 import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
@@ -32,8 +33,11 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
         completion: response.choices?.[0]?.message?.content ?? '',
         model: response.model || input.model,
         usage: usageOf(usage?.prompt_tokens ?? 0, usage?.completion_tokens ?? 0, usage?.total_tokens),
+        cache: { read: usage?.prompt_tokens_details?.cached_tokens ?? 0, write: 0 },
       };
     },
+    chat: (request, signal) => openAiChat(client, request, signal),
+    chatStream: (request, signal) => openAiChatStream(client, request, signal),
     async check(): Promise<void> {
       await client.models.list();
     },

@@ -29,8 +29,16 @@ function bodyMessage(body: unknown): string | undefined {
   return undefined;
 }
 
+/** A vendor stream that ended before its end (OpenAI's finish reason, Anthropic's message_stop): the connection broke. */
+export class StreamCutError extends Error {
+  constructor() {
+    super('The vendor stream ended before its end');
+  }
+}
+
 /** What went wrong in a vendor call, in terms the API and the logs share. */
 export function describeVendorFailure(error: unknown, apiKey?: string): VendorFailure {
+  if (error instanceof StreamCutError) return { kind: 'unreachable', message: error.message };
   if (error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError) {
     return { kind: 'aborted', message: 'Request aborted' };
   }

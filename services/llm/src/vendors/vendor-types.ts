@@ -1,3 +1,5 @@
+import type { ChatRequest, ChatResult, ChatStream } from './chat-types';
+
 /** The two vendors, by their canonical names (RESOLUTIONS: llm_vendor_a / llm_vendor_b are aliases). */
 export const PROVIDER_TYPES = ['openai', 'anthropic'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -32,12 +34,18 @@ export interface VendorCompletion {
   completion: string;
   model: string;
   usage: Usage;
+  /** Of the prompt tokens: read from and written to the vendor's cache (priced apart). */
+  cache?: { read: number; write: number };
 }
 
 /** A project's SDK client for one vendor. */
 export interface VendorClient {
   provider: ProviderType;
   complete(input: CompletionInput, signal?: AbortSignal): Promise<VendorCompletion>;
+  /** One attempt at a Chat Completions request, answered in OpenAI's shape (the gateway retries). */
+  chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
+  /** The same as OpenAI chunks; resolves once the vendor has accepted the request. */
+  chatStream(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
   /** One cheap authenticated call; throws the vendor's error when the key is refused. */
   check(): Promise<void>;
   /** The key, kept only to scrub it out of any vendor message. */

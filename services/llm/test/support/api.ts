@@ -21,5 +21,12 @@ export function apiOf(app: Express) {
           .set(headers)
           .send(body as object),
       ),
+    put: (path: string, headers: Headers, body?: unknown) =>
+      checked(
+        request(app)
+          .put(path)
+          .set(headers)
+          .send(body as object),
+      ),
   };
 }

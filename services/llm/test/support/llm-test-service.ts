@@ -1,15 +1,22 @@
 import type { EventBus } from '@platform/events';
-import { createTestService, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
+import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { llmService } from '../../src';
 import type { ProviderType } from '../../src/vendors/vendor-types';
 import { apiOf } from './api';
-import { ANTHROPIC_KEY, anthropicStub, OPENAI_KEY, openAiStub, type OpenAiStub } from './vendor-stubs';
+import {
+  ANTHROPIC_KEY,
+  anthropicStub,
+  OPENAI_KEY,
+  openAiStub,
+  type AnthropicStub,
+  type OpenAiStub,
+} from './vendor-stubs';
 
 export interface LlmTestService {
   svc: TestService;
   api: ReturnType<typeof apiOf>;
   openai: OpenAiStub;
-  anthropic: HttpStub;
+  anthropic: AnthropicStub;
   /** Closes the service and both vendor stand-ins. */
   close(): Promise<void>;
 }

@@ -1,0 +1,234 @@
+/**
+ * LLM gateway (/v1/chat/completions) benchmarks:
+ * 1. Time to first token through the gateway minus directly to a streaming OpenAI stand-in, at
+ *    ~200 streams/s over 20 connections (target: p50 < 1 ms, p99 < 5 ms).
+ * 2. 1,000 concurrent open streams, the stand-in trickling a token every 50 ms (target: heap
+ *    growth < 100 MB, no event-loop delay over 20 ms).
+ * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
+ *    LLM_GATEWAY_LIMITS=false (target: costs < 5%).
+ * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
+ * shortens every phase (a smoke run).
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import request from 'supertest';
+import { createTestService } from '@platform/testkit';
+import { llmService } from '@platform/llm';
+import { benchDatabaseServer } from './lib/database';
+import { collectGarbage, startStandIn } from './lib/stand-in';
+import { listenService } from './lib/listen';
+import { alternate } from './lib/load';
+
+const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
+const OPEN_STREAMS = 1_000;
+
+// Streams `data:` chunks: the first at once, then `tokens` more every `every` ms, then [DONE].
+const STAND_IN = `
+const http = require('node:http');
+const chunk = (model, delta, finish) => 'data: ' + JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion.chunk',
+  created: 1700000000, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }) + '\\n\\n';
+const usage = (model) => 'data: ' + JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion.chunk', created: 1700000000,
+  model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } }) + '\\n\\n';
+const server = http.createServer((req, res) => {
+  const parts = [];
+  req.on('data', (c) => parts.push(c));
+  req.on('end', () => {
+    const body = JSON.parse(Buffer.concat(parts).toString() || '{}');
+    const model = body.model || 'gpt-4o-mini';
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ id: 'chatcmpl-b', object: 'chat.completion', created: 1700000000, model,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }));
+    }
+    const trickle = /-trickle-(\\d+)-(\\d+)$/.exec(model);
+    const every = trickle ? Number(trickle[1]) : 0;
+    let left = trickle ? Number(trickle[2]) : 3;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(chunk(model, { role: 'assistant', content: 'a' }, null));
+    const next = () => {
+      if (res.destroyed) return;
+      if (left-- > 0) { res.write(chunk(model, { content: ' b' }, null)); return every ? setTimeout(next, every) : next(); }
+      res.write(chunk(model, {}, 'stop'));
+      res.write(usage(model));
+      res.end('data: [DONE]\\n\\n');
+    };
+    every ? setTimeout(next, every) : next();
+  });
+});
+server.keepAliveTimeout = 65000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+`;
+
+// mode 'ttft': 20 connections, random pauses (mean 100 ms), time to the first `data:` byte.
+// mode 'open': `count` streams at once, read to the end; reports when all are open and when done.
+const CLIENT = `
+const http = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, headers, payload, mode, seconds, count } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: mode === 'ttft' ? 20 : Infinity });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const stream = (onFirst) => new Promise((resolve, reject) => {
+  const started = performance.now();
+  const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+    if (res.statusCode !== 200) { res.resume(); return reject(new Error('status ' + res.statusCode)); }
+    res.once('data', () => onFirst(performance.now() - started));
+    res.on('data', () => {});
+    res.on('end', resolve);
+  });
+  req.on('error', reject);
+  req.end(payload);
+});
+(async () => {
+  if (mode === 'ttft') {
+    const latencies = [];
+    const until = Date.now() + seconds * 1000;
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      await sleep(Math.random() * 200);
+      while (Date.now() < until) { await stream((ms) => latencies.push(ms)); await sleep(Math.random() * 200); }
+    }));
+    parentPort.postMessage({ latencies });
+  } else {
+    let open = 0;
+    const all = Array.from({ length: count }, () => stream(() => { if (++open === count) parentPort.postMessage({ open }); }));
+    await Promise.all(all);
+    parentPort.postMessage({ done: true });
+  }
+})().catch((error) => parentPort.postMessage({ error: String(error) }));
+`;
+
+function client(workerData: object): { messages: (n: number) => Promise<Record<string, unknown>[]> } {
+  const worker = new Worker(CLIENT, { eval: true, workerData });
+  const received: Record<string, unknown>[] = [];
+  const waiting: (() => void)[] = [];
+  worker.on('message', (m: Record<string, unknown>) => {
+    received.push(m);
+    waiting.splice(0).forEach((wake) => wake());
+  });
+  return {
+    messages: async (n) => {
+      while (received.length < n) await new Promise<void>((wake) => waiting.push(wake));
+      const failed = received.find((m) => m.error);
+      void worker.terminate().catch(() => undefined);
+      if (failed) throw new Error(String(failed.error));
+      return received;
+    },
+  };
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+
+async function ttft(url: string, headers: Record<string, string>, body: object): Promise<number[]> {
+  const [result] = await client({
+    url,
+    headers,
+    payload: JSON.stringify(body),
+    mode: 'ttft',
+    seconds: SECONDS,
+  }).messages(1);
+  return result.latencies as number[];
+}
+
+export default async function gatewayBench(): Promise<string[]> {
+  const database = await benchDatabaseServer();
+  process.env.TEST_DATABASE_URL ??= database.url;
+  const standIn = await startStandIn(STAND_IN);
+  const env = { OPENAI_BASE_URL: `${standIn.url}/v1`, LOG_LEVEL: 'error', LLM_VENDOR_MAX_RETRIES: '0' };
+  const svc = await createTestService(llmService, { env });
+  const stopBackground = await llmService.startBackground!(svc.deps);
+  const service = await listenService(svc.app);
+  // The same service with budgets and limits off, on the same databases, for row 3.
+  const unlimitedDeps = { ...svc.deps, env: { ...svc.deps.env, LLM_GATEWAY_LIMITS: 'false' } };
+  const unlimited = await listenService(llmService.createApp(unlimitedDeps));
+  const lines: string[] = [];
+  try {
+    const project = await svc.createProject();
+    await request(svc.app)
+      .post('/v1/providers')
+      .set(project.headers)
+      .send({ providerType: 'openai', apiKey: 'sk-bench' })
+      .expect(200);
+    await request(svc.app)
+      .put('/v1/limits')
+      .set(project.headers)
+      .send({ monthlyBudgetUsd: 1e6, requestsPerMinute: 1e6, tokensPerMinute: 1e9 })
+      .expect((res) => {
+        if (res.status !== 200) throw new Error(`limits not set: ${JSON.stringify(res.body)}`);
+      });
+    const messages = [{ role: 'user', content: 'hello' }];
+    const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
+    const gateway = { url: `${service.url}/v1/chat/completions`, headers: project.headers };
+
+    // 1. Time to first token.
+    const streamBody = { model: 'gpt-4o-mini', messages, stream: true };
+    await ttft(gateway.url, gateway.headers, streamBody); // warm-up
+    const viaDirect = await ttft(direct.url, direct.headers, streamBody);
+    const viaGateway = await ttft(gateway.url, gateway.headers, streamBody);
+    const added50 = percentile(viaGateway, 0.5) - percentile(viaDirect, 0.5);
+    const added99 = percentile(viaGateway, 0.99) - percentile(viaDirect, 0.99);
+    lines.push(
+      `${added50 < 1 && added99 < 5 ? 'PASS' : 'FAIL'}  time to first token added by the gateway, 20 connections, ~${Math.round(viaGateway.length / SECONDS)} streams/s (target p50 < 1 ms, p99 < 5 ms)`,
+      `      through the gateway: p50 ${percentile(viaGateway, 0.5).toFixed(2)} ms, p99 ${percentile(viaGateway, 0.99).toFixed(2)} ms (${viaGateway.length} streams)`,
+      `      stand-in directly:   p50 ${percentile(viaDirect, 0.5).toFixed(2)} ms, p99 ${percentile(viaDirect, 0.99).toFixed(2)} ms (${viaDirect.length} streams)`,
+      `      added:               p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms`,
+    );
+
+    // 2. 1,000 open streams trickling a token every 50 ms for SECONDS.
+    collectGarbage();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const tokens = Math.round((SECONDS * 1000) / 50);
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    const open = client({
+      url: gateway.url,
+      headers: gateway.headers,
+      payload: JSON.stringify({ model: `gpt-4o-mini-trickle-50-${tokens}`, messages, stream: true }),
+      mode: 'open',
+      count: OPEN_STREAMS,
+    });
+    await open.messages(1); // all open
+    loop.enable();
+    let heapPeak = 0;
+    const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 200);
+    await open.messages(2);
+    clearInterval(sampler);
+    loop.disable();
+    const growthMb = (heapPeak - heapBefore) / 1024 / 1024;
+    const maxDelayMs = loop.max / 1e6;
+    lines.push(
+      `${growthMb < 100 && maxDelayMs <= 20 ? 'PASS' : 'FAIL'}  ${OPEN_STREAMS} open streams, a token every 50 ms for ${SECONDS} s (target heap growth < 100 MB, event-loop delay <= 20 ms)`,
+      `      heap growth ${growthMb.toFixed(1)} MB; event-loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
+    );
+
+    // 3. Enforcement cost, saturated, whole answers.
+    const body = { model: 'gpt-4o-mini', messages, max_tokens: 16 };
+    const { subject, baseline } = await alternate(
+      { ...gateway, method: 'POST', body, connections: 20, durationSeconds: Math.max(2, Math.round(SECONDS / 3)) },
+      {
+        url: `${unlimited.url}/v1/chat/completions`,
+        headers: project.headers,
+        method: 'POST',
+        body,
+        connections: 20,
+        durationSeconds: Math.max(2, Math.round(SECONDS / 3)),
+      },
+    );
+    const cost = 1 - subject.requestsPerSecond / baseline.requestsPerSecond;
+    lines.push(
+      `${cost < 0.05 && subject.non2xx === 0 ? 'PASS' : 'FAIL'}  budget and limit enforcement, saturated /v1/chat/completions, 20 connections (target costs < 5%)`,
+      `      limits on:  ${subject.requestsPerSecond.toFixed(0)} req/s, p50 ${subject.p50Ms} ms, p99 ${subject.p99Ms} ms${subject.non2xx ? ` (${subject.non2xx} non-2xx)` : ''}`,
+      `      limits off: ${baseline.requestsPerSecond.toFixed(0)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms`,
+      `      cost:       ${(cost * 100).toFixed(1)}%`,
+    );
+  } finally {
+    await unlimited.close();
+    await service.close();
+    await stopBackground();
+    await svc.close();
+    standIn.child.kill();
+    await database.stop();
+  }
+  return lines;
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceDeps } from '@platform/runtime';
+import { AppError, type Tenant } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import { vendorClientFor } from '../providers/providers.service';
+import { costOf, type TokenCounts } from '../usage/price-table';
+import type { CompletionLogEntry } from '../usage/usage.types';
+import type { ChatRequest } from '../vendors/chat-types';
+import { providerOfModel } from '../vendors/routing';
+import { describeVendorFailure, vendorAppError, type VendorFailure } from '../vendors/vendor-errors';
+import type { ProviderType, VendorClient } from '../vendors/vendor-types';
+
+/** One gateway request's attempts: its id, and what they cost and used together. */
+export class AttemptLog {
+  readonly requestId = randomUUID();
+  attempts = 0;
+  costUsd: number | null = 0;
+  tokens = 0;
+
+  constructor(
+    private readonly runtime: LlmRuntime,
+    private readonly tenant: Tenant,
+    readonly stream: boolean,
+  ) {}
+
+  /** Logs one attempt with its outcome, and adds its cost and tokens to the request's. */
+  record(
+    model: string,
+    provider: ProviderType,
+    started: number,
+    outcome: { tokens: TokenCounts; error: string | null },
+  ): CompletionLogEntry {
+    const { tokens } = outcome;
+    const costUsd = tokens.prompt + tokens.completion === 0 ? 0 : costOf(model, tokens);
+    this.costUsd = this.costUsd === null || costUsd === null ? null : this.costUsd + costUsd;
+    this.tokens += tokens.prompt + tokens.completion;
+    const entry: CompletionLogEntry = {
+      id: randomUUID(),
+      model,
+      provider,
+      status: outcome.error === null ? 'success' : 'error',
+      usage: {
+        prompt_tokens: tokens.prompt,
+        completion_tokens: tokens.completion,
+        total_tokens: tokens.prompt + tokens.completion,
+      },
+      latencyMs: Math.round(performance.now() - started),
+      error: outcome.error,
+      batchId: null,
+      createdAt: new Date(),
+      costUsd,
+      cachedTokens: tokens.cached,
+      cacheWriteTokens: tokens.cacheWrite,
+      requestId: this.requestId,
+      attempt: this.attempts,
+      stream: this.stream,
+    };
+    this.runtime.logs.write(this.tenant, entry);
+    return entry;
+  }
+}
+
+const NO_TOKENS: TokenCounts = Object.freeze({ prompt: 0, completion: 0, cached: 0, cacheWrite: 0 });
+
+/** A vendor 429, 408, 409 or 5xx (Anthropic's 529 included), or no answer at all: worth another try. */
+export function isRetryable(failure: VendorFailure): boolean {
+  if (failure.kind === 'unreachable') return true;
+  const status = failure.status ?? 0;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The vendor's Retry-After (retry-after-ms, or seconds or a date), in ms. */
+export function retryAfterMs(error: unknown): number | undefined {
+  const headers = (error as { headers?: { get?: (name: string) => string | null } } | null)?.headers;
+  if (typeof headers?.get !== 'function') return undefined;
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.get('retry-after-ms') && Number.isFinite(ms)) return Math.max(0, ms);
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/** A failure the SDKs do not type (a stream cut mid-way) counts as the vendor being unreachable. */
+export function failureOf(error: unknown, apiKey: string): VendorFailure {
+  try {
+    return describeVendorFailure(error, apiKey);
+  } catch {
+    return { kind: 'unreachable', message: 'The vendor connection broke' };
+  }
+}
+
+// A vendor's refusal of the request itself keeps its status, so the OpenAI SDKs raise the usual class.
+const PASSED_ON = new Set([400, 404, 413, 422]);
+
+export function gatewayError(failure: VendorFailure): AppError {
+  if (failure.kind === 'vendor' && failure.status && PASSED_ON.has(failure.status)) {
+    return new AppError('VENDOR_ERROR', failure.message, { status: failure.status });
+  }
+  return vendorAppError(failure);
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+export interface Attempted<T> {
+  value: T;
+  model: string;
+  provider: ProviderType;
+  client: VendorClient;
+  started: number;
+}
+
+/**
+ * Tries each model in turn: the same model again on a retryable failure (after a backoff, or the
+ * vendor's Retry-After when it is not too long), then the next model. A refusal of the request
+ * itself (a 400) ends it: another model would refuse it too. `call` must have produced its first
+ * byte when it resolves, so nothing has reached the client while a retry is still possible.
+ */
+export async function firstSuccess<T>(
+  deps: Pick<ServiceDeps, 'db' | 'secrets'>,
+  runtime: LlmRuntime,
+  tenant: Tenant,
+  log: AttemptLog,
+  models: string[],
+  request: ChatRequest,
+  signal: AbortSignal,
+  call: (client: VendorClient, request: ChatRequest) => Promise<T>,
+): Promise<Attempted<T>> {
+  const { gatewayRetries, gatewayRetryBaseMs, gatewayRetryMaxWaitMs } = runtime.config;
+  let lastFailure: VendorFailure | undefined;
+  for (const model of models) {
+    const provider = providerOfModel(model)!;
+    const client = await vendorClientFor(deps, runtime, tenant, provider);
+    if (!client) continue; // a fallback on a vendor the project has not configured
+    for (let retry = 0; retry <= gatewayRetries; retry++) {
+      if (signal.aborted) throw vendorAppError({ kind: 'aborted', message: 'Client went away' });
+      log.attempts++;
+      const started = performance.now();
+      try {
+        return { value: await call(client, { ...request, model }), model, provider, client, started };
+      } catch (error) {
+        const failure = failureOf(error, client.apiKey);
+        log.record(model, provider, started, { tokens: NO_TOKENS, error: failure.message });
+        lastFailure = failure;
+        if (failure.kind === 'aborted') throw vendorAppError(failure);
+        if (!isRetryable(failure)) throw gatewayError(failure);
+        if (retry === gatewayRetries) break;
+        const wait = retryAfterMs(error) ?? gatewayRetryBaseMs * 2 ** retry * (0.8 + Math.random() * 0.4);
+        if (wait > gatewayRetryMaxWaitMs) break;
+        await sleep(wait, signal);
+      }
+    }
+  }
+  throw gatewayError(lastFailure ?? { kind: 'unreachable', message: 'No model could be tried' });
+}

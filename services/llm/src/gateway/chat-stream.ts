@@ -1,0 +1,107 @@
+import { once } from 'node:events';
+import type { Response } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { AppError, type Tenant } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import type { ChatChunk, ChatStream } from '../vendors/chat-types';
+import { failureOf, firstSuccess } from './chat-attempts';
+import type { ChatBody } from './chat.schemas';
+import { admitChat, finish, formatUsd } from './chat.service';
+
+type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+
+async function send(res: Response, data: string): Promise<void> {
+  if (!res.write(`data: ${data}\n\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+}
+
+/**
+ * A streamed completion as OpenAI streams it: chat.completion.chunk events, the usage chunk when
+ * asked for, then [DONE]. Nothing is sent before the vendor's first chunk, so retries and
+ * fallbacks apply until then; a failure after it ends the stream with an error event. Usage is
+ * logged in every case, a client that leaves included (its leaving stops the vendor call).
+ */
+export async function streamChat(
+  deps: Deps,
+  runtime: LlmRuntime,
+  tenant: Tenant,
+  body: ChatBody,
+  res: Response,
+): Promise<void> {
+  if (!runtime.streams.take(tenant.projectId)) {
+    throw new AppError('RATE_LIMITED', 'Too many open streams for this project', { headers: { 'Retry-After': '1' } });
+  }
+  const controller = new AbortController();
+  let clientLeft = false;
+  const onClose = () => {
+    if (res.writableFinished) return;
+    clientLeft = true;
+    controller.abort();
+  };
+  res.on('close', onClose);
+  const deadline = setTimeout(() => controller.abort(), runtime.config.gatewayStreamMaxMs).unref();
+  try {
+    const chat = await admitChat(deps, runtime, tenant, body);
+    try {
+      const done = await firstSuccess(
+        deps,
+        runtime,
+        tenant,
+        chat.log,
+        chat.models,
+        chat.request,
+        controller.signal,
+        async (client, request) => {
+          const stream = await client.chatStream(request, controller.signal);
+          const chunks = stream[Symbol.asyncIterator]();
+          return { stream, chunks, first: await chunks.next() };
+        },
+      );
+      const { stream, chunks, first } = done.value;
+      res.status(200);
+      res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+      res.setHeader('cache-control', 'no-cache');
+      res.setHeader('x-accel-buffering', 'no');
+      res.setHeader('x-llm-request-id', chat.log.requestId);
+      res.setHeader('trailer', 'x-llm-cost-usd');
+      res.flushHeaders();
+      const error = await relay(res, stream, chunks, first, body.stream_options?.include_usage === true, (e) => {
+        if (clientLeft) return 'client disconnected';
+        return controller.signal.aborted ? 'stream time limit reached' : failureOf(e, done.client.apiKey).message;
+      });
+      chat.log.record(done.model, done.provider, done.started, { tokens: stream.tokens, error });
+      if (!clientLeft) {
+        if (chat.log.costUsd !== null) res.addTrailers({ 'x-llm-cost-usd': formatUsd(chat.log.costUsd) });
+        res.end();
+      }
+    } finally {
+      finish(runtime, tenant, chat);
+    }
+  } finally {
+    clearTimeout(deadline);
+    res.off('close', onClose);
+    runtime.streams.release(tenant.projectId);
+  }
+}
+
+/** Sends the chunks on; returns null when the stream ended well, else what ended it. */
+async function relay(
+  res: Response,
+  stream: ChatStream,
+  chunks: AsyncIterator<ChatChunk>,
+  first: IteratorResult<ChatChunk>,
+  includeUsage: boolean,
+  reason: (error: unknown) => string,
+): Promise<string | null> {
+  try {
+    for (let next = first; !next.done; next = await chunks.next()) await send(res, JSON.stringify(next.value));
+    if (includeUsage) await send(res, JSON.stringify(stream.usageChunk()));
+    await send(res, '[DONE]');
+    return null;
+  } catch (error) {
+    const message = reason(error);
+    if (!res.destroyed) {
+      await send(res, JSON.stringify({ error: { message, type: 'api_error', code: 'VENDOR_ERROR', param: null } }));
+    }
+    return message;
+  }
+}

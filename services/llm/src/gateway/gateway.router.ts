@@ -1,0 +1,36 @@
+import { Router, type RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { parse, tenantOf } from '@platform/tenancy';
+import type { LlmRuntime } from '../llm-runtime';
+import { chatSchema } from './chat.schemas';
+import { chatCompletion, formatUsd } from './chat.service';
+import { streamChat } from './chat-stream';
+import { listModels } from './models.service';
+import { openAiErrors } from './openai-errors';
+import { singleCredential } from './single-credential';
+
+/** The OpenAI-compatible routes: the key headers or the single credential, errors in OpenAI's shape. */
+export function gatewayRouter(deps: ServiceDeps, runtime: LlmRuntime, keys: RequestHandler[]): Router {
+  const auth = [singleCredential(deps.directory), ...keys];
+  const router = Router();
+  router.post('/chat/completions', ...auth, async (req, res) => {
+    const body = parse(chatSchema, req.body);
+    const tenant = tenantOf(req);
+    if (body.stream) return streamChat(deps, runtime, tenant, body, res);
+    const controller = new AbortController();
+    const onClose = () => controller.abort();
+    res.on('close', onClose);
+    try {
+      const { completion, costUsd } = await chatCompletion(deps, runtime, tenant, body, controller.signal);
+      if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
+      res.json(completion);
+    } finally {
+      res.off('close', onClose);
+    }
+  });
+  router.get('/models', ...auth, async (req, res) => {
+    res.json(await listModels(deps.db, tenantOf(req)));
+  });
+  router.use(['/chat/completions', '/models'], openAiErrors);
+  return router;
+}

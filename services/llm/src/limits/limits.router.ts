@@ -1,0 +1,36 @@
+import type { RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { errors, parse, tenantOf } from '@platform/tenancy';
+import { routeModel } from '../completions/completions.service';
+import type { LlmRuntime } from '../llm-runtime';
+import { fallbacksSchema, limitsSchema } from '../gateway/chat.schemas';
+import { readFallbacks, writeFallbacks, type LimitSettings } from './limits.repository';
+import { getLimits, putLimits } from './limits.service';
+
+export function limitHandlers(
+  deps: ServiceDeps,
+  runtime: LlmRuntime,
+): Record<'getLimits' | 'putLimits' | 'getFallbacks' | 'putFallbacks', RequestHandler> {
+  return {
+    getLimits: async (req, res) => {
+      res.json(await getLimits(deps.db, tenantOf(req)));
+    },
+    putLimits: async (req, res) => {
+      res.json(await putLimits(deps.db, tenantOf(req), parse<LimitSettings>(limitsSchema, req.body)));
+    },
+    getFallbacks: async (req, res) => {
+      res.json({ fallbacks: await readFallbacks(deps.db, tenantOf(req)) });
+    },
+    putFallbacks: async (req, res) => {
+      const { fallbacks } = parse(fallbacksSchema, req.body);
+      fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
+      if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
+        throw errors.validation('Too many fallbacks', [
+          { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} models` },
+        ]);
+      }
+      await writeFallbacks(deps.db, tenantOf(req), fallbacks);
+      res.json({ fallbacks });
+    },
+  };
+}

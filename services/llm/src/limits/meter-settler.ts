@@ -1,0 +1,64 @@
+import type { Knex } from 'knex';
+import type { Logger, Tenant } from '@platform/tenancy';
+import { settle, type Settlement } from './limits.repository';
+
+/**
+ * Settles finished requests against their project's meters off the request's path: requests of
+ * a project that end together share one update. Until it is written a reservation stays in
+ * place, which only errs on the safe side. A failed write is kept and added to the next one.
+ */
+export class MeterSettler {
+  private pending = new Map<string, { tenant: Tenant; settlement: Settlement }>();
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly logger: Logger,
+    private readonly flushMs: number,
+  ) {}
+
+  add(tenant: Tenant, settlement: Settlement): void {
+    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    const entry = this.pending.get(key);
+    if (entry) {
+      entry.settlement.spentUsd += settlement.spentUsd;
+      entry.settlement.releasedUsd += settlement.releasedUsd;
+      entry.settlement.tokens += settlement.tokens;
+    } else this.pending.set(key, { tenant, settlement: { ...settlement } });
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+  }
+
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing ??= this.write().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flushing;
+    await this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    for (const [key, { tenant, settlement }] of batch) {
+      try {
+        await settle(this.db, tenant, settlement);
+      } catch (error) {
+        this.logger.warn('usage meters not settled yet; kept for a retry', { error: String(error) });
+        const later = this.pending.get(key);
+        if (later) {
+          later.settlement.spentUsd += settlement.spentUsd;
+          later.settlement.releasedUsd += settlement.releasedUsd;
+          later.settlement.tokens += settlement.tokens;
+        } else this.pending.set(key, { tenant, settlement });
+      }
+    }
+    if (this.pending.size) this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 250)).unref();
+  }
+}

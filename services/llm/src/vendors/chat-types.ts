@@ -1,0 +1,41 @@
+import type OpenAI from 'openai';
+import type { TokenCounts } from '../usage/price-table';
+
+/** A Chat Completions request as the gateway passes it on (OpenAI's shape, `stream` decided per call). */
+export type ChatRequest = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream' | 'stream_options'>;
+export type ChatCompletion = OpenAI.Chat.ChatCompletion;
+export type ChatChunk = OpenAI.Chat.ChatCompletionChunk;
+export type ChatMessageParam = OpenAI.Chat.ChatCompletionMessageParam;
+
+export interface ChatResult {
+  completion: ChatCompletion;
+  tokens: TokenCounts;
+}
+
+/**
+ * A vendor stream translated into OpenAI chunks. `tokens` grows as the stream goes, so a stream
+ * cut short still tells what it used; `exact` turns true once the vendor has reported its usage.
+ */
+export interface ChatStream extends AsyncIterable<ChatChunk> {
+  readonly tokens: TokenCounts;
+  readonly exact: boolean;
+  /** The usage chunk OpenAI sends last when asked (`choices: []`), built from `tokens`. */
+  usageChunk(): ChatChunk;
+}
+
+export const zeroTokens = (): TokenCounts => ({ prompt: 0, completion: 0, cached: 0, cacheWrite: 0 });
+
+/** Usage in OpenAI's response shape. */
+export function openAiUsage(tokens: TokenCounts): OpenAI.CompletionUsage {
+  return {
+    prompt_tokens: tokens.prompt,
+    completion_tokens: tokens.completion,
+    total_tokens: tokens.prompt + tokens.completion,
+    prompt_tokens_details: { cached_tokens: tokens.cached },
+  };
+}
+
+/** A rough prompt size (about 4 characters a token) for a stream cut off before the vendor said. */
+export function estimatePromptTokens(request: ChatRequest): number {
+  return Math.ceil(JSON.stringify(request.messages).length / 4);
+}

@@ -1,0 +1,137 @@
+import request from 'supertest';
+import type { ServiceDeps } from '@platform/runtime';
+import type { TestProject } from '@platform/testkit';
+import { createApp } from '../src/app';
+import { llmRuntime } from '../src/llm-runtime';
+import { apiOf } from './support/api';
+import { hello } from './support/gateway-client';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+
+let llm: LlmTestService;
+let replicas: ReturnType<typeof apiOf>[];
+let replicaDeps: ServiceDeps[];
+
+beforeAll(async () => {
+  llm = await startLlmTestService({ llmEnv: { LLM_VENDOR_TIMEOUT_MS: '5000' } });
+  // A second replica: its own runtime (meters, clients, logs), the same database.
+  const second: ServiceDeps = { ...llm.svc.deps };
+  replicaDeps = [llm.svc.deps, second];
+  replicas = [llm.api, apiOf(createApp(second))];
+});
+
+afterAll(() => llm.close());
+
+async function freshProject(): Promise<TestProject> {
+  const project = await llm.svc.createProject();
+  await configureVendors(llm.api, project);
+  return project;
+}
+
+const settleAll = () => Promise.all(replicaDeps.map((deps) => llmRuntime(deps).meters.flush()));
+const chat = (i: number, project: TestProject, body: object = {}) =>
+  replicas[i % 2].post('/v1/chat/completions', project.headers, { model: 'gpt-4o-mini', messages: hello, ...body });
+
+describe('PUT and GET /v1/limits', () => {
+  it('when limits are set, then GET returns them with this month’s spend', async () => {
+    const project = await freshProject();
+    const empty = await llm.api.get('/v1/limits', project.headers);
+    expect(empty.body).toMatchObject({ monthlyBudgetUsd: null, requestsPerMinute: null, spentThisMonthUsd: 0 });
+    const put = await llm.api.put('/v1/limits', project.headers, { monthlyBudgetUsd: 5, requestsPerMinute: 100 });
+    expect(put.status).toBe(200);
+    await chat(0, project);
+    await settleAll();
+    const res = await llm.api.get('/v1/limits', project.headers);
+    expect(res.body).toMatchObject({ monthlyBudgetUsd: 5, requestsPerMinute: 100, tokensPerMinute: null });
+    expect(res.body.spentThisMonthUsd).toBe(0.00000555);
+    expect(res.body.reservedUsd).toBe(0);
+    expect(res.body.month).toMatch(/-01T00:00:00\.000Z$/);
+  });
+
+  it.each([{ monthlyBudgetUsd: -1 }, { requestsPerMinute: 0 }, { tokensPerMinute: 1.5 }, { requestsPerMinute: 'x' }])(
+    'when the body is %j, then 400',
+    async (body) => {
+      const res = await llm.api.put('/v1/limits', (await freshProject()).headers, body);
+      expect(res.status).toBe(400);
+    },
+  );
+
+  it('when default fallbacks name an unknown model, then 400; a known list is stored and read back', async () => {
+    const project = await freshProject();
+    expect((await llm.api.put('/v1/fallbacks', project.headers, { fallbacks: ['llama'] })).status).toBe(400);
+    await llm.api.put('/v1/fallbacks', project.headers, { fallbacks: ['claude-haiku-4-5'] });
+    expect((await llm.api.get('/v1/fallbacks', project.headers)).body).toEqual({ fallbacks: ['claude-haiku-4-5'] });
+  });
+});
+
+describe('limits enforced across replicas', () => {
+  it('when requests come faster than requestsPerMinute through two replicas, then the excess gets 429 RATE_LIMITED with Retry-After', async () => {
+    const project = await freshProject();
+    await llm.api.put('/v1/limits', project.headers, { requestsPerMinute: 5 });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => chat(i, project)));
+    const ok = answers.filter((r) => r.status === 200);
+    const limited = answers.filter((r) => r.status === 429);
+    // A minute boundary between requests would reset the window once.
+    expect(ok.length === 5 || ok.length === 10).toBe(true);
+    expect(limited.length).toBe(12 - ok.length);
+    expect(limited[0].body.error).toMatchObject({ code: 'RATE_LIMITED', type: 'rate_limit_error' });
+    expect(Number(limited[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited[0].headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+
+  it('when the minute’s tokens reach tokensPerMinute, then the next request gets 429 naming that limit', async () => {
+    const project = await freshProject();
+    await llm.api.put('/v1/limits', project.headers, { tokensPerMinute: 30 });
+    expect((await chat(0, project)).status).toBe(200); // 18 tokens
+    await settleAll();
+    expect((await chat(1, project)).status).toBe(200); // 36
+    await settleAll();
+    const refused = await chat(0, project);
+    if (refused.status === 200) return; // the minute turned meanwhile: nothing to judge
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain('tokensPerMinute');
+  });
+
+  it('when 50 requests race at a nearly spent budget, then spend overshoots the budget by at most one request’s cost', async () => {
+    const project = await freshProject();
+    const budget = 0.001;
+    await llm.api.put('/v1/limits', project.headers, { monthlyBudgetUsd: budget });
+    // Spent so far: all but 2.5 requests' worth (one request costs 0.00000555 USD).
+    await llm.svc.deps
+      .db('project_limits')
+      .where({ project_id: project.projectId })
+      .update({ spent_usd: budget - 2.5 * 0.00000555 });
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => chat(i, project, { max_tokens: 7 })));
+    await settleAll();
+    const ok = answers.filter((r) => r.status === 200).length;
+    const refused = answers.filter((r) => r.status === 429);
+    expect(ok).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBe(50 - ok);
+    expect(refused[0].body.error.code).toBe('BUDGET_EXCEEDED');
+    expect(Number(refused[0].headers['retry-after'])).toBeGreaterThan(0);
+    const limits = await llm.api.get('/v1/limits', project.headers);
+    expect(limits.body.spentThisMonthUsd).toBeLessThanOrEqual(budget + 0.00000555 + 1e-12);
+    expect(limits.body.reservedUsd).toBe(0);
+  });
+});
+
+describe('tenant isolation', () => {
+  it('when one project is over its limits, then another project’s requests, limits, logs and models are its own', async () => {
+    const spent = await freshProject();
+    const other = await freshProject();
+    await llm.api.put('/v1/limits', spent.headers, { monthlyBudgetUsd: 0 });
+    expect((await chat(0, spent)).status).toBe(429);
+    expect((await chat(1, other)).status).toBe(200);
+    expect((await llm.api.get('/v1/limits', other.headers)).body.monthlyBudgetUsd).toBeNull();
+    await llmRuntime(llm.svc.deps).logs.flush();
+    await llmRuntime(replicaDeps[1]).logs.flush();
+    const spentLogs = await llm.api.get(`/v1/logs/${spent.tenantId}/${spent.projectId}`, spent.headers);
+    expect(spentLogs.body.logs).toEqual([]);
+    const crossed = await llm.api.get(`/v1/logs/${other.tenantId}/${other.projectId}`, spent.headers);
+    expect(crossed.status).toBe(403);
+    // The single credential of one project with the other's key headers absent: it names its own project only.
+    const res = await request(llm.svc.app)
+      .get('/v1/limits')
+      .set({ authorization: `Bearer ${other.apiKey}.${other.secretKey}` });
+    expect(res.status).toBe(401);
+  });
+});
