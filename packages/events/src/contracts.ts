@@ -15,6 +15,8 @@ export interface AuthEmailData {
   /** `<appUrl>/verify-email?token=...` or `<appUrl>/reset-password?token=...` */
   link: string;
   expiresAt: string;
+  /** The user's locale (BCP 47), when known: the Mailer sends the template's variant for it. */
+  locale?: string;
 }
 
 /** `auth.user.registered`: `verification` is present when the project requires email verification. */
@@ -22,6 +24,8 @@ export interface UserRegisteredData {
   userId: string;
   email: string;
   verification?: { link: string; expiresAt: string };
+  /** The user's locale (BCP 47), when known. */
+  locale?: string;
 }
 
 /** `auth.verification.requested` and `auth.password-reset.requested`. */
