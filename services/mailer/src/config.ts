@@ -18,6 +18,8 @@ export interface MailerConfig {
   failoverCooldownMs: number;
   /** Most recipients one send may name. */
   maxRecipients: number;
+  /** Sends of one project in flight per replica before 429. */
+  sendsPerProject: number;
 }
 
 const schema = Joi.object({
@@ -33,6 +35,7 @@ const schema = Joi.object({
   MAILER_FAILOVER_FAILURES: Joi.number().integer().min(1).max(1000).default(3),
   MAILER_FAILOVER_COOLDOWN_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   MAILER_MAX_RECIPIENTS: Joi.number().integer().min(1).max(1000).default(50),
+  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(8),
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
@@ -47,5 +50,6 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
     failoverFailureThreshold: value.MAILER_FAILOVER_FAILURES,
     failoverCooldownMs: value.MAILER_FAILOVER_COOLDOWN_SECONDS * 1000,
     maxRecipients: value.MAILER_MAX_RECIPIENTS,
+    sendsPerProject: value.MAILER_SENDS_PER_PROJECT,
   };
 }

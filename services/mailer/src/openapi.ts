@@ -40,7 +40,8 @@ export const openapi = buildOpenApiDocument({
           'List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058), and honours marketing-only suppressions. ' +
           'Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again ' +
           '(with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a ' +
-          'different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends.',
+          'different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. ' +
+          'A project with MAILER_SENDS_PER_PROJECT (default 8) sends in flight on one replica gets 429 RATE_LIMITED with Retry-After.',
         security: KEYS,
         parameters: [
           {
@@ -73,7 +74,7 @@ export const openapi = buildOpenApiDocument({
         }),
         responses: {
           '200': jsonResponse('Sent (per recipient in recipients)', ref('SentEmail')),
-          ...errorResponses(400, 401, 403, 404, 409, 500, 502),
+          ...errorResponses(400, 401, 403, 404, 409, 429, 500, 502),
         },
       },
     },

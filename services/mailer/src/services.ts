@@ -3,6 +3,7 @@ import { loadMailerConfig, type MailerConfig } from './config';
 import { EmailsService } from './emails/emails.service';
 import { ProviderCooldowns } from './emails/failover';
 import { LogsService } from './emails/logs.service';
+import { ProjectSendSlots } from './emails/send-slots';
 import { ProvidersService } from './providers/providers.service';
 import { SuppressionsService } from './suppressions/suppressions.service';
 import { TemplateCache } from './templates/template-engine';
@@ -39,6 +40,7 @@ export function mailerServices(deps: ServiceDeps): MailerServices {
     unsubscribe,
     // Shared by the API and the auth-email consumer: both learn which providers keep failing.
     cooldowns: new ProviderCooldowns(config.failoverFailureThreshold, config.failoverCooldownMs),
+    slots: new ProjectSendSlots(config.sendsPerProject),
     logger: deps.logger,
     defaultFrom: config.defaultFrom,
   });

@@ -2,7 +2,8 @@ import { useMailerService } from './support/harness';
 import type { ApiClient } from './support/api';
 import { DOWN_SENDGRID_KEY } from './support/vendor-stubs';
 
-const ctx = useMailerService();
+// Room for the ten concurrent duplicates below: they must meet on the key, not on the send limit.
+const ctx = useMailerService({ MAILER_SENDS_PER_PROJECT: '20' });
 
 const email = { to: 'ann@example.com', subject: 'Receipt', html: '<p>Thanks</p>' };
 
@@ -22,7 +23,11 @@ describe('idempotent sends', () => {
     expect(first.status).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     // Same request, its keys in another order.
-    const again = await api.post('/v1/emails/send', { html: email.html, subject: email.subject, to: email.to }, withKey('order-42'));
+    const again = await api.post(
+      '/v1/emails/send',
+      { html: email.html, subject: email.subject, to: email.to },
+      withKey('order-42'),
+    );
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
@@ -33,7 +38,9 @@ describe('idempotent sends', () => {
   it('when ten duplicates arrive at once, then exactly one email is sent and all get the same answer', async () => {
     const api = await projectWithSendgrid();
     const before = ctx.sendgrid.requests.length;
-    const answers = await Promise.all(Array.from({ length: 10 }, () => api.post('/v1/emails/send', email, withKey('burst'))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => api.post('/v1/emails/send', email, withKey('burst'))),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.messageId)).size).toBe(1);
     expect(ctx.sendgrid.requests.length).toBe(before + 1);
@@ -62,7 +69,11 @@ describe('idempotent sends', () => {
 
   it('when the first send failed, then a retry with the key sends again', async () => {
     const { api } = await ctx.freshProject();
-    const provider = await api.post('/v1/providers', { name: 'down', type: 'sendgrid', config: { apiKey: DOWN_SENDGRID_KEY } });
+    const provider = await api.post('/v1/providers', {
+      name: 'down',
+      type: 'sendgrid',
+      config: { apiKey: DOWN_SENDGRID_KEY },
+    });
     expect((await api.post('/v1/emails/send', email, withKey('retry-me'))).status).toBe(500);
     // The account recovers: a better provider is added ahead of it.
     await api.post('/v1/providers', { name: 'ok', type: 'sendgrid', priority: 1, config: { apiKey: 'SG.ok' } });

@@ -30,14 +30,17 @@ describe('suppression from Mailgun events', () => {
     ['failed', 'bounce', 'all', { severity: 'permanent' }],
     ['complained', 'complaint', 'all', {}],
     ['unsubscribed', 'unsubscribe', 'marketing', {}],
-  ])('when a signed "%s" event arrives, then the recipient is suppressed as %s (%s mail)', async (event, reason, scope, extra) => {
-    const { api, providerId } = await projectWith('mailgun');
-    const { to, body } = await mailgunEventFor(api, event, extra);
-    expect((await postWebhook(ctx.svc.app, providerId, body)).status).toBe(200);
-    expect(await suppressionsOf(api)).toEqual([
-      { email: to, scope, reason, providerEvent: `mailgun:${event}`, providerId, createdAt: expect.any(String) },
-    ]);
-  });
+  ])(
+    'when a signed "%s" event arrives, then the recipient is suppressed as %s (%s mail)',
+    async (event, reason, scope, extra) => {
+      const { api, providerId } = await projectWith('mailgun');
+      const { to, body } = await mailgunEventFor(api, event, extra);
+      expect((await postWebhook(ctx.svc.app, providerId, body)).status).toBe(200);
+      expect(await suppressionsOf(api)).toEqual([
+        { email: to, scope, reason, providerEvent: `mailgun:${event}`, providerId, createdAt: expect.any(String) },
+      ]);
+    },
+  );
 
   it('when a temporary failure arrives, then the recipient is not suppressed', async () => {
     const { api, providerId } = await projectWith('mailgun');
@@ -49,7 +52,12 @@ describe('suppression from Mailgun events', () => {
   it('when a complaint is signed with another key, then 401 and nothing is suppressed', async () => {
     const { api, providerId } = await projectWith('mailgun');
     const log = await sendThroughDefault(api);
-    const forged = keys.mailgunEvent(log.vendorMessageId, 'complained', { recipient: 'x@example.com' }, { key: 'wrong' });
+    const forged = keys.mailgunEvent(
+      log.vendorMessageId,
+      'complained',
+      { recipient: 'x@example.com' },
+      { key: 'wrong' },
+    );
     expect((await postWebhook(ctx.svc.app, providerId, JSON.stringify(forged))).status).toBe(401);
     expect(await suppressionsOf(api)).toEqual([]);
   });
@@ -70,22 +78,40 @@ describe('suppression from SendGrid events', () => {
     ['spamreport', 'complaint', 'all', {}],
     ['unsubscribe', 'unsubscribe', 'marketing', {}],
     ['group_unsubscribe', 'unsubscribe', 'marketing', { asm_group_id: 7 }],
-  ])('when a signed "%s" event arrives, then the recipient is suppressed as %s (%s mail)', async (event, reason, scope, extra) => {
-    const { api, providerId } = await projectWith('sendgrid');
-    const log = await sendThroughDefault(api);
-    const to = 'Reader@Example.com';
-    const raw = JSON.stringify([
-      { email: to, event, sg_event_id: sendgridEventId(), sg_message_id: `${log.vendorMessageId}.filter0001`, ...extra },
-    ]);
-    expect((await postWebhook(ctx.svc.app, providerId, raw, keys.sendgridHeaders(raw))).status).toBe(200);
-    expect(await suppressionsOf(api)).toEqual([
-      { email: 'reader@example.com', scope, reason, providerEvent: `sendgrid:${event}`, providerId, createdAt: expect.any(String) },
-    ]);
-  });
+  ])(
+    'when a signed "%s" event arrives, then the recipient is suppressed as %s (%s mail)',
+    async (event, reason, scope, extra) => {
+      const { api, providerId } = await projectWith('sendgrid');
+      const log = await sendThroughDefault(api);
+      const to = 'Reader@Example.com';
+      const raw = JSON.stringify([
+        {
+          email: to,
+          event,
+          sg_event_id: sendgridEventId(),
+          sg_message_id: `${log.vendorMessageId}.filter0001`,
+          ...extra,
+        },
+      ]);
+      expect((await postWebhook(ctx.svc.app, providerId, raw, keys.sendgridHeaders(raw))).status).toBe(200);
+      expect(await suppressionsOf(api)).toEqual([
+        {
+          email: 'reader@example.com',
+          scope,
+          reason,
+          providerEvent: `sendgrid:${event}`,
+          providerId,
+          createdAt: expect.any(String),
+        },
+      ]);
+    },
+  );
 
   it('when a "blocked" bounce (temporary) arrives, then the recipient is not suppressed', async () => {
     const { api, providerId } = await projectWith('sendgrid');
-    const raw = JSON.stringify([{ email: 'b@example.com', event: 'bounce', type: 'blocked', sg_event_id: sendgridEventId() }]);
+    const raw = JSON.stringify([
+      { email: 'b@example.com', event: 'bounce', type: 'blocked', sg_event_id: sendgridEventId() },
+    ]);
     expect((await postWebhook(ctx.svc.app, providerId, raw, keys.sendgridHeaders(raw))).status).toBe(200);
     expect(await suppressionsOf(api)).toEqual([]);
   });

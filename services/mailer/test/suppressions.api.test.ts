@@ -22,7 +22,10 @@ describe('suppression list', () => {
       providerId: null,
       createdAt: expect.any(String),
     });
-    expect((await api.get('/v1/suppressions')).body).toMatchObject({ total: 1, suppressions: [{ email: 'ann@example.com' }] });
+    expect((await api.get('/v1/suppressions')).body).toMatchObject({
+      total: 1,
+      suppressions: [{ email: 'ann@example.com' }],
+    });
     expect((await api.delete('/v1/suppressions/ANN@example.com')).status).toBe(204);
     expect((await api.get('/v1/suppressions')).body.total).toBe(0);
     expect((await api.delete('/v1/suppressions/ann@example.com')).status).toBe(404);
@@ -45,14 +48,19 @@ describe('suppression list', () => {
 
   it('when the input is bad, then 400 and nothing is stored', async () => {
     const { api } = await ctx.freshProject();
-    for (const body of [{}, { email: 'not-an-email' }, { email: 'a@example.com', reason: '__proto__' }, { email: 'a@example.com', scope: 'x' }]) {
+    for (const body of [
+      {},
+      { email: 'not-an-email' },
+      { email: 'a@example.com', reason: '__proto__' },
+      { email: 'a@example.com', scope: 'x' },
+    ]) {
       expect((await api.post('/v1/suppressions', body)).status).toBe(400);
     }
     expect((await api.delete('/v1/suppressions/not-an-email')).status).toBe(400);
     expect((await api.get('/v1/suppressions')).body.total).toBe(0);
   });
 
-  it("when another project suppresses an address, then this project neither sees the entry nor can remove it, and still mails the address", async () => {
+  it('when another project suppresses an address, then this project neither sees the entry nor can remove it, and still mails the address', async () => {
     const { api } = await ctx.freshProject();
     const { api: other } = await ctx.freshProject();
     await api.post('/v1/providers', sendgrid);
@@ -77,13 +85,24 @@ describe('suppression list', () => {
     expect(res.status).toBe(200);
     expect(res.body.recipients).toEqual([
       { to: 'a@example.com', messageId: expect.any(String), status: 'sent', providerId: expect.any(String) },
-      { to: 'Gone@Example.com', messageId: expect.any(String), status: 'suppressed', providerId: null, reason: 'bounce' },
+      {
+        to: 'Gone@Example.com',
+        messageId: expect.any(String),
+        status: 'suppressed',
+        providerId: null,
+        reason: 'bounce',
+      },
       { to: 'b@example.com', messageId: expect.any(String), status: 'sent', providerId: expect.any(String) },
     ]);
     expect(recipientsOf(ctx.sendgrid.requests, before).sort()).toEqual(['a@example.com', 'b@example.com']);
     const logs = (await api.get('/v1/logs?status=suppressed')).body.logs;
     expect(logs).toEqual([
-      expect.objectContaining({ to: 'Gone@Example.com', status: 'suppressed', suppressionReason: 'bounce', provider: 'none' }),
+      expect.objectContaining({
+        to: 'Gone@Example.com',
+        status: 'suppressed',
+        suppressionReason: 'bounce',
+        provider: 'none',
+      }),
     ]);
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 3, sent: 2, suppressed: 1 });
   });
@@ -125,7 +144,9 @@ describe('suppression list', () => {
     const before = ctx.sendgrid.requests.length;
     const many = Array.from({ length: 51 }, (_, i) => `r${i}@example.com`);
     expect((await api.post('/v1/emails/send', { to: many, subject: 's', html: 'h' })).status).toBe(400);
-    expect((await api.post('/v1/emails/send', { to: ['ok@example.com', 'nope'], subject: 's', html: 'h' })).status).toBe(400);
+    expect(
+      (await api.post('/v1/emails/send', { to: ['ok@example.com', 'nope'], subject: 's', html: 'h' })).status,
+    ).toBe(400);
     expect((await api.post('/v1/emails/send', { to: [], subject: 's', html: 'h' })).status).toBe(400);
     expect(ctx.sendgrid.requests.length).toBe(before);
   });

@@ -10,6 +10,7 @@ import { failsOver, type ProviderCooldowns } from './failover';
 import { claimKey, findKey, releaseKey, storeResponse } from './idempotency.repository';
 import { insertLog, type EmailStatus, type LogRow } from './logs.repository';
 import { requestHash } from './request-hash';
+import type { ProjectSendSlots } from './send-slots';
 import type { EmailCategory, SendEmailInput } from './emails.schemas';
 
 /** What happened to one recipient of a send. */
@@ -85,6 +86,7 @@ export interface EmailsDeps {
   suppressions: SuppressionsService;
   unsubscribe: UnsubscribeService;
   cooldowns: ProviderCooldowns;
+  slots: ProjectSendSlots;
   logger: Logger;
   /** The sender recorded on a suppressed email that names none (no provider was chosen). */
   defaultFrom: string;
@@ -97,7 +99,9 @@ export class EmailsService {
   ) {}
 
   async send(tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
-    const { response, failure } = await this.sendWith(this.db, tenant, input);
+    const { response, failure } = await this.deps.slots.run(tenant.projectId, () =>
+      this.sendWith(this.db, tenant, input),
+    );
     if (failure) throw vendorFailure(failure);
     return response!;
   }
@@ -114,22 +118,24 @@ export class EmailsService {
     input: SendEmailInput,
   ): Promise<{ response: SentEmail; replayed: boolean }> {
     const hash = requestHash(input);
-    const outcome = await this.db.transaction(async (trx) => {
-      if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
-        const stored = (await findKey(trx, tenant, key))!;
-        if (stored.requestHash !== hash) {
-          throw errors.conflict('This Idempotency-Key was already used with a different request');
+    const outcome = await this.deps.slots.run(tenant.projectId, () =>
+      this.db.transaction(async (trx) => {
+        if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
+          const stored = (await findKey(trx, tenant, key))!;
+          if (stored.requestHash !== hash) {
+            throw errors.conflict('This Idempotency-Key was already used with a different request');
+          }
+          return { response: stored.response as SentEmail, replayed: true };
         }
-        return { response: stored.response as SentEmail, replayed: true };
-      }
-      const { response, failure } = await this.sendWith(trx, tenant, input);
-      if (failure) {
-        await releaseKey(trx, tenant, key);
-        return { failure };
-      }
-      await storeResponse(trx, tenant, key, response);
-      return { response: response!, replayed: false };
-    });
+        const { response, failure } = await this.sendWith(trx, tenant, input);
+        if (failure) {
+          await releaseKey(trx, tenant, key);
+          return { failure };
+        }
+        await storeResponse(trx, tenant, key, response);
+        return { response: response!, replayed: false };
+      }),
+    );
     if ('failure' in outcome) throw vendorFailure(outcome.failure!);
     return outcome;
   }
