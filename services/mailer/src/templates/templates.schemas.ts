@@ -33,21 +33,28 @@ const variant = Joi.object({
   text: fields.text.default(null),
 });
 
-/** Locale -> content; keys are stored in their canonical spelling, and two spellings of one locale are refused. */
+/**
+ * Locale -> content. Every key must be a locale tag (checked here, since unknown keys would
+ * otherwise be stripped without a word); keys are stored in their canonical spelling, and two
+ * spellings of one locale are refused.
+ */
 const variants = Joi.object()
-  .pattern(Joi.string().pattern(LOCALE_PATTERN), variant)
+  .pattern(Joi.string(), variant)
   .max(MAX_VARIANTS)
   .custom((value: Record<string, TemplateVariants[string]>, helpers) => {
     const canonical: TemplateVariants = {};
     for (const [tag, content] of Object.entries(value)) {
       const locale = canonicalLocale(tag);
-      if (!locale || locale in canonical)
-        return helpers.message({ custom: `variants: "${tag}" is not a distinct locale` });
+      if (!locale)
+        return helpers.message({
+          custom: `variants are keyed by locale, e.g. "pt-BR"; "${tag.slice(0, 40)}" is not one`,
+        });
+      if (Object.hasOwn(canonical, locale))
+        return helpers.message({ custom: `variants: "${tag.slice(0, 40)}" repeats the locale ${locale}` });
       canonical[locale] = { ...content, text: content.text === '' ? null : content.text };
     }
     return canonical;
-  })
-  .messages({ 'object.unknown': 'variants are keyed by locale, e.g. "pt-BR"' });
+  });
 
 export const createTemplateSchema = Joi.object<CreateTemplateInput>({
   name: fields.name.required(),
