@@ -1,3 +1,4 @@
+import { pruneIdempotencyKeys } from '../src/emails/idempotency.prune';
 import { useMailerService } from './support/harness';
 import type { ApiClient } from './support/api';
 import { DOWN_SENDGRID_KEY } from './support/vendor-stubs';
@@ -101,5 +102,19 @@ describe('idempotent sends', () => {
       expect((await api.post('/v1/emails/send', email, withKey(key))).status).toBe(400);
     }
     expect(ctx.sendgrid.requests.length).toBe(before);
+  });
+
+  it('when expired keys are pruned, then only they are removed and live keys still answer', async () => {
+    const api = await projectWithSendgrid();
+    const live = await api.post('/v1/emails/send', email, withKey('live'));
+    await api.post('/v1/emails/send', email, withKey('stale'));
+    const db = ctx.svc.deps.db;
+    await db('mail_idempotency_keys')
+      .where({ key: 'stale' })
+      .update({ expires_at: db.raw("now() - interval '1 second'") });
+    expect((await pruneIdempotencyKeys(db)).removed).toBeGreaterThanOrEqual(1);
+    expect(await db('mail_idempotency_keys').where({ key: 'stale' }).first()).toBeUndefined();
+    const again = await api.post('/v1/emails/send', email, withKey('live'));
+    expect(again.body.messageId).toBe(live.body.messageId);
   });
 });
