@@ -9,6 +9,9 @@ export const AUTH_EVENTS = {
 } as const;
 
 /** An email the Mailer sends on Authentication's behalf. `link` carries the single-use token. */
+/** The `locale` of auth events: a BCP 47 language tag with up to three subtags (`pt-BR`, `zh-Hant-TW`). */
+export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+
 export interface AuthEmailData {
   userId: string;
   email: string;

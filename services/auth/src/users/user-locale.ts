@@ -1,5 +1,4 @@
-/** A BCP 47 tag as the Mailer matches it: a language and up to three subtags (`pt-BR`). */
-const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+import { LOCALE_PATTERN as LOCALE } from '@platform/events';
 
 /** The locale a user's metadata names (`metadata.locale`), when it is a language tag. */
 export function userLocale(metadata: Record<string, unknown> | undefined): string | undefined {

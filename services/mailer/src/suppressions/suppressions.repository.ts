@@ -32,7 +32,7 @@ const scoped = (db: Knex, tenant: Tenant) =>
 
 /**
  * Adds or widens suppressions (emails already lowercased). An existing `all` entry stays as it
- * is; a `marketing` one becomes `all` when an `all` reason arrives. Returns the rows as stored.
+ * is; a `marketing` one becomes `all` when an `all` reason arrives.
  */
 export async function upsertSuppressions(db: Knex, tenant: Tenant, entries: NewSuppression[]): Promise<void> {
   if (!entries.length) return;

@@ -1,5 +1,7 @@
-/** BCP 47 as templates use it: a language, then up to three subtags (`pt-BR`, `zh-Hant-TW`). */
-export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+import { LOCALE_PATTERN } from '@platform/events';
+
+/** Template variants take the same tags as the auth events' `locale`. */
+export { LOCALE_PATTERN };
 
 /** The canonical spelling of a locale tag (`pt-br` -> `pt-BR`), or null when it is not one. */
 export function canonicalLocale(tag: string): string | null {
