@@ -9,12 +9,17 @@ export const AUTH_EVENTS = {
 } as const;
 
 /** An email the Mailer sends on Authentication's behalf. `link` carries the single-use token. */
+/** The `locale` of auth events: a BCP 47 language tag with up to three subtags (`pt-BR`, `zh-Hant-TW`). */
+export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+
 export interface AuthEmailData {
   userId: string;
   email: string;
   /** `<appUrl>/verify-email?token=...` or `<appUrl>/reset-password?token=...` */
   link: string;
   expiresAt: string;
+  /** The user's locale (BCP 47), when known: the Mailer sends the template's variant for it. */
+  locale?: string;
 }
 
 /** `auth.user.registered`: `verification` is present when the project requires email verification. */
@@ -22,6 +27,8 @@ export interface UserRegisteredData {
   userId: string;
   email: string;
   verification?: { link: string; expiresAt: string };
+  /** The user's locale (BCP 47), when known. */
+  locale?: string;
 }
 
 /** `auth.verification.requested` and `auth.password-reset.requested`. */

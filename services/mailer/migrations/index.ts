@@ -102,4 +102,101 @@ export const migrations: Migration[] = [
       await db.schema.dropTable('mail_webhook_receipts');
     },
   },
+  {
+    name: '0005_mail_suppressions',
+    async up(db) {
+      // Addresses a project must not mail: `all` (bounce, complaint, by hand) or only its `marketing` mail.
+      await db.schema.createTable('mail_suppressions', (t) => {
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').notNullable();
+        /** Lowercased: addresses compare case-insensitively. */
+        t.text('email').notNullable();
+        t.text('scope').notNullable();
+        /** bounce, complaint, unsubscribe or manual */
+        t.text('reason').notNullable();
+        /** The vendor event that caused it (e.g. `mailgun:complained`), null when added by hand or one-click. */
+        t.text('provider_event');
+        t.uuid('provider_id');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['project_id', 'email']);
+        t.index(['project_id', 'created_at']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('mail_suppressions');
+    },
+  },
+  {
+    name: '0006_provider_priority',
+    async up(db) {
+      // Failover order: lower first; ties go to the default, then the oldest.
+      await db.schema.alterTable('mail_providers', (t) => {
+        t.integer('priority').notNullable().defaultTo(100);
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('mail_providers', (t) => {
+        t.dropColumn('priority');
+      });
+    },
+  },
+  {
+    name: '0007_send_idempotency_keys',
+    async up(db) {
+      // One row per Idempotency-Key and project: the unique key is what makes concurrent duplicates wait and send once.
+      await db.schema.createTable('mail_idempotency_keys', (t) => {
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').notNullable();
+        t.text('key').notNullable();
+        t.text('request_hash').notNullable();
+        t.jsonb('response').notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['project_id', 'key']);
+        t.index(['expires_at']);
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('mail_idempotency_keys');
+    },
+  },
+  {
+    name: '0008_unsubscribe_secrets',
+    async up(db) {
+      // Per project, the HMAC key of its unsubscribe links, sealed with the master key.
+      await db.schema.createTable('mail_unsubscribe_secrets', (t) => {
+        t.uuid('tenant_id').notNullable();
+        t.uuid('project_id').primary();
+        t.text('secret_enc').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('mail_unsubscribe_secrets');
+    },
+  },
+  {
+    name: '0009_locale_variants_and_log_category',
+    async up(db) {
+      await db.schema.alterTable('email_templates', (t) => {
+        // {"pt-BR": {subject, html, text}, ...}; the template's own fields are the default.
+        t.jsonb('variants').notNullable().defaultTo('{}');
+      });
+      await db.schema.alterTable('email_logs', (t) => {
+        /** transactional or marketing */
+        t.text('category').notNullable().defaultTo('transactional');
+        /** Why a `suppressed` row was not sent (bounce, complaint, unsubscribe, manual). */
+        t.text('suppression_reason');
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('email_templates', (t) => {
+        t.dropColumn('variants');
+      });
+      await db.schema.alterTable('email_logs', (t) => {
+        t.dropColumn('category');
+        t.dropColumn('suppression_reason');
+      });
+    },
+  },
 ];

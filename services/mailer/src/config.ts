@@ -10,6 +10,16 @@ export interface MailerConfig {
   vendorTimeoutMs: number;
   /** How far a signed webhook timestamp may be from now, either way, before the request is refused as a replay. */
   webhookToleranceSeconds: number;
+  /** Base URL where recipients reach this service (the unsubscribe links point here). */
+  publicUrl: string;
+  /** Consecutive provider failures after which a provider is skipped for the cool-down. */
+  failoverFailureThreshold: number;
+  /** How long a provider that keeps failing is skipped before it is tried again. */
+  failoverCooldownMs: number;
+  /** Most recipients one send may name. */
+  maxRecipients: number;
+  /** Sends of one project in flight per replica before 429. */
+  sendsPerProject: number;
 }
 
 const schema = Joi.object({
@@ -19,6 +29,13 @@ const schema = Joi.object({
   MAILER_TEMPLATE_CACHE_SIZE: Joi.number().integer().min(1).default(1000),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
   MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
+  MAILER_PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://localhost:4005'),
+  MAILER_FAILOVER_FAILURES: Joi.number().integer().min(1).max(1000).default(3),
+  MAILER_FAILOVER_COOLDOWN_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
+  MAILER_MAX_RECIPIENTS: Joi.number().integer().min(1).max(1000).default(50),
+  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(8),
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
@@ -29,5 +46,10 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
     templateCacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
     webhookToleranceSeconds: value.MAILER_WEBHOOK_TOLERANCE_SECONDS,
+    publicUrl: String(value.MAILER_PUBLIC_URL).replace(/\/+$/, ''),
+    failoverFailureThreshold: value.MAILER_FAILOVER_FAILURES,
+    failoverCooldownMs: value.MAILER_FAILOVER_COOLDOWN_SECONDS * 1000,
+    maxRecipients: value.MAILER_MAX_RECIPIENTS,
+    sendsPerProject: value.MAILER_SENDS_PER_PROJECT,
   };
 }

@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
+import { startIdempotencyPrune } from './emails/idempotency.prune';
 
 export const mailerService: ServiceDefinition = {
   name: 'mailer',
@@ -10,8 +11,8 @@ export const mailerService: ServiceDefinition = {
   createApp,
   async startBackground(deps) {
     await subscribeAuthEmails(deps);
-    // The bus owns the subscription and closes it with itself.
-    return async () => undefined;
+    // The bus owns the subscription and closes it with itself; the prune stops here.
+    return startIdempotencyPrune(deps.db, deps.logger);
   },
 };
 

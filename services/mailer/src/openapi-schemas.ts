@@ -3,18 +3,74 @@ import type { JsonSchema } from '@platform/tenancy';
 const dateTime = { type: 'string', format: 'date-time' };
 const nullableString = { type: ['string', 'null'] };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const suppressionReason = { type: 'string', enum: ['bounce', 'complaint', 'unsubscribe', 'manual'] };
 
 /** Component schemas of the Mailer's OpenAPI document. */
 export const schemas: Record<string, JsonSchema> = {
   SentEmail: {
     type: 'object',
-    required: ['messageId', 'status', 'to', 'sentAt'],
+    description:
+      'The top-level fields describe the first recipient (the whole answer for a single `to`); `recipients` has one entry per distinct recipient.',
+    required: ['messageId', 'status', 'to', 'sentAt', 'recipients'],
     properties: {
-      messageId: { type: 'string', description: 'Id of the log entry of this send' },
-      status: { type: 'string', enum: ['sent'] },
+      messageId: { type: 'string', description: 'Id of the log entry of this send (first recipient)' },
+      status: { type: 'string', enum: ['sent', 'failed', 'suppressed'] },
       to: { type: 'string', format: 'email' },
       sentAt: dateTime,
+      reason: { ...suppressionReason, description: 'Why a suppressed recipient was not sent to' },
+      recipients: { type: 'array', items: ref('RecipientResult') },
     },
+  },
+  RecipientResult: {
+    type: 'object',
+    required: ['to', 'messageId', 'status', 'providerId'],
+    properties: {
+      to: { type: 'string', format: 'email' },
+      messageId: { type: 'string', description: "Id of this recipient's log entry" },
+      status: { type: 'string', enum: ['sent', 'failed', 'suppressed'] },
+      providerId: {
+        ...nullableString,
+        description: 'The provider that delivered (or was tried last); null when suppressed or outbox',
+      },
+      reason: { ...suppressionReason, description: 'Present when suppressed' },
+      error: { type: 'string', description: 'Present when every provider tried failed for this recipient' },
+    },
+  },
+  Suppression: {
+    type: 'object',
+    required: ['email', 'scope', 'reason', 'providerEvent', 'providerId', 'createdAt'],
+    properties: {
+      email: { type: 'string', description: 'Lowercased; addresses compare case-insensitively' },
+      scope: {
+        type: 'string',
+        enum: ['all', 'marketing'],
+        description: 'all: no email at all; marketing: only emails sent with category marketing are held back',
+      },
+      reason: suppressionReason,
+      providerEvent: {
+        ...nullableString,
+        description: 'The vendor event that added it, e.g. mailgun:complained or sendgrid:bounce',
+      },
+      providerId: nullableString,
+      createdAt: dateTime,
+    },
+  },
+  TemplateContent: {
+    type: 'object',
+    required: ['subject', 'html'],
+    properties: {
+      subject: { type: 'string', minLength: 1, maxLength: 998 },
+      html: { type: 'string', minLength: 1 },
+      text: nullableString,
+    },
+  },
+  TemplateVariants: {
+    type: 'object',
+    description:
+      "Content per locale (BCP 47 tag such as pt-BR, stored in canonical case); the template's own subject/html/text are the default. " +
+      'A send with locale uses the exact locale, else one of the same language (the bare language first), else the default. At most 50.',
+    propertyNames: { pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$' },
+    additionalProperties: ref('TemplateContent'),
   },
   EmailLog: {
     type: 'object',
@@ -31,6 +87,8 @@ export const schemas: Record<string, JsonSchema> = {
       'templateId',
       'source',
       'error',
+      'category',
+      'suppressionReason',
       'html',
       'text',
       'sentAt',
@@ -42,13 +100,19 @@ export const schemas: Record<string, JsonSchema> = {
       to: { type: 'string' },
       from: { type: 'string' },
       subject: { type: 'string' },
-      status: { type: 'string', enum: ['sent', 'delivered', 'bounced', 'failed'] },
-      provider: { type: 'string', enum: ['mailgun', 'sendgrid', 'outbox'] },
+      status: { type: 'string', enum: ['sent', 'delivered', 'bounced', 'failed', 'suppressed'] },
+      provider: {
+        type: 'string',
+        enum: ['mailgun', 'sendgrid', 'outbox', 'none'],
+        description: 'none: suppressed, no provider was asked',
+      },
       providerId: nullableString,
       vendorMessageId: nullableString,
       templateId: nullableString,
       source: { type: 'string', description: 'api, provider-test, auth.verify-email or auth.reset-password' },
       error: nullableString,
+      category: { type: 'string', enum: ['transactional', 'marketing'] },
+      suppressionReason: { ...nullableString, description: 'Why a suppressed email was not sent' },
       html: { ...nullableString, description: 'Rendered html, kept only for the outbox transport' },
       text: { ...nullableString, description: 'Rendered text, kept only for the outbox transport' },
       sentAt: dateTime,
@@ -57,9 +121,12 @@ export const schemas: Record<string, JsonSchema> = {
   },
   Stats: {
     type: 'object',
-    required: ['total', 'sent', 'delivered', 'bounced', 'failed'],
+    required: ['total', 'sent', 'delivered', 'bounced', 'failed', 'suppressed'],
     properties: Object.fromEntries(
-      ['total', 'sent', 'delivered', 'bounced', 'failed'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+      ['total', 'sent', 'delivered', 'bounced', 'failed', 'suppressed'].map((k) => [
+        k,
+        { type: 'integer', minimum: 0 },
+      ]),
     ),
   },
   TemplateSummary: {
@@ -70,6 +137,7 @@ export const schemas: Record<string, JsonSchema> = {
       name: { type: 'string' },
       templateKey: nullableString,
       subject: { type: 'string' },
+      locales: { type: 'array', items: { type: 'string' }, description: 'Locales with their own variant' },
       createdAt: dateTime,
       updatedAt: dateTime,
     },
@@ -77,7 +145,11 @@ export const schemas: Record<string, JsonSchema> = {
   Template: {
     allOf: [
       ref('TemplateSummary'),
-      { type: 'object', required: ['html', 'text'], properties: { html: { type: 'string' }, text: nullableString } },
+      {
+        type: 'object',
+        required: ['html', 'text', 'variants'],
+        properties: { html: { type: 'string' }, text: nullableString, variants: ref('TemplateVariants') },
+      },
     ],
   },
   TemplateInput: {
@@ -92,6 +164,7 @@ export const schemas: Record<string, JsonSchema> = {
       subject: { type: 'string', description: 'Handlebars, not HTML-escaped' },
       html: { type: 'string', description: 'Handlebars, HTML-escaped' },
       text: { type: ['string', 'null'], description: 'Handlebars, not HTML-escaped' },
+      variants: { ...ref('TemplateVariants'), description: 'Replaces all variants when given' },
     },
   },
   Rendered: {
@@ -101,12 +174,13 @@ export const schemas: Record<string, JsonSchema> = {
   },
   Provider: {
     type: 'object',
-    required: ['id', 'name', 'type', 'isDefault', 'createdAt'],
+    required: ['id', 'name', 'type', 'isDefault', 'priority', 'createdAt'],
     properties: {
       id: { type: 'string' },
       name: { type: 'string' },
       type: { type: 'string', enum: ['mailgun', 'sendgrid'] },
       isDefault: { type: 'boolean' },
+      priority: { type: 'integer', description: 'Failover order: lower first' },
       createdAt: dateTime,
     },
   },
@@ -123,6 +197,14 @@ export const schemas: Record<string, JsonSchema> = {
       isDefault: {
         type: 'boolean',
         description: 'The first provider of a project is always the default; a new default unsets the old one',
+      },
+      priority: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 1000,
+        default: 100,
+        description:
+          'Failover order: a send tries providers by priority (lower first; on equal priority the default, then the oldest)',
       },
       config: {
         type: 'object',
@@ -158,5 +240,20 @@ export const schemas: Record<string, JsonSchema> = {
       received: { const: true },
       updated: { type: 'integer', minimum: 0, description: 'How many logs changed status' },
     },
+  },
+  SuppressionList: {
+    type: 'object',
+    required: ['suppressions', 'total', 'limit', 'offset'],
+    properties: {
+      suppressions: { type: 'array', items: ref('Suppression') },
+      total: { type: 'integer' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+    },
+  },
+  Unsubscribed: {
+    type: 'object',
+    required: ['unsubscribed', 'email'],
+    properties: { unsubscribed: { const: true }, email: { type: 'string' } },
   },
 };

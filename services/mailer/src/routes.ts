@@ -3,17 +3,21 @@ import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
 import { mailerServices } from './services';
+import { suppressionHandlers } from './suppressions/suppressions.router';
 import { templateHandlers } from './templates/templates.router';
+import { unsubscribeHandlers } from './unsubscribe/unsubscribe.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the Mailer service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps): Router {
   const services = mailerServices(deps);
   const keys = projectKeys(deps);
-  const emails = emailHandlers(services.emails, services.logs);
+  const emails = emailHandlers(services.emails, services.logs, services.config.maxRecipients);
   const templates = templateHandlers(services.templates);
   const providers = providerHandlers(services.providers, services.emails);
   const webhooks = webhookHandlers(services.webhooks);
+  const suppressions = suppressionHandlers(services.suppressions);
+  const unsubscribe = unsubscribeHandlers(services.unsubscribe);
 
   const router = Router();
   router.post('/emails/send', keys, emails.send);
@@ -28,11 +32,18 @@ export function createRoutes(deps: ServiceDeps): Router {
   router.delete('/templates/:id', keys, templates.remove);
   router.post('/templates/:id/preview', keys, templates.preview);
 
+  router.get('/suppressions', keys, suppressions.list);
+  router.post('/suppressions', keys, suppressions.add);
+  router.delete('/suppressions/:email', keys, suppressions.remove);
+
   router.post('/providers', keys, providers.create);
   router.get('/providers', keys, providers.list);
   router.post('/providers/:id/test', keys, providers.test);
 
   // Vendor delivery events: no keys; the vendor's signature is checked against the provider's key.
   router.post('/webhooks/:providerId', webhooks.receive);
+  // List-Unsubscribe links: no keys; the token is signed with the project's own secret.
+  router.get('/unsubscribe/:token', unsubscribe.page);
+  router.post('/unsubscribe/:token', unsubscribe.oneClick);
   return router;
 }

@@ -28,6 +28,7 @@ describe('providers', () => {
       id: expect.any(String),
       name: 'Mailgun',
       type: 'mailgun',
+      priority: 100,
       isDefault: true,
       createdAt: expect.any(String),
     });

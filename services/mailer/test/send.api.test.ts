@@ -38,6 +38,9 @@ describe('sending', () => {
       status: 'sent',
       to: 'ann@example.com',
       sentAt: expect.any(String),
+      recipients: [
+        { to: 'ann@example.com', messageId: res.body.messageId, status: 'sent', providerId: provider.body.id },
+      ],
     });
     expect(ctx.mailgun.requests.length).toBe(before + 1);
     expect(formFields(ctx.mailgun.requests[before])).toMatchObject({
@@ -160,7 +163,14 @@ describe('sending', () => {
       error: expect.any(String),
       vendorMessageId: null,
     });
-    expect((await api.get('/v1/stats')).body).toEqual({ total: 1, sent: 0, delivered: 0, bounced: 0, failed: 1 });
+    expect((await api.get('/v1/stats')).body).toEqual({
+      total: 1,
+      sent: 0,
+      delivered: 0,
+      bounced: 0,
+      failed: 1,
+      suppressed: 0,
+    });
   });
 
   it('when the vendor cannot be reached, then 502 VENDOR_ERROR and the log says failed', async () => {
@@ -251,8 +261,22 @@ describe('logs and stats', () => {
   });
 
   it('when stats are asked for, then they count this project only', async () => {
-    expect((await api.get('/v1/stats')).body).toEqual({ total: 5, sent: 5, delivered: 0, bounced: 0, failed: 0 });
-    expect((await other.get('/v1/stats')).body).toEqual({ total: 0, sent: 0, delivered: 0, bounced: 0, failed: 0 });
+    expect((await api.get('/v1/stats')).body).toEqual({
+      total: 5,
+      sent: 5,
+      delivered: 0,
+      bounced: 0,
+      failed: 0,
+      suppressed: 0,
+    });
+    expect((await other.get('/v1/stats')).body).toEqual({
+      total: 0,
+      sent: 0,
+      delivered: 0,
+      bounced: 0,
+      failed: 0,
+      suppressed: 0,
+    });
   });
 
   it("when another project's keys are used, then none of these logs are visible", async () => {

@@ -160,9 +160,12 @@ describe('templates', () => {
       '/providers',
       '/providers/{provider_id}/test',
       '/stats',
+      '/suppressions',
+      '/suppressions/{email}',
       '/templates',
       '/templates/{template_id}',
       '/templates/{template_id}/preview',
+      '/unsubscribe/{token}',
       '/webhooks/{provider_id}',
     ]);
   });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { AUTH_EVENTS, writeEvent, type AuthEmailData } from '@platform/events';
 import { AppError, errors, randomToken, sha256Hex, type ProjectSettings } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
+import { userLocale } from '../users/user-locale';
 import {
   findAccountToken,
   insertAccountToken,
@@ -55,16 +56,17 @@ export async function issueAccountLink(
 export async function emailAccountLink(
   ctx: AuthContext,
   tenant: Tenant & { settings: ProjectSettings },
-  user: { id: string; email: string },
+  user: { id: string; email: string; metadata?: Record<string, unknown> },
   purpose: AccountTokenPurpose,
 ): Promise<void> {
+  const locale = userLocale(user.metadata);
   await ctx.db.transaction(async (trx) => {
     const { link, expiresAt } = await issueAccountLink(trx, ctx, tenant, user.id, purpose);
     await writeEvent<AuthEmailData>(trx, {
       type: PURPOSES[purpose].event,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
-      data: { userId: user.id, email: user.email, link, expiresAt },
+      data: { userId: user.id, email: user.email, link, expiresAt, ...(locale ? { locale } : {}) },
     });
   });
   ctx.relay.kick();

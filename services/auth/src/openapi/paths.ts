@@ -40,8 +40,17 @@ export const paths: Record<string, unknown> = {
   '/register': {
     post: {
       summary: 'Register with email and password',
-      description: `Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). ${RATE_LIMITED}`,
+      description: `Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). The user's locale (metadata.locale, a BCP 47 tag) picks the locale variant of the project's auth email templates in the Mailer; when metadata has no locale, the most preferred tag of Accept-Language is stored as metadata.locale. ${RATE_LIMITED}`,
       security: KEYS,
+      parameters: [
+        {
+          name: 'Accept-Language',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Kept as metadata.locale (its most preferred language tag) when metadata names no locale',
+        },
+      ],
       requestBody: jsonBody(object({ email, password: newPassword, metadata: ref('Metadata') }, ['email', 'password'])),
       responses: {
         '201': jsonResponse('Registered', ref('Session')),

@@ -7,7 +7,10 @@ import { register } from './registration.service';
 export function registrationHandlers(ctx: AuthContext): Record<'register', RequestHandler> {
   return {
     register: async (req, res) => {
-      res.status(201).json(await register(ctx, tenantOf(req), parse(registerSchema, req.body)));
+      const input = parse(registerSchema, req.body);
+      res
+        .status(201)
+        .json(await register(ctx, tenantOf(req), { ...input, acceptLanguage: req.get('accept-language') }));
     },
   };
 }

@@ -5,12 +5,15 @@ import type { AuthContext } from '../context';
 import { clearLoginFailures } from '../lockout/login-failures.repository';
 import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
 import { toUserJson } from '../users/users.presenter';
+import { preferredLocale, userLocale } from '../users/user-locale';
 import { findUserByEmail, insertUser } from '../users/users.repository';
 
 export interface RegisterInput {
   email: string;
   password: string;
   metadata: Record<string, unknown>;
+  /** The Accept-Language of the registration request: kept as metadata.locale when metadata names none. */
+  acceptLanguage?: string;
 }
 
 const alreadyExists = () => new AppError('USER_ALREADY_EXISTS', 'A user with this email already exists');
@@ -24,8 +27,12 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
   // Cheap check first, so that a taken email costs no bcrypt work; the unique index decides races.
   if (await findUserByEmail(ctx.db, tenant, input.email)) throw alreadyExists();
   const passwordHash = await ctx.passwords.hash(input.password);
+  const headerLocale = preferredLocale(input.acceptLanguage);
+  const metadata =
+    input.metadata.locale === undefined && headerLocale ? { ...input.metadata, locale: headerLocale } : input.metadata;
+  const locale = userLocale(metadata);
   const created = await ctx.db.transaction(async (trx) => {
-    const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata: input.metadata });
+    const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata });
     if (!user) return null;
     // Failures counted while the email had no account are not the new account's: it starts unlocked.
     await clearLoginFailures(trx, tenant, user.email);
@@ -38,7 +45,12 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
       type: AUTH_EVENTS.userRegistered,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
-      data: { userId: user.id, email: user.email, ...(verification ? { verification } : {}) },
+      data: {
+        userId: user.id,
+        email: user.email,
+        ...(verification ? { verification } : {}),
+        ...(locale ? { locale } : {}),
+      },
     });
     return { user, refreshToken };
   });

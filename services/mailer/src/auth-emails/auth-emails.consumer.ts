@@ -12,6 +12,7 @@ import { AppError, type Logger } from '@platform/tenancy';
 import { mailerServices, type MailerServices } from '../services';
 import type { Tenant } from '../shared';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';
+import { forLocale } from '../templates/templates.service';
 import { AUTH_TEMPLATE_KEYS, DEFAULT_AUTH_TEMPLATES, type AuthTemplateKey } from './default-templates';
 
 export const AUTH_EMAIL_QUEUE = 'mailer.auth-emails';
@@ -20,7 +21,11 @@ export const AUTH_EMAIL_CONSUMER = 'auth-emails';
 interface AuthEmailPlan {
   templateKey: AuthTemplateKey;
   data: { email: string; link: string; expiresAt: string };
+  /** The user's locale, when Authentication knows one: picks the template's variant. */
+  locale?: string;
 }
+
+const localeOf = (data: { locale?: unknown }) => (typeof data.locale === 'string' ? data.locale : undefined);
 
 /** What an auth event asks for; null when it needs no email (registration without verification). */
 export function planOf(event: EventEnvelope): AuthEmailPlan | null {
@@ -31,6 +36,7 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
       return {
         templateKey: AUTH_TEMPLATE_KEYS.verifyEmail,
         data: { email: data.email, link: data.verification.link, expiresAt: data.verification.expiresAt },
+        locale: localeOf(data),
       };
     }
     case AUTH_EVENTS.verificationRequested:
@@ -40,7 +46,11 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
         event.type === AUTH_EVENTS.verificationRequested
           ? AUTH_TEMPLATE_KEYS.verifyEmail
           : AUTH_TEMPLATE_KEYS.resetPassword;
-      return { templateKey, data: { email: data.email, link: data.link, expiresAt: data.expiresAt } };
+      return {
+        templateKey,
+        data: { email: data.email, link: data.link, expiresAt: data.expiresAt },
+        locale: localeOf(data),
+      };
     }
     default:
       return null;
@@ -61,7 +71,7 @@ async function render(
   const template = await services.templates.findForSend(trx, tenant, plan.templateKey);
   if (template) {
     try {
-      return { ...services.templates.render(template, plan.data), templateId: template.id };
+      return { ...services.templates.render(forLocale(template, plan.locale), plan.data), templateId: template.id };
     } catch (error) {
       logger.warn('project auth template failed to render, using the built-in one', {
         templateId: template.id,
@@ -87,16 +97,40 @@ export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, ev
   const { templateId, ...content } = await render(services, trx, tenant, plan, deps.logger);
   const meta = { source: plan.templateKey, templateId, eventId: event.id };
 
-  let route;
+  // A bounced or complaining address gets no more mail, auth mail included.
+  const blocked = await services.suppressions.blocking(trx, tenant, [plan.data.email], 'transactional');
+  const suppression = blocked.get(plan.data.email.toLowerCase());
+  if (suppression) {
+    const email = { ...content, to: plan.data.email, from: services.config.defaultFrom };
+    await services.emails.recordSuppressed(trx, tenant, email, meta, suppression.reason);
+    return;
+  }
+
+  let routes;
   try {
-    route = await services.providers.sendingRoute(trx, tenant);
+    routes = await services.providers.sendingRoutes(trx, tenant);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'PROVIDER_NOT_CONFIGURED') throw error;
     deps.logger.warn('auth email not sent: no email provider', { projectId: tenant.projectId, eventId: event.id });
     return;
   }
-  const email = { ...content, from: route.from, to: plan.data.email };
-  const attempt = await services.emails.attempt(tenant, route, email);
+  // Attempts that led to another provider are recorded outside the transaction (it may roll back).
+  const { route, email, attempt } = await services.emails.failover(
+    tenant,
+    routes,
+    content,
+    plan.data.email,
+    undefined,
+    (earlier) =>
+      services.emails.record(
+        deps.db,
+        tenant,
+        earlier.route,
+        earlier.email,
+        { ...meta, eventId: undefined },
+        earlier.attempt,
+      ),
+  );
   const failure = attempt.failure;
   if (failure && (failure.unreachable || !isFinal(failure.vendorStatus))) {
     // Recorded outside the transaction (it rolls back) and without the event id (the retry owns it).

@@ -2,21 +2,43 @@ import type { Knex } from 'knex';
 import { AppError, errors, toIso, type Logger } from '@platform/tenancy';
 import type { ProvidersService, Route } from '../providers/providers.service';
 import type { Tenant } from '../shared';
-import type { TemplatesService } from '../templates/templates.service';
+import type { SuppressionsService } from '../suppressions/suppressions.service';
+import { forLocale, type TemplatesService } from '../templates/templates.service';
 import { VendorSendError, type OutgoingEmail } from '../transports/transport';
-import { insertLog, type LogRow } from './logs.repository';
-import type { SendEmailInput } from './emails.schemas';
+import type { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
+import { failsOver, type ProviderCooldowns } from './failover';
+import { claimKey, findKey, releaseKey, storeResponse } from './idempotency.repository';
+import { insertLog, type EmailStatus, type LogRow } from './logs.repository';
+import { requestHash } from './request-hash';
+import type { ProjectSendSlots } from './send-slots';
+import type { EmailCategory, SendEmailInput } from './emails.schemas';
 
+/** What happened to one recipient of a send. */
+export interface RecipientResult {
+  to: string;
+  messageId: string;
+  status: EmailStatus;
+  /** The provider that delivered, or the last one tried; null when suppressed or sent to the outbox. */
+  providerId: string | null;
+  /** Why a suppressed recipient was not sent to. */
+  reason?: string;
+  error?: string;
+}
+
+/** The first recipient's result at the top (the single-recipient shape), and every recipient's in `recipients`. */
 export interface SentEmail {
   messageId: string;
-  status: string;
+  status: EmailStatus;
   to: string;
   sentAt: string;
+  reason?: string;
+  recipients: RecipientResult[];
 }
 
 export interface DeliveryMeta {
   source: string;
   templateId?: string | null;
+  category?: EmailCategory;
   /** The event an auth email answers; a second row for it is never written. */
   eventId?: string;
 }
@@ -32,43 +54,213 @@ export interface Delivery {
   failure?: VendorSendError;
 }
 
+/** The attempt that ended a failover: the provider that delivered, or the last one that failed. */
+export interface FinalAttempt {
+  route: Route;
+  email: OutgoingEmail;
+  attempt: Attempt;
+}
+
+type Content = Omit<OutgoingEmail, 'from' | 'to'>;
+
+/** Idempotency keys are kept for 24 hours, as Stripe keeps them. */
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
 /** A failed vendor call as the client sees it: 500 when refused, 502 when unreachable. */
 export function vendorFailure(failure: VendorSendError): AppError {
   return failure.unreachable ? errors.vendorUnreachable(failure.message) : errors.vendor(failure.message);
 }
 
+/** The recipients of a send, once each (addresses compare case-insensitively; the first spelling is kept). */
+function recipientsOf(to: string | string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const address of Array.isArray(to) ? to : [to]) {
+    if (!seen.has(address.toLowerCase())) seen.set(address.toLowerCase(), address);
+  }
+  return [...seen.values()];
+}
+
+export interface EmailsDeps {
+  providers: ProvidersService;
+  templates: TemplatesService;
+  suppressions: SuppressionsService;
+  unsubscribe: UnsubscribeService;
+  cooldowns: ProviderCooldowns;
+  slots: ProjectSendSlots;
+  logger: Logger;
+  /** The sender recorded on a suppressed email that names none (no provider was chosen). */
+  defaultFrom: string;
+}
+
 export class EmailsService {
   constructor(
     private readonly db: Knex,
-    private readonly providers: ProvidersService,
-    private readonly templates: TemplatesService,
-    private readonly logger: Logger,
+    private readonly deps: EmailsDeps,
   ) {}
 
   async send(tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
-    let content: Omit<OutgoingEmail, 'from' | 'to'>;
-    let templateId: string | null = null;
-    if (input.templateId !== undefined) {
-      const template = await this.templates.findForSend(this.db, tenant, input.templateId);
-      if (!template) throw errors.notFound('Template');
-      const rendered = this.templates.render(template, input.templateData ?? {});
-      content = { ...rendered, subject: input.subject ?? rendered.subject };
-      templateId = template.id;
-    } else {
+    const { response, failure } = await this.deps.slots.run(tenant.projectId, () =>
+      this.sendWith(this.db, tenant, input),
+    );
+    if (failure) throw vendorFailure(failure);
+    return response!;
+  }
+
+  /**
+   * A send under an Idempotency-Key: the first request with the key sends and its 200 answer is
+   * kept for 24 hours; a repeat (also a concurrent one, which waits on the key's row) gets that
+   * answer and sends nothing; another body with the key is 409. A send that failed keeps no
+   * answer, so the client's retry sends again.
+   */
+  async sendOnce(
+    tenant: Tenant,
+    key: string,
+    input: SendEmailInput,
+  ): Promise<{ response: SentEmail; replayed: boolean }> {
+    const hash = requestHash(input);
+    const outcome = await this.deps.slots.run(tenant.projectId, () =>
+      this.db.transaction(async (trx) => {
+        if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
+          const stored = (await findKey(trx, tenant, key))!;
+          if (stored.requestHash !== hash) {
+            throw errors.conflict('This Idempotency-Key was already used with a different request');
+          }
+          return { response: stored.response as SentEmail, replayed: true };
+        }
+        const { response, failure } = await this.sendWith(trx, tenant, input);
+        if (failure) {
+          await releaseKey(trx, tenant, key);
+          return { failure };
+        }
+        await storeResponse(trx, tenant, key, response);
+        return { response: response!, replayed: false };
+      }),
+    );
+    if ('failure' in outcome) throw vendorFailure(outcome.failure!);
+    return outcome;
+  }
+
+  /**
+   * Renders once, then for each recipient: a suppressed one gets a `suppressed` log and no
+   * vendor call, the others go through the providers in failover order. Fails (with the first
+   * failure) only when every recipient that was tried failed.
+   */
+  private async sendWith(
+    db: Knex,
+    tenant: Tenant,
+    input: SendEmailInput,
+  ): Promise<{ response?: SentEmail; failure?: VendorSendError }> {
+    const { content, templateId } = await this.contentOf(db, tenant, input);
+    const recipients = recipientsOf(input.to);
+    const blocked = await this.deps.suppressions.blocking(db, tenant, recipients, input.category);
+    const routes = blocked.size < recipients.length ? await this.deps.providers.sendingRoutes(db, tenant) : [];
+    const meta: DeliveryMeta = { source: 'api', templateId, category: input.category };
+
+    const results: RecipientResult[] = [];
+    const sentAt: Date[] = [];
+    let tried = 0;
+    let firstFailure: VendorSendError | undefined;
+    for (const to of recipients) {
+      const suppression = blocked.get(to.toLowerCase());
+      if (suppression) {
+        const log = (await this.recordSuppressed(
+          db,
+          tenant,
+          { ...content, to, from: input.from ?? this.deps.defaultFrom },
+          meta,
+          suppression.reason,
+        ))!;
+        results.push({ to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason });
+        sentAt.push(log.sentAt);
+        continue;
+      }
+      tried += 1;
+      const headers =
+        input.category === 'marketing' ? await this.deps.unsubscribe.headersFor(db, tenant, to) : undefined;
+      const final = await this.failover(
+        tenant,
+        routes,
+        { ...content, ...(headers ? { headers } : {}) },
+        to,
+        input.from,
+        (earlier) => this.record(db, tenant, earlier.route, earlier.email, meta, earlier.attempt),
+      );
+      const log = (await this.record(db, tenant, final.route, final.email, meta, final.attempt))!;
+      const failure = final.attempt.failure;
+      if (failure) firstFailure ??= failure;
+      results.push({
+        to,
+        messageId: log.id,
+        status: log.status,
+        providerId: log.providerId,
+        ...(failure ? { error: failure.message } : {}),
+      });
+      sentAt.push(log.sentAt);
+    }
+    // Every recipient that was tried failed: the send failed (the logs say so, recipient by recipient).
+    if (tried > 0 && results.filter((r) => r.status === 'failed').length === tried) return { failure: firstFailure };
+    const [first] = results;
+    return {
+      response: {
+        messageId: first.messageId,
+        status: first.status,
+        to: first.to,
+        sentAt: toIso(sentAt[0])!,
+        ...(first.reason ? { reason: first.reason } : {}),
+        recipients: results,
+      },
+    };
+  }
+
+  private async contentOf(
+    db: Knex,
+    tenant: Tenant,
+    input: SendEmailInput,
+  ): Promise<{ content: Content; templateId: string | null }> {
+    if (input.templateId === undefined) {
       if (input.subject === undefined)
         throw errors.validation('Request validation failed', [{ path: 'subject', message: 'subject is required' }]);
-      content = { subject: input.subject, html: input.html!, text: input.text ?? null };
+      return { content: { subject: input.subject, html: input.html!, text: input.text ?? null }, templateId: null };
     }
-    const route = await this.providers.sendingRoute(this.db, tenant);
-    const email = { ...content, to: input.to, from: input.from ?? route.from };
-    const { log, failure } = await this.deliver(this.db, tenant, route, email, { source: 'api', templateId });
-    if (failure) throw vendorFailure(failure);
-    return { messageId: log!.id, status: log!.status, to: log!.to, sentAt: toIso(log!.sentAt)! };
+    const template = await this.deps.templates.findForSend(db, tenant, input.templateId);
+    if (!template) throw errors.notFound('Template');
+    const rendered = this.deps.templates.render(forLocale(template, input.locale), input.templateData ?? {});
+    return { content: { ...rendered, subject: input.subject ?? rendered.subject }, templateId: template.id };
+  }
+
+  /**
+   * Tries the routes in order (providers cooling down after repeated failures go last, see
+   * ProviderCooldowns) until one takes the email. A failure that is the provider's problem moves
+   * on to the next provider, after `recordEarlier` has logged it; a refusal of the message itself
+   * ends the attempts. The last attempt is returned for the caller to record.
+   */
+  async failover(
+    tenant: Tenant,
+    routes: Route[],
+    content: Content,
+    to: string,
+    from: string | undefined,
+    recordEarlier: (attempt: FinalAttempt) => Promise<unknown>,
+  ): Promise<FinalAttempt> {
+    const ordered = this.deps.cooldowns.order(routes);
+    for (const [index, route] of ordered.entries()) {
+      const email: OutgoingEmail = { ...content, to, from: from ?? route.from };
+      const attempt = await this.attempt(tenant, route, email);
+      if (!attempt.failure) {
+        this.deps.cooldowns.succeeded(route.providerId);
+        return { route, email, attempt };
+      }
+      if (!failsOver(attempt.failure)) return { route, email, attempt };
+      this.deps.cooldowns.failed(route.providerId);
+      if (index === ordered.length - 1) return { route, email, attempt };
+      await recordEarlier({ route, email, attempt });
+    }
+    throw new Error('failover needs at least one route');
   }
 
   /** Provider test: one real send through that provider, logged like any other. */
   async testProvider(tenant: Tenant, providerId: string, to: string) {
-    const route = await this.providers.routeOf(tenant, providerId);
+    const route = await this.deps.providers.routeOf(tenant, providerId);
     const email: OutgoingEmail = {
       from: route.from,
       to,
@@ -99,7 +291,7 @@ export class EmailsService {
       return { vendorMessageId };
     } catch (error) {
       const failure = error instanceof VendorSendError ? error : new VendorSendError('Email could not be sent', true);
-      this.logger.warn('email send failed', {
+      this.deps.logger.warn('email send failed', {
         provider: route.transport.name,
         providerId: route.providerId,
         projectId: tenant.projectId,
@@ -132,6 +324,35 @@ export class EmailsService {
       status: attempt.failure ? 'failed' : 'sent',
       vendorMessageId: attempt.vendorMessageId,
       error: attempt.failure?.message ?? null,
+      category: meta.category ?? 'transactional',
+      suppressionReason: null,
+      eventId: meta.eventId,
+    });
+  }
+
+  /** The log of an email that was not handed to any provider because its recipient is suppressed. */
+  async recordSuppressed(
+    db: Knex,
+    tenant: Tenant,
+    email: OutgoingEmail,
+    meta: DeliveryMeta,
+    reason: string,
+  ): Promise<LogRow | undefined> {
+    return insertLog(db, tenant, {
+      providerId: null,
+      provider: 'none',
+      source: meta.source,
+      to: email.to,
+      from: email.from,
+      subject: email.subject,
+      html: null,
+      text: null,
+      templateId: meta.templateId ?? null,
+      status: 'suppressed',
+      vendorMessageId: null,
+      error: null,
+      category: meta.category ?? 'transactional',
+      suppressionReason: reason,
       eventId: meta.eventId,
     });
   }

@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import type { Tenant } from '../shared';
 import type { TransportName } from '../transports/transport';
 
-export type EmailStatus = 'sent' | 'delivered' | 'bounced' | 'failed';
-export const EMAIL_STATUSES: EmailStatus[] = ['sent', 'delivered', 'bounced', 'failed'];
+export type EmailStatus = 'sent' | 'delivered' | 'bounced' | 'failed' | 'suppressed';
+export const EMAIL_STATUSES: EmailStatus[] = ['sent', 'delivered', 'bounced', 'failed', 'suppressed'];
 
 export interface LogRow {
   id: string;
@@ -20,6 +20,9 @@ export interface LogRow {
   status: EmailStatus;
   vendorMessageId: string | null;
   error: string | null;
+  category: 'transactional' | 'marketing';
+  /** Why a `suppressed` email was not handed to any provider. */
+  suppressionReason: string | null;
   sentAt: Date;
   updatedAt: Date;
 }
@@ -40,6 +43,8 @@ const COLUMNS = [
   'status',
   'vendor_message_id as vendorMessageId',
   'error',
+  'category',
+  'suppression_reason as suppressionReason',
   'sent_at as sentAt',
   'updated_at as updatedAt',
 ];
@@ -71,6 +76,8 @@ export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<
       status: log.status,
       vendor_message_id: log.vendorMessageId,
       error: log.error,
+      category: log.category,
+      suppression_reason: log.suppressionReason,
       event_id: log.eventId ?? null,
     })
     .onConflict('event_id')

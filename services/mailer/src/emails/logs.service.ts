@@ -16,6 +16,8 @@ export interface EmailLog {
   templateId: string | null;
   source: string;
   error: string | null;
+  category: repo.LogRow['category'];
+  suppressionReason: string | null;
   html: string | null;
   text: string | null;
   sentAt: string;
@@ -37,6 +39,8 @@ export function toLog(row: repo.LogRow): EmailLog {
     templateId: row.templateId,
     source: row.source,
     error: row.error,
+    category: row.category,
+    suppressionReason: row.suppressionReason,
     html: row.html,
     text: row.text,
     sentAt: toIso(row.sentAt)!,

@@ -10,11 +10,21 @@ export interface ProviderRow {
   name: string;
   type: ProviderType;
   isDefault: boolean;
+  /** Failover order: lower first. */
+  priority: number;
   configEnc: string;
   createdAt: Date;
 }
 
-const COLUMNS = ['id', 'name', 'type', 'is_default as isDefault', 'config_enc as configEnc', 'created_at as createdAt'];
+const COLUMNS = [
+  'id',
+  'name',
+  'type',
+  'is_default as isDefault',
+  'priority',
+  'config_enc as configEnc',
+  'created_at as createdAt',
+];
 
 const scoped = (db: Knex, tenant: Tenant) =>
   db('mail_providers').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
@@ -36,7 +46,7 @@ export async function clearDefault(db: Knex, tenant: Tenant): Promise<void> {
 export async function insertProvider(
   db: Knex,
   tenant: Tenant,
-  fields: { name: string; type: ProviderType; configEnc: string; isDefault: boolean },
+  fields: { name: string; type: ProviderType; configEnc: string; isDefault: boolean; priority: number },
 ): Promise<ProviderRow> {
   const [row] = await db('mail_providers')
     .insert({
@@ -47,6 +57,7 @@ export async function insertProvider(
       type: fields.type,
       config_enc: fields.configEnc,
       is_default: fields.isDefault,
+      priority: fields.priority,
     })
     .returning(COLUMNS);
   return row;
@@ -63,11 +74,19 @@ export async function findProvider(db: Knex, tenant: Tenant, id: string): Promis
   return scoped(db, tenant).where({ id }).first(COLUMNS);
 }
 
-/** The project's default provider, else its oldest one (the first provider is always the default). */
-export async function findSendingProvider(db: Knex, tenant: Tenant): Promise<ProviderRow | undefined> {
+/**
+ * The project's providers in the order a send tries them: by priority, then the default, then the
+ * oldest (with equal priorities the default goes first, as before failover existed).
+ */
+export async function listSendingProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
   return scoped(db, tenant)
-    .orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at' }, { column: 'id' }])
-    .first(COLUMNS);
+    .orderBy([
+      { column: 'priority' },
+      { column: 'is_default', order: 'desc' },
+      { column: 'created_at' },
+      { column: 'id' },
+    ])
+    .select(COLUMNS);
 }
 
 /**

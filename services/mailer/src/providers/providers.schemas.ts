@@ -20,6 +20,7 @@ export interface CreateProviderInput {
   type: ProviderType;
   config: ProviderConfig;
   isDefault?: boolean;
+  priority: number;
 }
 
 /** SPEC.md's placeholders are accepted on input and stored as the real names. */
@@ -78,6 +79,7 @@ export const createProviderSchema = Joi.object<CreateProviderInput>({
     otherwise: sendgridConfig.required(),
   }),
   isDefault: Joi.boolean().default(false),
+  priority: Joi.number().integer().min(0).max(1000).default(100),
 });
 
 export const testProviderSchema = Joi.object<{ to: string }>({

@@ -14,6 +14,7 @@ export interface Provider {
   name: string;
   type: repo.ProviderType;
   isDefault: boolean;
+  priority: number;
   createdAt: string;
 }
 
@@ -26,7 +27,14 @@ export interface Route {
 
 /** The one place a provider row becomes its API shape: the config never leaves. */
 function toProvider(row: repo.ProviderRow): Provider {
-  return { id: row.id, name: row.name, type: row.type, isDefault: row.isDefault, createdAt: toIso(row.createdAt)! };
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    isDefault: row.isDefault,
+    priority: row.priority,
+    createdAt: toIso(row.createdAt)!,
+  };
 }
 
 export class ProvidersService {
@@ -48,6 +56,7 @@ export class ProvidersService {
         name: input.name,
         type,
         isDefault,
+        priority: input.priority,
         configEnc: this.secrets.encryptJson(input.config),
       });
     });
@@ -66,16 +75,16 @@ export class ProvidersService {
   }
 
   /**
-   * The project's default provider (or its only one). Without any: outside production the
-   * built-in outbox, in production 403 PROVIDER_NOT_CONFIGURED.
+   * The project's providers in failover order (priority, then the default, then the oldest).
+   * Without any: outside production the built-in outbox, in production 403 PROVIDER_NOT_CONFIGURED.
    */
-  async sendingRoute(db: Knex, tenant: Tenant): Promise<Route> {
-    const row = await repo.findSendingProvider(db, tenant);
-    if (row) return this.routeFor(row);
+  async sendingRoutes(db: Knex, tenant: Tenant): Promise<Route[]> {
+    const rows = await repo.listSendingProviders(db, tenant);
+    if (rows.length) return rows.map((row) => this.routeFor(row));
     if (this.platform.production) {
       throw errors.providerNotConfigured('No email provider is configured for this project');
     }
-    return { providerId: null, transport: outboxTransport, from: this.mailer.defaultFrom };
+    return [{ providerId: null, transport: outboxTransport, from: this.mailer.defaultFrom }];
   }
 
   /** A provider's decrypted config, for webhook signature checks. */

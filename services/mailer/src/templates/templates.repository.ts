@@ -3,13 +3,20 @@ import type { Knex } from 'knex';
 import { isUuid } from '@platform/tenancy';
 import type { Tenant } from '../shared';
 
-export interface TemplateRow {
-  id: string;
-  name: string;
-  templateKey: string | null;
+/** One locale's content; the template's own fields are the default. */
+export interface TemplateContent {
   subject: string;
   html: string;
   text: string | null;
+}
+
+export type TemplateVariants = Record<string, TemplateContent>;
+
+export interface TemplateRow extends TemplateContent {
+  id: string;
+  name: string;
+  templateKey: string | null;
+  variants: TemplateVariants;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,6 +28,7 @@ const COLUMNS = [
   'subject',
   'html',
   'text',
+  'variants',
   'created_at as createdAt',
   'updated_at as updatedAt',
 ];
@@ -33,7 +41,7 @@ const SUMMARY_COLUMNS = [
   'updated_at as updatedAt',
 ];
 
-export type TemplateSummaryRow = Omit<TemplateRow, 'html' | 'text'>;
+export type TemplateSummaryRow = Omit<TemplateRow, 'html' | 'text' | 'variants'> & { locales: string[] };
 
 export interface TemplateFields {
   name: string;
@@ -41,6 +49,7 @@ export interface TemplateFields {
   subject: string;
   html: string;
   text: string | null;
+  variants: TemplateVariants;
 }
 
 const scoped = (db: Knex, tenant: Tenant) =>
@@ -57,6 +66,7 @@ export async function insertTemplate(db: Knex, tenant: Tenant, fields: TemplateF
       subject: fields.subject,
       html: fields.html,
       text: fields.text,
+      variants: JSON.stringify(fields.variants),
     })
     .returning(COLUMNS);
   return row;
@@ -75,7 +85,7 @@ export async function listTemplates(
       ])
       .limit(page.limit)
       .offset(page.offset)
-      .select(SUMMARY_COLUMNS),
+      .select([...SUMMARY_COLUMNS, db.raw('array(select jsonb_object_keys(variants) order by 1) as "locales"')]),
     scoped(db, tenant).count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
@@ -118,6 +128,7 @@ export async function updateTemplate(
   if (fields.subject !== undefined) changes.subject = fields.subject;
   if (fields.html !== undefined) changes.html = fields.html;
   if (fields.text !== undefined) changes.text = fields.text;
+  if (fields.variants !== undefined) changes.variants = JSON.stringify(fields.variants);
   const [row] = await scoped(db, tenant).where({ id }).update(changes).returning(COLUMNS);
   return row;
 }

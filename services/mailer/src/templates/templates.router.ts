@@ -25,8 +25,8 @@ export function templateHandlers(
       res.status(204).end();
     },
     preview: async (req, res) => {
-      const { data } = parse(previewSchema, req.body);
-      res.json(await templates.preview(tenantOf(req), req.params.id, data));
+      const { data, locale } = parse(previewSchema, req.body);
+      res.json(await templates.preview(tenantOf(req), req.params.id, data, locale));
     },
   };
 }

@@ -1,7 +1,10 @@
 import { Joi, pageSchema } from '@platform/tenancy';
+import { canonicalLocale, LOCALE_PATTERN } from './locale-variants';
+import type { TemplateVariants } from './templates.repository';
 
 const TEMPLATE_KEY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const MAX_BODY = 256 * 1024;
+const MAX_VARIANTS = 50;
 
 export interface CreateTemplateInput {
   name: string;
@@ -9,6 +12,7 @@ export interface CreateTemplateInput {
   subject: string;
   html: string;
   text: string | null;
+  variants: TemplateVariants;
 }
 
 export type UpdateTemplateInput = Partial<CreateTemplateInput>;
@@ -23,12 +27,42 @@ const fields = {
   text: Joi.string().allow('', null).max(MAX_BODY),
 };
 
+const variant = Joi.object({
+  subject: fields.subject.required(),
+  html: fields.html.required(),
+  text: fields.text.default(null),
+});
+
+/**
+ * Locale -> content. Every key must be a locale tag (checked here, since unknown keys would
+ * otherwise be stripped without a word); keys are stored in their canonical spelling, and two
+ * spellings of one locale are refused.
+ */
+const variants = Joi.object()
+  .pattern(Joi.string(), variant)
+  .max(MAX_VARIANTS)
+  .custom((value: Record<string, TemplateVariants[string]>, helpers) => {
+    const canonical: TemplateVariants = {};
+    for (const [tag, content] of Object.entries(value)) {
+      const locale = canonicalLocale(tag);
+      if (!locale)
+        return helpers.message({
+          custom: `variants are keyed by locale, e.g. "pt-BR"; "${tag.slice(0, 40)}" is not one`,
+        });
+      if (Object.hasOwn(canonical, locale))
+        return helpers.message({ custom: `variants: "${tag.slice(0, 40)}" repeats the locale ${locale}` });
+      canonical[locale] = { ...content, text: content.text === '' ? null : content.text };
+    }
+    return canonical;
+  });
+
 export const createTemplateSchema = Joi.object<CreateTemplateInput>({
   name: fields.name.required(),
   templateKey: fields.templateKey.default(null),
   subject: fields.subject.required(),
   html: fields.html.required(),
   text: fields.text.default(null),
+  variants: variants.default({}),
 });
 
 export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
@@ -37,12 +71,18 @@ export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
   subject: fields.subject,
   html: fields.html,
   text: fields.text,
+  variants,
 })
   .min(1)
-  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text' });
+  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text, variants' });
 
-export const previewSchema = Joi.object<{ data: Record<string, unknown> }>({
+export const localeSchema = Joi.string().pattern(LOCALE_PATTERN).messages({
+  'string.pattern.base': 'locale must be a language tag such as "pt-BR"',
+});
+
+export const previewSchema = Joi.object<{ data: Record<string, unknown>; locale?: string }>({
   data: Joi.object().unknown(true).default({}),
+  locale: localeSchema,
 });
 
 export const listTemplatesSchema = Joi.object<{ limit: number; offset: number }>(pageSchema(100));

@@ -9,6 +9,7 @@ import {
   TemplateRenderError,
   type RenderedEmail,
 } from './template-engine';
+import { pickLocale } from './locale-variants';
 import * as repo from './templates.repository';
 import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
 
@@ -17,6 +18,8 @@ export interface TemplateSummary {
   name: string;
   templateKey: string | null;
   subject: string;
+  /** The locales that have their own variant. */
+  locales: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -24,6 +27,7 @@ export interface TemplateSummary {
 export interface Template extends TemplateSummary {
   html: string;
   text: string | null;
+  variants: repo.TemplateVariants;
 }
 
 /** The one place a template row becomes its API shape. */
@@ -33,18 +37,34 @@ function toSummary(row: repo.TemplateSummaryRow): TemplateSummary {
     name: row.name,
     templateKey: row.templateKey,
     subject: row.subject,
+    locales: row.locales,
     createdAt: toIso(row.createdAt)!,
     updatedAt: toIso(row.updatedAt)!,
   };
 }
 
 function toTemplate(row: repo.TemplateRow): Template {
-  return { ...toSummary(row), html: row.html, text: row.text };
+  const locales = Object.keys(row.variants).sort();
+  return { ...toSummary({ ...row, locales }), html: row.html, text: row.text, variants: row.variants };
 }
 
 function assertCompiles(input: UpdateTemplateInput): void {
   const problems = templateProblems({ subject: input.subject, html: input.html, text: input.text ?? undefined });
+  for (const [locale, content] of Object.entries(input.variants ?? {})) {
+    const found = templateProblems({ subject: content.subject, html: content.html, text: content.text ?? undefined });
+    problems.push(...found.map((p) => ({ ...p, path: `variants.${locale}.${p.path}` })));
+  }
   if (problems.length) throw errors.validation('Template does not compile', problems);
+}
+
+/**
+ * The template as it renders for `locale`: the best variant's content (exact, then language,
+ * then default), under a cache identity of its own so each variant is compiled once.
+ */
+export function forLocale(row: repo.TemplateRow, locale: string | null | undefined): repo.TemplateRow {
+  const chosen = pickLocale(Object.keys(row.variants), locale);
+  if (!chosen) return row;
+  return { ...row, ...row.variants[chosen], id: `${row.id}:${chosen}` };
 }
 
 const emptyToNull = (text: string | null | undefined) => (text === '' ? null : text);
@@ -91,8 +111,8 @@ export class TemplatesService {
     if (!(await repo.deleteTemplate(this.db, tenant, id))) throw errors.notFound('Template');
   }
 
-  async preview(tenant: Tenant, id: string, data: object): Promise<RenderedEmail> {
-    return this.render(await this.require(tenant, id), data);
+  async preview(tenant: Tenant, id: string, data: object, locale?: string): Promise<RenderedEmail> {
+    return this.render(forLocale(await this.require(tenant, id), locale), data);
   }
 
   /** A stored template by id or templateKey, or undefined. */

@@ -34,6 +34,8 @@ export function mailgunTransport(config: MailgunConfig, options: { baseUrl?: str
           subject: email.subject,
           html: email.html,
           ...(email.text ? { text: email.text } : {}),
+          // Mailgun takes custom headers as `h:<Name>` fields.
+          ...Object.fromEntries(Object.entries(email.headers ?? {}).map(([name, value]) => [`h:${name}`, value])),
         });
         return { vendorMessageId: normalizeMailgunId(result.id) };
       } catch (error) {

@@ -38,6 +38,7 @@ export function sendgridTransport(config: SendgridConfig, options: { baseUrl?: s
           subject: email.subject,
           html: email.html,
           ...(email.text ? { text: email.text } : {}),
+          ...(email.headers ? { headers: email.headers } : {}),
         });
         const id = response.headers?.['x-message-id'];
         return { vendorMessageId: typeof id === 'string' && id ? id : null };

@@ -5,9 +5,12 @@ export interface OutgoingEmail {
   subject: string;
   html: string;
   text: string | null;
+  /** Extra headers (List-Unsubscribe for marketing mail). */
+  headers?: Record<string, string>;
 }
 
-export type TransportName = 'mailgun' | 'sendgrid' | 'outbox';
+/** `none`: the log of an email that no transport was given (its recipient is suppressed). */
+export type TransportName = 'mailgun' | 'sendgrid' | 'outbox' | 'none';
 
 export interface Transport {
   name: TransportName;

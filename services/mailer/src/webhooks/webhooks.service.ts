@@ -6,6 +6,7 @@ import { findProviderForWebhook } from '../providers/providers.repository';
 import type { ProviderConfig } from '../providers/providers.schemas';
 import type { ProvidersService } from '../providers/providers.service';
 import { normalizeMailgunId } from '../transports/mailgun.transport';
+import { upsertSuppressions, type NewSuppression } from '../suppressions/suppressions.repository';
 import { pruneExpiredReceipts, recordReceipts } from './webhook-receipts.repository';
 import { verifyMailgunSignature, verifySendgridSignature } from './webhook-signatures';
 import { isWithinTolerance, windowEndOf } from './webhook-window';
@@ -16,10 +17,12 @@ export interface WebhookRequest {
   rawBody?: Buffer;
 }
 
-/** One status change a vendor reported, for the messages it names. */
+/** One event a vendor reported: a status change for the messages it names, and/or an address to suppress. */
 interface StatusChange {
   vendorIds: string[];
-  status: EmailStatus;
+  status?: EmailStatus;
+  /** Hard bounces, complaints and unsubscribes put the recipient on the suppression list. */
+  suppress?: Omit<NewSuppression, 'providerId'>;
   /** SendGrid's sg_event_id: the change is applied once per provider however often it arrives. */
   eventId?: string;
 }
@@ -39,6 +42,7 @@ const ALLOWED_FROM: Record<EmailStatus, EmailStatus[]> = {
   delivered: ['sent'],
   bounced: ['sent', 'delivered'],
   failed: ['sent'],
+  suppressed: [],
 };
 
 /** Mailgun tokens are 50 characters and SendGrid event ids at most 100; longer is not the vendor. */
@@ -57,8 +61,34 @@ const receiptId = (value: unknown): value is string => str(value) && value.lengt
 
 interface MailgunPayload {
   signature?: { timestamp?: unknown; token?: unknown; signature?: unknown };
-  'event-data'?: { event?: unknown; severity?: unknown; message?: { headers?: Record<string, unknown> } };
+  'event-data'?: {
+    event?: unknown;
+    severity?: unknown;
+    recipient?: unknown;
+    message?: { headers?: Record<string, unknown> };
+  };
 }
+
+/** Which vendor events suppress the recipient: hard bounces and complaints stop all mail, unsubscribes marketing mail. */
+function suppressionOf(
+  vendor: 'mailgun' | 'sendgrid',
+  event: string,
+  recipient: unknown,
+  reason: NewSuppression['reason'] | undefined,
+): StatusChange['suppress'] {
+  if (!reason || !str(recipient) || recipient.length > 320 || !recipient.includes('@')) return undefined;
+  return {
+    email: recipient.trim().toLowerCase(),
+    scope: reason === 'unsubscribe' ? 'marketing' : 'all',
+    reason,
+    providerEvent: `${vendor}:${event}`,
+  };
+}
+
+const MAILGUN_SUPPRESSION: Record<string, NewSuppression['reason']> = {
+  complained: 'complaint',
+  unsubscribed: 'unsubscribe',
+};
 
 function mailgunDelivery(config: ProviderConfig, body: unknown, toleranceSeconds: number): VerifiedDelivery {
   const payload = (body ?? {}) as MailgunPayload;
@@ -81,7 +111,14 @@ function mailgunDelivery(config: ProviderConfig, body: unknown, toleranceSeconds
     str(data?.message?.headers?.['message-id']) ? (data!.message!.headers!['message-id'] as string) : null,
   );
   if (!data || !str(data.event)) throw errors.validation('event-data.event is required');
-  if (!messageId) return { ...delivery, changes: [] };
+  const hardBounce = data.event === 'failed' && data.severity === 'permanent';
+  const suppress = suppressionOf(
+    'mailgun',
+    data.event,
+    data.recipient,
+    hardBounce ? 'bounce' : MAILGUN_SUPPRESSION[data.event],
+  );
+  if (!messageId) return { ...delivery, changes: suppress ? [{ vendorIds: [], suppress }] : [] };
   const status: EmailStatus | undefined =
     data.event === 'delivered'
       ? 'delivered'
@@ -90,10 +127,15 @@ function mailgunDelivery(config: ProviderConfig, body: unknown, toleranceSeconds
         : data.event === 'rejected'
           ? 'failed'
           : undefined;
-  return { ...delivery, changes: status ? [{ vendorIds: [messageId], status }] : [] };
+  return { ...delivery, changes: status || suppress ? [{ vendorIds: [messageId], status, suppress }] : [] };
 }
 
 const SENDGRID_STATUS: Record<string, EmailStatus> = { delivered: 'delivered', bounce: 'bounced', dropped: 'failed' };
+const SENDGRID_SUPPRESSION: Record<string, NewSuppression['reason']> = {
+  spamreport: 'complaint',
+  unsubscribe: 'unsubscribe',
+  group_unsubscribe: 'unsubscribe',
+};
 
 function header(headers: WebhookRequest['headers'], name: string): string | undefined {
   const value = headers[name];
@@ -108,13 +150,39 @@ function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toler
   if (!isWithinTolerance(timestamp, toleranceSeconds)) throw outsideWindow();
   if (!Array.isArray(request.body)) throw errors.validation('The event webhook body must be a JSON array of events');
   const changes: StatusChange[] = [];
-  for (const event of request.body as { event?: unknown; sg_message_id?: unknown; sg_event_id?: unknown }[]) {
-    const status = str(event?.event) ? SENDGRID_STATUS[event.event] : undefined;
+  type SendgridEvent = {
+    event?: unknown;
+    sg_message_id?: unknown;
+    sg_event_id?: unknown;
+    email?: unknown;
+    type?: unknown;
+  };
+  for (const event of request.body as SendgridEvent[]) {
+    if (
+      !str(event?.event) ||
+      (!Object.hasOwn(SENDGRID_STATUS, event.event) && !Object.hasOwn(SENDGRID_SUPPRESSION, event.event))
+    )
+      continue;
+    const status = Object.hasOwn(SENDGRID_STATUS, event.event) ? SENDGRID_STATUS[event.event] : undefined;
+    // A `blocked` bounce is SendGrid's temporary kind: the address itself is fine.
+    const hardBounce = event.event === 'bounce' && event.type !== 'blocked';
+    const suppress = suppressionOf(
+      'sendgrid',
+      event.event,
+      event.email,
+      hardBounce
+        ? 'bounce'
+        : Object.hasOwn(SENDGRID_SUPPRESSION, event.event)
+          ? SENDGRID_SUPPRESSION[event.event]
+          : undefined,
+    );
     // Every real event has an sg_event_id; one without cannot be applied exactly once, so it is skipped.
-    if (!status || !str(event.sg_message_id) || !receiptId(event.sg_event_id)) continue;
+    if (!receiptId(event.sg_event_id)) continue;
     // sg_message_id is the X-Message-Id of the send followed by ".<filter id>".
-    const id = event.sg_message_id;
-    changes.push({ vendorIds: [...new Set([id, id.split('.')[0]])], status, eventId: event.sg_event_id });
+    const id = str(event.sg_message_id) ? event.sg_message_id : undefined;
+    const vendorIds = id ? [...new Set([id, id.split('.')[0]])] : [];
+    if (!vendorIds.length && !suppress) continue;
+    changes.push({ vendorIds, status, suppress, eventId: event.sg_event_id });
   }
   const windowEnd = windowEndOf(timestamp, toleranceSeconds).getTime();
   return { changes, rememberUntil: new Date(Math.max(windowEnd, Date.now() + SENDGRID_REDELIVERY_MS)) };
@@ -155,6 +223,8 @@ export class WebhooksService {
       for (const change of delivery.changes) {
         // An event id seen before, or repeated within this batch, changes nothing.
         if (change.eventId && !freshEvents.delete(change.eventId)) continue;
+        if (change.suppress) await upsertSuppressions(trx, tenant, [{ ...change.suppress, providerId: provider.id }]);
+        if (!change.status) continue;
         count += await updateStatusByVendorId(
           trx,
           tenant,

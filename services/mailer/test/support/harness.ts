@@ -12,10 +12,11 @@ export interface MailerHarness {
 }
 
 /**
- * For one test file: starts both vendors' stand-ins and the service pointed at them (beforeAll),
+ * For one test file: starts both vendors' stand-ins and the service pointed at them, with any
+ * extra `env` (beforeAll),
  * and stops them all (afterAll). The fields are set once beforeAll has run.
  */
-export function useMailerService(): MailerHarness {
+export function useMailerService(env: Record<string, string> = {}): MailerHarness {
   const harness = {
     async freshProject() {
       const project = await harness.svc.createProject();
@@ -26,7 +27,7 @@ export function useMailerService(): MailerHarness {
     harness.mailgun = await startMailgunStub();
     harness.sendgrid = await startSendgridStub();
     harness.svc = await createTestService(mailerService, {
-      env: { MAILGUN_API_BASE: harness.mailgun.url, SENDGRID_API_BASE: harness.sendgrid.url },
+      env: { MAILGUN_API_BASE: harness.mailgun.url, SENDGRID_API_BASE: harness.sendgrid.url, ...env },
     });
   });
   afterAll(async () => {

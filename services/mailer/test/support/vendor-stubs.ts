@@ -3,6 +3,18 @@ import { sendJson, startHttpStub, type HttpStub, type RecordedRequest } from '@p
 /** Keys the stand-ins refuse, to exercise vendor failures. */
 export const BAD_MAILGUN_KEY = 'key-revoked';
 export const BAD_SENDGRID_KEY = 'SG.revoked';
+/** Keys whose account is having an outage: 503 for every send. */
+export const DOWN_MAILGUN_KEY = 'key-outage';
+export const DOWN_SENDGRID_KEY = 'SG.outage';
+/** Keys whose sends are never answered (the client's timeout has to end them). */
+export const HANGING_MAILGUN_KEY = 'key-hang';
+export const HANGING_SENDGRID_KEY = 'SG.hang';
+/** A recipient both vendors refuse as a bad message (400): no other provider would take it either. */
+export const REJECTED_RECIPIENT = 'invalid-mailbox@example.com';
+
+type Outcome = 'ok' | 'down' | 'hang';
+const outcomeOf = (key: string, down: string, hang: string): Outcome =>
+  key === down ? 'down' : key === hang ? 'hang' : 'ok';
 
 /** The fields of a multipart/form-data body (what mailgun.js sends). */
 export function formFields(req: RecordedRequest): Record<string, string[]> {
@@ -29,8 +41,13 @@ export function startMailgunStub(): Promise<HttpStub> {
       res.end('Forbidden');
       return;
     }
+    const outcome = outcomeOf(auth.slice(4), DOWN_MAILGUN_KEY, HANGING_MAILGUN_KEY);
+    if (outcome === 'hang') return;
+    if (outcome === 'down') return sendJson(res, 503, { message: 'Service Unavailable' });
     const fields = formFields(req);
     if (!fields.to || !fields.from) return sendJson(res, 400, { message: "'to' parameter is missing" });
+    if (fields.to.includes(REJECTED_RECIPIENT))
+      return sendJson(res, 400, { message: "'to' parameter is not a valid address" });
     counter += 1;
     sendJson(res, 200, { id: `<20261122.${counter}.${Date.now()}@${domain}>`, message: 'Queued. Thank you.' });
   });
@@ -47,6 +64,16 @@ export function startSendgridStub(): Promise<HttpStub> {
         errors: [
           { message: 'The provided authorization grant is invalid, expired, or revoked', field: null, help: null },
         ],
+      });
+    }
+    const outcome = outcomeOf(key, DOWN_SENDGRID_KEY, HANGING_SENDGRID_KEY);
+    if (outcome === 'hang') return;
+    if (outcome === 'down') return sendJson(res, 503, { errors: [{ message: 'Service Unavailable' }] });
+    const to = (req.body as { personalizations?: { to?: { email?: string }[] }[] })?.personalizations?.[0]?.to?.[0]
+      ?.email;
+    if (to === REJECTED_RECIPIENT) {
+      return sendJson(res, 400, {
+        errors: [{ message: 'Does not contain a valid address.', field: 'personalizations.0.to' }],
       });
     }
     counter += 1;

@@ -79,9 +79,12 @@ export async function logOf(api: ApiClient, id: string): Promise<SentLog> {
   return logs.body.logs.find((l: SentLog) => l.id === id);
 }
 
-/** Sends one email through the project's default provider and returns its log. */
+/**
+ * Sends one email through the project's default provider and returns its log. Each goes to a new
+ * address: a bounce reported for one puts that address on the suppression list.
+ */
 export async function sendThroughDefault(api: ApiClient): Promise<SentLog> {
-  const sent = await api.post('/v1/emails/send', { to: 'r@example.com', subject: 's', html: 'h' });
+  const sent = await api.post('/v1/emails/send', { to: `r-${randomUUID()}@example.com`, subject: 's', html: 'h' });
   expect(sent.status).toBe(200);
   return logOf(api, sent.body.messageId);
 }

@@ -1,0 +1,140 @@
+import { waitFor } from '@platform/testkit';
+import { useMailerService } from './support/harness';
+import type { ApiClient } from './support/api';
+import {
+  BAD_SENDGRID_KEY,
+  DOWN_MAILGUN_KEY,
+  DOWN_SENDGRID_KEY,
+  HANGING_SENDGRID_KEY,
+  REJECTED_RECIPIENT,
+} from './support/vendor-stubs';
+
+// A short vendor timeout so a hanging provider fails over quickly; two failures start a cool-down;
+// one send in flight per project.
+const ctx = useMailerService({
+  MAILER_VENDOR_TIMEOUT_MS: '500',
+  MAILER_FAILOVER_FAILURES: '2',
+  MAILER_SENDS_PER_PROJECT: '1',
+});
+
+const sendgridWith = (apiKey: string, priority: number) => ({
+  name: 'sg',
+  type: 'sendgrid',
+  priority,
+  config: { apiKey, fromEmail: 'sg@example.com' },
+});
+const mailgunWith = (apiKey: string, priority: number) => ({
+  name: 'mg',
+  type: 'mailgun',
+  priority,
+  config: { apiKey, domain: 'mg.example.com', fromEmail: 'mg@example.com' },
+});
+
+/** A project with SendGrid (the primary, with `primaryKey`) and Mailgun as its second provider. */
+async function projectWithPrimary(
+  primaryKey: string,
+): Promise<{ api: ApiClient; sendgridId: string; mailgunId: string }> {
+  const { api } = await ctx.freshProject();
+  const sendgridId = (await api.post('/v1/providers', sendgridWith(primaryKey, 1))).body.id;
+  const mailgunId = (await api.post('/v1/providers', mailgunWith('key-ok', 2))).body.id;
+  return { api, sendgridId, mailgunId };
+}
+
+const send = (api: ApiClient, to = 'ann@example.com') =>
+  api.post('/v1/emails/send', { to, subject: 'Hi', html: '<p>Hi</p>' });
+const logsOf = async (api: ApiClient) => (await api.get('/v1/logs')).body.logs.reverse();
+
+describe('provider failover', () => {
+  it.each([
+    ['a 5xx', DOWN_SENDGRID_KEY],
+    ['refused credentials', BAD_SENDGRID_KEY],
+    ['a timeout', HANGING_SENDGRID_KEY],
+  ])(
+    'when the primary fails with %s, then the next provider delivers and the log records both attempts',
+    async (_, key) => {
+      const { api, sendgridId, mailgunId } = await projectWithPrimary(key);
+      const mailgunBefore = ctx.mailgun.requests.length;
+      const res = await send(api);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'sent', recipients: [{ status: 'sent', providerId: mailgunId }] });
+      expect(ctx.mailgun.requests.length).toBe(mailgunBefore + 1);
+      const logs = await logsOf(api);
+      expect(logs).toEqual([
+        expect.objectContaining({
+          providerId: sendgridId,
+          provider: 'sendgrid',
+          status: 'failed',
+          to: 'ann@example.com',
+        }),
+        expect.objectContaining({ id: res.body.messageId, providerId: mailgunId, provider: 'mailgun', status: 'sent' }),
+      ]);
+      // The sender is the delivering provider's own.
+      expect(logs[1].from).toBe('mg@example.com');
+    },
+  );
+
+  it('when the provider rejects the message itself (4xx), then no other provider is tried and the send fails', async () => {
+    const { api, sendgridId } = await projectWithPrimary('SG.ok');
+    const mailgunBefore = ctx.mailgun.requests.length;
+    const res = await send(api, REJECTED_RECIPIENT);
+    expect(res.status).toBe(500);
+    expect(res.body.error.code).toBe('VENDOR_ERROR');
+    expect(ctx.mailgun.requests.length).toBe(mailgunBefore);
+    expect(await logsOf(api)).toEqual([expect.objectContaining({ providerId: sendgridId, status: 'failed' })]);
+  });
+
+  it('when every provider fails, then the send is 500 and each attempt is logged', async () => {
+    const { api } = await ctx.freshProject();
+    await api.post('/v1/providers', sendgridWith(DOWN_SENDGRID_KEY, 1));
+    await api.post('/v1/providers', mailgunWith(DOWN_MAILGUN_KEY, 2));
+    const res = await send(api);
+    expect(res.status).toBe(500);
+    expect((await logsOf(api)).map((l: { provider: string; status: string }) => [l.provider, l.status])).toEqual([
+      ['sendgrid', 'failed'],
+      ['mailgun', 'failed'],
+    ]);
+  });
+
+  it('when priorities are given, then the lower one is tried first even if the other is the default', async () => {
+    const { api } = await ctx.freshProject();
+    await api.post('/v1/providers', { ...sendgridWith('SG.ok', 50), isDefault: true });
+    const mailgunId = (await api.post('/v1/providers', mailgunWith('key-ok', 10))).body.id;
+    const res = await send(api);
+    expect(res.body.recipients[0].providerId).toBe(mailgunId);
+  });
+
+  it('when the primary keeps failing, then after the threshold it is skipped for the cool-down and sends go straight to the next provider', async () => {
+    const { api, mailgunId } = await projectWithPrimary(DOWN_SENDGRID_KEY);
+    const sendgridBefore = ctx.sendgrid.requests.length;
+    await send(api, 'one@example.com');
+    await send(api, 'two@example.com');
+    expect(ctx.sendgrid.requests.length).toBe(sendgridBefore + 2);
+    const third = await send(api, 'three@example.com');
+    expect(third.body.recipients[0]).toMatchObject({ status: 'sent', providerId: mailgunId });
+    expect(ctx.sendgrid.requests.length).toBe(sendgridBefore + 2);
+    const logs = await logsOf(api);
+    expect(logs.filter((l: { to: string }) => l.to === 'three@example.com')).toHaveLength(1);
+  });
+
+  it('when the only provider is cooling down, then it is still tried (there is nothing better)', async () => {
+    const { api } = await ctx.freshProject();
+    await api.post('/v1/providers', sendgridWith(DOWN_SENDGRID_KEY, 1));
+    const before = ctx.sendgrid.requests.length;
+    for (let i = 0; i < 3; i++) expect((await send(api)).status).toBe(500);
+    expect(ctx.sendgrid.requests.length).toBe(before + 3);
+  });
+
+  it('when a project already has its limit of sends in flight, then its next send is 429 and other projects still send', async () => {
+    const { api } = await ctx.freshProject();
+    await api.post('/v1/providers', sendgridWith(HANGING_SENDGRID_KEY, 1));
+    const other = await projectWithPrimary('SG.ok');
+    const before = ctx.sendgrid.requests.length;
+    const slow = send(api, 'slow@example.com');
+    await waitFor(() => ctx.sendgrid.requests.length > before);
+    const refused = await send(api, 'next@example.com');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect((await send(other.api)).status).toBe(200);
+    expect((await slow).status).toBe(502);
+  });
+});
