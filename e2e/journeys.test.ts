@@ -1,10 +1,11 @@
 /**
  * The services as deployed: six processes, real Postgres and RabbitMQ, local stand-ins for
- * the vendors. Each journey crosses services the way an app would.
+ * the vendors. Each journey crosses services the way an app would, through @platform/client.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { createClient, type PlatformClient } from '@platform/client';
 import { waitFor } from '@platform/testkit';
-import { call, startPlatform, type E2EPlatform } from './harness/platform';
+import { startPlatform, type E2EPlatform } from './harness/platform';
 import { startOpenAiStandIn, startSendgridStandIn, tokenFrom } from './harness/stand-ins';
 import { startStripeStub, type StripeStub } from '../services/billing/test/stripe-stub';
 
@@ -18,6 +19,12 @@ describeE2E('journeys across the six services', () => {
   let stripe: StripeStub;
   const email = () => `user-${randomBytes(4).toString('hex')}@example.com`;
   const emailsTo = (to: string) => sendgrid.emails.filter((e) => e.to === to);
+  const anonymousClient = () => createClient({ urls: platform.urls });
+  /** The app's server side: the project's keys. */
+  let api: PlatformClient;
+  /** A signed-in user's client (the project keys too, for billing's KEYS + BEARER routes). */
+  const asUser = (accessToken: string, refreshToken?: string) =>
+    createClient({ urls: platform.urls, keys: platform.project, session: { accessToken, refreshToken } });
 
   beforeAll(async () => {
     sendgrid = await startSendgridStandIn();
@@ -27,9 +34,8 @@ describeE2E('journeys across the six services', () => {
       vendorEnv: { SENDGRID_API_BASE: sendgrid.url, OPENAI_BASE_URL: openai.url, STRIPE_API_BASE: stripe.url },
       settings: { requireEmailVerification: true, appUrl: 'https://app.example.com' },
     });
-    const provider = await call(`${platform.urls.mailer}/providers`, {
-      method: 'POST',
-      headers: platform.headers,
+    api = createClient({ urls: platform.urls, keys: platform.project });
+    const provider = await api.mailer.postProviders({
       body: {
         name: 'sendgrid',
         type: 'sendgrid',
@@ -37,8 +43,9 @@ describeE2E('journeys across the six services', () => {
         config: { apiKey: 'SG.test-key', fromEmail: 'noreply@example.com' },
       },
     });
-    expect(provider.status).toBe(201);
-  });
+    expect(provider.response.status).toBe(201);
+    // Six cold starts on a loaded machine can take minutes.
+  }, 400_000);
 
   afterAll(async () => {
     await platform?.stop();
@@ -49,123 +56,68 @@ describeE2E('journeys across the six services', () => {
 
   it('1. sign up, verify from the emailed link, log in, refresh, log out', async () => {
     const address = email();
-    const registered = await call(`${platform.urls.auth}/register`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'correct horse battery' },
-    });
-    expect(registered.status).toBe(201);
-    expect(registered.body.user.emailVerified).toBe(false);
+    const registered = await api.auth.postRegister({ body: { email: address, password: 'correct horse battery' } });
+    expect(registered.response.status).toBe(201);
+    expect(registered.data?.user.emailVerified).toBe(false);
 
     const [verification] = await waitFor(() => emailsTo(address).length === 1 && emailsTo(address));
     expect(verification.text + verification.html).toContain('https://app.example.com/verify-email?token=');
-    const verified = await call(`${platform.urls.auth}/verify-email`, {
-      method: 'POST',
-      body: { token: tokenFrom(verification) },
-    });
-    expect(verified.status).toBe(200);
+    // The emailed link is opened without the project's keys.
+    const verified = await anonymousClient().auth.postVerifyEmail({ body: { token: tokenFrom(verification) } });
+    expect(verified.response.status).toBe(200);
 
-    const login = await call(`${platform.urls.auth}/login`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'correct horse battery' },
-    });
-    expect(login.status).toBe(200);
-    expect(login.body.user.emailVerified).toBe(true);
+    const login = await api.auth.postLogin({ body: { email: address, password: 'correct horse battery' } });
+    expect(login.response.status).toBe(200);
+    expect(login.data!.user.emailVerified).toBe(true);
 
-    const refreshed = await call(`${platform.urls.auth}/refresh-token`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { refreshToken: login.body.refreshToken },
-    });
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.body.refreshToken).not.toBe(login.body.refreshToken);
+    const refreshed = await api.auth.postRefreshToken({ body: { refreshToken: login.data!.refreshToken } });
+    expect(refreshed.response.status).toBe(200);
+    expect(refreshed.data!.refreshToken).not.toBe(login.data!.refreshToken);
 
-    const me = await call(`${platform.urls.auth}/me`, {
-      headers: { authorization: `Bearer ${refreshed.body.accessToken}` },
-    });
-    expect(me.body.user.email).toBe(address);
+    const me = await createClient({ urls: platform.urls, session: refreshed.data! }).auth.getMe();
+    expect(me.data?.user.email).toBe(address);
 
-    const out = await call(`${platform.urls.auth}/logout`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { refreshToken: refreshed.body.refreshToken },
-    });
-    expect(out.status).toBe(200);
-    const afterLogout = await call(`${platform.urls.auth}/refresh-token`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { refreshToken: refreshed.body.refreshToken },
-    });
-    expect(afterLogout.status).toBe(401);
+    const out = await api.auth.postLogout({ body: { refreshToken: refreshed.data!.refreshToken } });
+    expect(out.response.status).toBe(200);
+    const afterLogout = await api.auth.postRefreshToken({ body: { refreshToken: refreshed.data!.refreshToken } });
+    expect(afterLogout.response.status).toBe(401);
   });
 
   it('2. forgot password, reset with the emailed token, log in with the new password', async () => {
     const address = email();
-    await call(`${platform.urls.auth}/register`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'first password 1' },
-    });
+    await api.auth.postRegister({ body: { email: address, password: 'first password 1' } });
     await waitFor(() => emailsTo(address).length === 1);
 
-    const forgot = await call(`${platform.urls.auth}/forgot-password`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address },
-    });
-    expect(forgot.status).toBe(200);
+    const forgot = await api.auth.postForgotPassword({ body: { email: address } });
+    expect(forgot.response.status).toBe(200);
     const reset = await waitFor(() =>
       emailsTo(address).find((e) => (e.text + e.html).includes('/reset-password?token=')),
     );
-    const changed = await call(`${platform.urls.auth}/reset-password`, {
-      method: 'POST',
-      headers: platform.headers,
+    const changed = await api.auth.postResetPassword({
       body: { token: tokenFrom(reset), password: 'second password 2' },
     });
-    expect(changed.status).toBe(200);
+    expect(changed.response.status).toBe(200);
 
-    const oldLogin = await call(`${platform.urls.auth}/login`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'first password 1' },
-    });
-    expect(oldLogin.status).toBe(401);
-    const newLogin = await call(`${platform.urls.auth}/login`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'second password 2' },
-    });
-    expect(newLogin.status).toBe(200);
+    const oldLogin = await api.auth.postLogin({ body: { email: address, password: 'first password 1' } });
+    expect(oldLogin.response.status).toBe(401);
+    expect(oldLogin.error?.error.code).toBe('INVALID_CREDENTIALS');
+    const newLogin = await api.auth.postLogin({ body: { email: address, password: 'second password 2' } });
+    expect(newLogin.response.status).toBe(200);
   });
 
   it("3. checkout and payment intent with the user's bearer token, a Stripe webhook activates the subscription", async () => {
     const address = email();
-    await call(`${platform.urls.auth}/register`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'correct horse battery' },
-    });
-    const login = await call(`${platform.urls.auth}/login`, {
-      method: 'POST',
-      headers: platform.headers,
-      body: { email: address, password: 'correct horse battery' },
-    });
-    const bearer = { ...platform.headers, authorization: `Bearer ${login.body.accessToken}` };
+    await api.auth.postRegister({ body: { email: address, password: 'correct horse battery' } });
+    const login = await api.auth.postLogin({ body: { email: address, password: 'correct horse battery' } });
+    const user = asUser(login.data!.accessToken, login.data!.refreshToken);
 
     const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
     const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
     stripe.keys.add(secretKey);
-    const configured = await call(`${platform.urls.billing}/pay/config`, {
-      method: 'PUT',
-      headers: platform.headers,
-      body: { environment: 'test', secretKey, webhookSecret },
-    });
-    expect(configured.status).toBe(200);
+    const configured = await api.billing.putStripeConfig({ body: { environment: 'test', secretKey, webhookSecret } });
+    expect(configured.response.status).toBe(200);
 
-    const checkout = await call(`${platform.urls.billing}/pay/checkout/session`, {
-      method: 'POST',
-      headers: bearer,
+    const checkout = await user.billing.createCheckoutSession({
       body: {
         line_items: [{ price: 'price_pro', quantity: 1 }],
         mode: 'subscription',
@@ -173,24 +125,20 @@ describeE2E('journeys across the six services', () => {
         cancel_url: 'https://app.example.com/no',
       },
     });
-    expect(checkout.status).toBe(201);
-    const customerId = checkout.body.session.customer as string;
+    expect(checkout.response.status).toBe(201);
+    const customerId = checkout.data!.session.customer;
     expect(customerId).toMatch(/^cus_/);
 
-    const intent = await call(`${platform.urls.billing}/pay/payment/intent`, {
-      method: 'POST',
-      headers: bearer,
-      body: { amount: 1999, currency: 'usd' },
+    const intent = await user.billing.createPaymentIntent({ body: { amount: 1999, currency: 'usd' } });
+    expect(intent.response.status).toBe(201);
+    expect(intent.data!.paymentIntent).toMatchObject({ amount: 1999, currency: 'usd' });
+    const status = await user.billing.getPaymentIntent({
+      params: { path: { payment_intent_id: intent.data!.payment_intent_id } },
     });
-    expect(intent.status).toBe(201);
-    expect(intent.body.paymentIntent).toMatchObject({ amount: 1999, currency: 'usd' });
-    const status = await call(`${platform.urls.billing}/pay/payment/intent/${intent.body.payment_intent_id}`, {
-      headers: bearer,
-    });
-    expect(status.status).toBe(200);
+    expect(status.response.status).toBe(200);
 
-    const subscriptionUrl = `${platform.urls.billing}/customer/subscription?customerEmail=${encodeURIComponent(address)}`;
-    expect((await call(subscriptionUrl, { headers: platform.headers })).body).toMatchObject({ subscription: null });
+    const subscriptionOf = () => api.billing.getCustomerSubscription({ params: { query: { customerEmail: address } } });
+    expect((await subscriptionOf()).data).toMatchObject({ subscription: null });
 
     stripe.put({ id: 'prod_pro', object: 'product', name: 'Pro plan' });
     const subscription = stripe.put({
@@ -213,28 +161,31 @@ describeE2E('journeys across the six services', () => {
         ],
       },
     });
-    const payload = JSON.stringify({
+    const event = {
       id: `evt_${randomBytes(6).toString('hex')}`,
       object: 'event',
       type: 'customer.subscription.created',
       created: Math.floor(Date.now() / 1000),
       livemode: false,
       data: { object: subscription },
-    });
+    };
+    // The client sends the body as JSON.stringify writes it: the bytes Stripe would have signed.
     const t = Math.floor(Date.now() / 1000);
-    const signature = `t=${t},v1=${createHmac('sha256', webhookSecret).update(`${t}.${payload}`).digest('hex')}`;
-    const hook = await fetch(
-      `${platform.urls.billing}/pay/webhooks/${platform.project.tenantId}/${platform.project.projectId}?environment=test`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-        body: payload,
+    const signed = createHmac('sha256', webhookSecret)
+      .update(`${t}.${JSON.stringify(event)}`)
+      .digest('hex');
+    const hook = await anonymousClient().billing.receiveStripeWebhook({
+      params: {
+        path: { tenant_id: platform.project.tenantId, project_id: platform.project.projectId },
+        query: { environment: 'test' },
       },
-    );
-    expect(hook.status).toBe(200);
+      body: event,
+      headers: { 'stripe-signature': `t=${t},v1=${signed}` },
+    });
+    expect(hook.response.status).toBe(200);
 
-    const active = await call(subscriptionUrl, { headers: platform.headers });
-    expect(active.body.subscription).toMatchObject({
+    const active = await subscriptionOf();
+    expect(active.data?.subscription).toMatchObject({
       status: 'active',
       paySubscriptionId: subscription.id,
       cancelAtPeriodEnd: false,
@@ -248,24 +199,16 @@ describeE2E('journeys across the six services', () => {
       res.end();
     });
     try {
-      const configured = await call(`${platform.urls.llm}/providers`, {
-        method: 'POST',
-        headers: platform.headers,
-        body: { providerType: 'openai', apiKey: 'sk-test-key' },
-      });
-      expect(configured.status).toBe(200);
+      const configured = await api.llm.postProviders({ body: { providerType: 'openai', apiKey: 'sk-test-key' } });
+      expect(configured.response.status).toBe(200);
       const requests = ['one', 'two', 'three'].map((word) => ({
         custom_id: word,
         model: 'gpt-4o-mini',
-        messages: [{ role: 'user', content: word }],
+        messages: [{ role: 'user' as const, content: word }],
       }));
-      const submitted = await call(`${platform.urls.llm}/batch`, {
-        method: 'POST',
-        headers: platform.headers,
-        body: { requests, webhook_url: `${receiver.url}/hooks/batch` },
-      });
-      expect(submitted.status).toBe(201);
-      const batchId = submitted.body.batchId;
+      const submitted = await api.llm.postBatch({ body: { requests, webhook_url: `${receiver.url}/hooks/batch` } });
+      expect(submitted.response.status).toBe(201);
+      const batchId = submitted.data!.batchId;
 
       const delivery = await waitFor(() => receiver.requests.find((r) => r.path === '/hooks/batch'), {
         timeoutMs: 60_000,
@@ -285,41 +228,30 @@ describeE2E('journeys across the six services', () => {
         failedCount: 0,
       });
 
-      const results = await call(`${platform.urls.llm}/batch/${batchId}/results`, { headers: platform.headers });
-      expect(results.status).toBe(200);
-      expect(results.body.results.map((r: { custom_id: string }) => r.custom_id).sort()).toEqual([
-        'one',
-        'three',
-        'two',
-      ]);
-      expect(results.body.results.find((r: { custom_id: string }) => r.custom_id === 'two').completion).toBe(
-        'echo: two',
-      );
+      const results = await api.llm.getBatchByBatchIdResults({ params: { path: { batch_id: batchId } } });
+      expect(results.response.status).toBe(200);
+      expect(results.data!.results.map((r) => r.custom_id).sort()).toEqual(['one', 'three', 'two']);
+      expect(results.data!.results.find((r) => r.custom_id === 'two')?.completion).toBe('echo: two');
     } finally {
       await receiver.close();
     }
   });
 
   it('5. publish content of a custom type and list it; broadcast a notification and read it as two users', async () => {
-    const type = await call(`${platform.urls.cms}/content-types`, {
-      method: 'POST',
-      headers: platform.headers,
+    const type = await api.cms.postContentTypes({
       body: {
         name: 'recipe',
         description: 'A recipe',
         schema: { type: 'object', required: ['servings'], properties: { servings: { type: 'integer', minimum: 1 } } },
       },
     });
-    expect(type.status).toBe(201);
-    const rejected = await call(`${platform.urls.cms}/content`, {
-      method: 'POST',
-      headers: platform.headers,
+    expect(type.response.status).toBe(201);
+    const rejected = await api.cms.postContent({
       body: { type: 'custom', contentType: 'recipe', title: 'Bad', content: JSON.stringify({ servings: 0 }) },
     });
-    expect(rejected.status).toBe(400);
-    const created = await call(`${platform.urls.cms}/content`, {
-      method: 'POST',
-      headers: platform.headers,
+    expect(rejected.response.status).toBe(400);
+    expect(rejected.error?.error.code).toBe('VALIDATION_ERROR');
+    const created = await api.cms.postContent({
       body: {
         type: 'custom',
         contentType: 'recipe',
@@ -328,40 +260,31 @@ describeE2E('journeys across the six services', () => {
         status: 'published',
       },
     });
-    expect(created.status).toBe(201);
-    const listed = await call(`${platform.urls.cms}/content?type=custom&status=published`, {
-      headers: platform.headers,
-    });
-    expect(listed.body.content.map((c: { slug: string }) => c.slug)).toEqual(['pancakes']);
+    expect(created.response.status).toBe(201);
+    const listed = await api.cms.getContent({ params: { query: { type: 'custom', status: 'published' } } });
+    expect(listed.data!.content.map((c) => c.slug)).toEqual(['pancakes']);
 
-    const broadcast = await call(`${platform.urls.notifications}/notifications`, {
-      method: 'POST',
-      headers: platform.headers,
+    const broadcast = await api.notifications.postNotifications({
       body: { title: 'Maintenance', message: 'Tonight at 10', type: 'warning' },
     });
-    expect(broadcast.status).toBe(201);
-    const id = broadcast.body.id;
-    const read = await call(`${platform.urls.notifications}/notifications/${id}/read?userId=ada`, {
-      method: 'PATCH',
-      headers: platform.headers,
+    expect(broadcast.response.status).toBe(201);
+    const id = broadcast.data!.id;
+    const read = await api.notifications.patchNotificationsByIdRead({
+      params: { path: { id }, query: { userId: 'ada' } },
     });
-    expect(read.status).toBe(200);
-    const asAda = await call(`${platform.urls.notifications}/notifications?userId=ada`, { headers: platform.headers });
-    const asBob = await call(`${platform.urls.notifications}/notifications?userId=bob`, { headers: platform.headers });
-    expect(asAda.body.notifications.find((n: { id: string }) => n.id === id).read).toBe(true);
-    expect(asBob.body.notifications.find((n: { id: string }) => n.id === id).read).toBe(false);
+    expect(read.response.status).toBe(200);
+    const asAda = await api.notifications.getNotifications({ params: { query: { userId: 'ada' } } });
+    const asBob = await api.notifications.getNotifications({ params: { query: { userId: 'bob' } } });
+    expect(asAda.data!.notifications.find((n) => n.id === id)?.read).toBe(true);
+    expect(asBob.data!.notifications.find((n) => n.id === id)?.read).toBe(false);
   });
 
   it('fault: RabbitMQ goes away while users sign up; when it is back, each verification email is sent exactly once', async () => {
     platform.broker.cut();
     const addresses = Array.from({ length: 5 }, email);
     for (const address of addresses) {
-      const res = await call(`${platform.urls.auth}/register`, {
-        method: 'POST',
-        headers: platform.headers,
-        body: { email: address, password: 'correct horse battery' },
-      });
-      expect(res.status).toBe(201);
+      const res = await api.auth.postRegister({ body: { email: address, password: 'correct horse battery' } });
+      expect(res.response.status).toBe(201);
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(addresses.flatMap(emailsTo)).toEqual([]);

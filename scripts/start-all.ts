@@ -32,7 +32,7 @@ function banner(project: CreatedProject, running: RunningService[]): string {
   return [
     '',
     'Platform ready. Services:',
-    ...running.map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /v1/openapi.json)`),
+    ...running.map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
     '',
     'Demo project keys:',
     `  x-api-key:     ${project.apiKey}`,

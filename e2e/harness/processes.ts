@@ -36,7 +36,8 @@ export async function startServiceProcess(name: string, env: Record<string, stri
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: a cold tsx start on a loaded two-core machine has taken over 30 s.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
     try {

@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Metric } from 'prom-client';
+import { docsRouter } from './docs-page';
 import { errorHandler, notFoundHandler } from './error-handler';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -98,6 +99,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/v1/openapi.json', (_req, res) => {
     res.json(options.openapi);
   });
+  app.use(docsRouter((options.openapi as { info?: { title?: string } }).info?.title ?? options.service));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

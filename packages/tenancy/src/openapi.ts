@@ -1,4 +1,5 @@
 /** Pieces every service's OpenAPI 3.1 document shares: the key headers, the bearer, the error envelope. */
+import { ERROR_STATUS } from './errors';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -11,7 +12,8 @@ export const errorEnvelopeSchema: JsonSchema = {
       type: 'object',
       required: ['code', 'message'],
       properties: {
-        code: { type: 'string' },
+        // The closed list, so that clients can switch on the code exhaustively.
+        code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
         message: { type: 'string' },
         requestId: { type: 'string' },
         details: {
