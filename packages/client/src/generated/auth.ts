@@ -11,12 +11,15 @@ export interface paths {
         put?: never;
         /**
          * Register with email and password
-         * @description Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). The user's locale (metadata.locale, a BCP 47 tag) picks the locale variant of the project's auth email templates in the Mailer; when metadata has no locale, the most preferred tag of Accept-Language is stored as metadata.locale. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Kept as metadata.locale (its most preferred language tag) when metadata names no locale */
+                    "Accept-Language"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -917,7 +920,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 requestId?: string;
                 details?: {

@@ -15,6 +15,8 @@ export interface paths {
                     status?: "draft" | "published" | "archived";
                     /** @description Exact slug (combine with type) */
                     slug?: string;
+                    /** @description Full-text search, ranked (title above content above metadata strings) instead of newest first: words (all must match), "quoted phrases", -excluded words, or. Any text is accepted. Words are matched in the project's searchLanguage setting (a Postgres text search configuration, simple by default), as the item was written. */
+                    q?: string;
                     limit?: number;
                     offset?: number;
                 };
@@ -97,6 +99,16 @@ export interface paths {
                         status?: "draft" | "published" | "archived";
                         /** @description Required when type is custom (the content type name); not allowed otherwise. */
                         contentType?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, in the future (else 400): the item (with ?draft=true, its draft) becomes published then, within 30 s. null clears it.
+                         */
+                        publishAt?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, in the future and after publishAt (else 400): the item stops being published then (status draft). null clears it.
+                         */
+                        unpublishAt?: string | null;
                     };
                 };
             };
@@ -167,7 +179,10 @@ export interface paths {
         /** Get a content item */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description draft: the pending draft of a published item as it will read once published (the item itself when it has none). */
+                    version?: "live" | "draft";
+                };
                 header?: never;
                 path: {
                     /** @description Content item id */
@@ -184,6 +199,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ContentItem"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Missing or invalid credentials */
@@ -215,10 +239,15 @@ export interface paths {
                 };
             };
         };
-        /** Update a content item */
+        /**
+         * Update a content item
+         * @description Every change to the live item writes a revision. With ?draft=true on a published item the change goes to its pending draft instead (readers keep the published version; status cannot be sent; publishAt schedules the draft); on any other item ?draft=true is an ordinary update.
+         */
         put: {
             parameters: {
-                query?: never;
+                query?: {
+                    draft?: boolean;
+                };
                 header?: never;
                 path: {
                     /** @description Content item id */
@@ -239,11 +268,21 @@ export interface paths {
                         status?: "draft" | "published" | "archived";
                         /** @description Unique per project and type. */
                         slug?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, in the future (else 400): the item (with ?draft=true, its draft) becomes published then, within 30 s. null clears it.
+                         */
+                        publishAt?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, in the future and after publishAt (else 400): the item stops being published then (status draft). null clears it.
+                         */
+                        unpublishAt?: string | null;
                     };
                 };
             };
             responses: {
-                /** @description The updated item */
+                /** @description The updated item (with ?draft=true: the draft view) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -349,6 +388,747 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{content_id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Content item id */
+                content_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish: the pending draft goes live, or an unpublished item becomes published
+         * @description 409 when the item is published and has no pending draft, or the draft's slug is taken.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Content item id */
+                    content_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The published item */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContentItem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{content_id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Content item id */
+                content_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Discard the pending draft */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Content item id */
+                    content_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Discarded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{content_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Content item id */
+                content_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The item's revisions, newest first
+         * @description Every create, update, status change (scheduled ones too) and restore wrote one; a draft alone does not.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Content item id */
+                    content_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of revisions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            revisions: components["schemas"]["Revision"][];
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{content_id}/revisions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Content item id */
+                content_id: string;
+                /** @description Revision number (1 is the creation) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        /** One revision */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Content item id */
+                    content_id: string;
+                    /** @description Revision number (1 is the creation) */
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The revision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Revision"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/{content_id}/revisions/{number}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Content item id */
+                content_id: string;
+                /** @description Revision number (1 is the creation) */
+                number: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a revision
+         * @description The item's fields and status become the revision's again, as a new revision (webhooks as for any change). A pending draft stays. 409 when the revision's slug is now another item's.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Content item id */
+                    content_id: string;
+                    /** @description Revision number (1 is the creation) */
+                    number: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The item */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContentItem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's webhooks, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The webhooks */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: components["schemas"]["Webhook"][];
+                        };
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Subscribe a URL to content events
+         * @description Deliveries are POSTed as JSON signed like the LLM batch webhooks: X-Webhook-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project's webhookSecret, X-Webhook-Id (the delivery id, the same on retries), X-Webhook-Attempt. URLs resolving to private addresses are refused; failed attempts are retried with backoff.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description HTTPS (plain HTTP only to allow-listed hosts).
+                         */
+                        url: string;
+                        events: ("content.created" | "content.updated" | "content.published" | "content.unpublished" | "content.deleted")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The webhook */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook (and its delivery history) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook id */
+                    webhook_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        /** The webhook's deliveries with their attempts, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Webhook id */
+                    webhook_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of deliveries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: components["schemas"]["WebhookDelivery"][];
+                            total: number;
+                            limit: number;
+                            offset: number;
+                        };
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhook_id: string;
+                /** @description Delivery id */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again
+         * @description A new series of attempts (with retries) of the same body and X-Webhook-Id, whatever became of the earlier ones.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook id */
+                    webhook_id: string;
+                    /** @description Delivery id */
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery, pending */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -783,7 +1563,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 requestId?: string;
                 details?: {
@@ -812,6 +1592,20 @@ export interface components {
             metadata: Record<string, unknown>;
             /** @description Name of the content type of a custom item; null otherwise. */
             contentType: string | null;
+            /** @description Number of the latest revision (0 for items older than revisions). */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the item becomes published (in the draft view: when the draft does).
+             */
+            publishAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the item stops being published (its status becomes draft).
+             */
+            unpublishAt: string | null;
+            /** @description A published item has a pending draft (GET ?version=draft). */
+            hasDraft: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -829,8 +1623,83 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "published" | "archived";
+            /**
+             * Format: date-time
+             * @description When the item becomes published.
+             */
+            publishAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the item stops being published.
+             */
+            unpublishAt: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        Revision: {
+            /** Format: uuid */
+            contentId: string;
+            number: number;
+            /** @enum {string} */
+            change: "created" | "updated" | "published" | "unpublished" | "restored";
+            title: string;
+            /** @description Unique per project and type. */
+            slug: string;
+            content: string;
+            /**
+             * @description draft (not public), published (live), archived (hidden, retained). Any status may move to any other.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            metadata: Record<string, unknown>;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ("content.created" | "content.updated" | "content.published" | "content.unpublished" | "content.deleted")[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /**
+             * @description refused: the URL resolves to a private address, or the project has no webhook secret.
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "refused";
+            statusCode: number | null;
+            error: string | null;
+            durationMs: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Sent as X-Webhook-Id on every attempt.
+             */
+            id: string;
+            /** Format: uuid */
+            webhookId: string;
+            /** @enum {string} */
+            event: "content.created" | "content.updated" | "content.published" | "content.unpublished" | "content.deleted";
+            /**
+             * @description pending: an attempt is due or running; failed: every retry failed.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "refused";
+            attemptCount: number;
+            /** @description The JSON body sent (and signed): {id, event, occurredAt, data}. */
+            payload: Record<string, unknown>;
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         ContentTypeSummary: {
             /** Format: uuid */
@@ -922,6 +1791,126 @@ export const operations = {
   "deleteContentByContentId": {
     "method": "delete",
     "path": "/content/{content_id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postContentByContentIdPublish": {
+    "method": "post",
+    "path": "/content/{content_id}/publish",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteContentByContentIdDraft": {
+    "method": "delete",
+    "path": "/content/{content_id}/draft",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getContentByContentIdRevisions": {
+    "method": "get",
+    "path": "/content/{content_id}/revisions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getContentByContentIdRevisionsByNumber": {
+    "method": "get",
+    "path": "/content/{content_id}/revisions/{number}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postContentByContentIdRevisionsByNumberRestore": {
+    "method": "post",
+    "path": "/content/{content_id}/revisions/{number}/restore",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getWebhooks": {
+    "method": "get",
+    "path": "/webhooks",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postWebhooks": {
+    "method": "post",
+    "path": "/webhooks",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteWebhooksByWebhookId": {
+    "method": "delete",
+    "path": "/webhooks/{webhook_id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getWebhooksByWebhookIdDeliveries": {
+    "method": "get",
+    "path": "/webhooks/{webhook_id}/deliveries",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postWebhooksByWebhookIdDeliveriesByDeliveryIdRedeliver": {
+    "method": "post",
+    "path": "/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver",
     "security": [
       [
         "apiKey",

@@ -10,21 +10,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send one email
-         * @description Either html (with optional text) or templateId (id or templateKey, with optional templateData). subject is required unless the template gives it. Goes through the project's default provider (or its only one). No provider: 403 PROVIDER_NOT_CONFIGURED in production. Every attempt is logged; a vendor failure is 500 VENDOR_ERROR (502 when unreachable) and logged as failed.
+         * Send an email
+         * @description Either html (with optional text) or templateId (id or templateKey, with optional templateData and locale). subject is required unless the template gives it. `to` is one address or a list (MAILER_MAX_RECIPIENTS, default 50); each distinct recipient (case-insensitive) gets its own email and log. A recipient on the suppression list is not handed to any provider: its result and log say `suppressed` with the reason, and the other recipients still go out. Providers are tried in failover order (priority, then the default, then the oldest): a timeout, connection error, 5xx, refused credentials (401/403) or throttling (408/429) moves on to the next provider; any other 4xx (the message itself) does not. Every attempt is logged. A provider that failed MAILER_FAILOVER_FAILURES times in a row is skipped for MAILER_FAILOVER_COOLDOWN_SECONDS, then tried again (unless every provider is cooling down). No provider: 403 PROVIDER_NOT_CONFIGURED in production. When every recipient that was tried failed, the send is 500 VENDOR_ERROR (502 when unreachable). category marketing adds List-Unsubscribe (a signed link to POST /v1/unsubscribe/{token}) and List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058), and honours marketing-only suppressions. Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again (with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. A project with MAILER_SENDS_PER_PROJECT (default 8) sends in flight on one replica gets 429 RATE_LIMITED with Retry-After.
          */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Printable ASCII; remembered per project for 24 hours */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        /** Format: email */
-                        to: string;
+                        to: string | string[];
+                        /**
+                         * @default transactional
+                         * @enum {string}
+                         */
+                        category?: "transactional" | "marketing";
+                        /** @description Picks the template variant: exact, then language, then default */
+                        locale?: string;
                         subject?: string;
                         /** Format: email */
                         from?: string;
@@ -37,7 +46,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Sent */
+                /** @description Sent (per recipient in recipients) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -75,6 +84,15 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -203,7 +221,7 @@ export interface paths {
                 query?: {
                     limit?: number;
                     offset?: number;
-                    status?: "sent" | "delivered" | "bounced" | "failed";
+                    status?: "sent" | "delivered" | "bounced" | "failed" | "suppressed";
                 };
                 header?: never;
                 path?: never;
@@ -660,6 +678,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         data?: Record<string, unknown>;
+                        locale?: string;
                     };
                 };
             };
@@ -702,6 +721,302 @@ export interface paths {
                 };
                 /** @description Rate limited */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The suppression list, newest first
+         * @description Hard bounces, complaints and unsubscribes reported by the vendors' event webhooks are added automatically (Mailgun failed/permanent, complained, unsubscribed; SendGrid bounce except type blocked, spamreport, unsubscribe, group_unsubscribe). Bounces and complaints hold back all email; unsubscribes (and one-click unsubscribes) only marketing email. A later bounce or complaint widens a marketing-only entry to all.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    offset?: number;
+                    reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Suppressions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SuppressionList"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an address to the suppression list by hand
+         * @description An address already suppressed keeps its entry (a marketing-only entry is widened when scope is all).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: email */
+                        email: string;
+                        /**
+                         * @default manual
+                         * @enum {string}
+                         */
+                        reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
+                        /**
+                         * @default all
+                         * @enum {string}
+                         */
+                        scope?: "all" | "marketing";
+                    };
+                };
+            };
+            responses: {
+                /** @description Suppressed */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Suppression"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an address from the suppression list */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The address (case-insensitive) */
+                    email: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page behind a List-Unsubscribe link
+         * @description No keys. Shows a button that POSTs to the same URL; a GET never unsubscribes (mail scanners follow links).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Signed with the project's own secret */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An HTML page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * One-click unsubscribe (RFC 8058)
+         * @description No keys. The body (List-Unsubscribe=One-Click, form-encoded) is not needed: the token names the project and address and is an HMAC-SHA256 under that project's own secret. Adds the address to the project's suppression list for marketing email (transactional email still goes out). A tampered, foreign or malformed token is 403.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Signed with the project's own secret */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unsubscribed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Unsubscribed"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -920,7 +1235,7 @@ export interface paths {
         put?: never;
         /**
          * Delivery events from the provider's vendor
-         * @description No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing. Replays: the signed timestamp (Mailgun signature.timestamp, SendGrid timestamp header, unix seconds) must be within MAILER_WEBHOOK_TOLERANCE_SECONDS (default 300) of the server clock in either direction, else 401 UNAUTHORIZED. Mailgun: a token already received by this provider within its window is 401 UNAUTHORIZED. SendGrid: each sg_event_id is applied once per provider (remembered for 24 hours, the vendor redelivery period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event without sg_event_id is skipped. A refused request stores nothing.
+         * @description No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing. Replays: the signed timestamp (Mailgun signature.timestamp, SendGrid timestamp header, unix seconds) must be within MAILER_WEBHOOK_TOLERANCE_SECONDS (default 300) of the server clock in either direction, else 401 UNAUTHORIZED. Mailgun: a token already received by this provider within its window is 401 UNAUTHORIZED. SendGrid: each sg_event_id is applied once per provider (remembered for 24 hours, the vendor redelivery period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event without sg_event_id is skipped. A refused request stores nothing. Suppression: Mailgun failed/permanent, complained and unsubscribed, and SendGrid bounce (not type blocked), spamreport, unsubscribe and group_unsubscribe put the recipient (event-data.recipient, email) on the project's suppression list.
          */
         post: {
             parameters: {
@@ -991,7 +1306,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SESSION" | "FORBIDDEN" | "PROVIDER_NOT_CONFIGURED" | "NOT_FOUND" | "USER_ALREADY_EXISTS" | "CONFLICT" | "GONE" | "TOKEN_EXPIRED" | "PAYLOAD_TOO_LARGE" | "ACCOUNT_LOCKED" | "TOO_EARLY" | "RATE_LIMITED" | "BUDGET_EXCEEDED" | "INTERNAL_ERROR" | "VENDOR_ERROR" | "VENDOR_UNREACHABLE" | "SERVICE_UNAVAILABLE";
                 message: string;
                 requestId?: string;
                 details?: {
@@ -1000,15 +1315,64 @@ export interface components {
                 }[];
             };
         };
+        /** @description The top-level fields describe the first recipient (the whole answer for a single `to`); `recipients` has one entry per distinct recipient. */
         SentEmail: {
-            /** @description Id of the log entry of this send */
+            /** @description Id of the log entry of this send (first recipient) */
             messageId: string;
             /** @enum {string} */
-            status: "sent";
+            status: "sent" | "failed" | "suppressed";
             /** Format: email */
             to: string;
             /** Format: date-time */
             sentAt: string;
+            /**
+             * @description Why a suppressed recipient was not sent to
+             * @enum {string}
+             */
+            reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
+            recipients: components["schemas"]["RecipientResult"][];
+        };
+        RecipientResult: {
+            /** Format: email */
+            to: string;
+            /** @description Id of this recipient's log entry */
+            messageId: string;
+            /** @enum {string} */
+            status: "sent" | "failed" | "suppressed";
+            /** @description The provider that delivered (or was tried last); null when suppressed or outbox */
+            providerId: string | null;
+            /**
+             * @description Present when suppressed
+             * @enum {string}
+             */
+            reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
+            /** @description Present when every provider tried failed for this recipient */
+            error?: string;
+        };
+        Suppression: {
+            /** @description Lowercased; addresses compare case-insensitively */
+            email: string;
+            /**
+             * @description all: no email at all; marketing: only emails sent with category marketing are held back
+             * @enum {string}
+             */
+            scope: "all" | "marketing";
+            /** @enum {string} */
+            reason: "bounce" | "complaint" | "unsubscribe" | "manual";
+            /** @description The vendor event that added it, e.g. mailgun:complained or sendgrid:bounce */
+            providerEvent: string | null;
+            providerId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TemplateContent: {
+            subject: string;
+            html: string;
+            text?: string | null;
+        };
+        /** @description Content per locale (BCP 47 tag such as pt-BR, stored in canonical case); the template's own subject/html/text are the default. A send with locale uses the exact locale, else one of the same language (the bare language first), else the default. At most 50. */
+        TemplateVariants: {
+            [key: string]: components["schemas"]["TemplateContent"];
         };
         EmailLog: {
             id: string;
@@ -1018,15 +1382,22 @@ export interface components {
             from: string;
             subject: string;
             /** @enum {string} */
-            status: "sent" | "delivered" | "bounced" | "failed";
-            /** @enum {string} */
-            provider: "mailgun" | "sendgrid" | "outbox";
+            status: "sent" | "delivered" | "bounced" | "failed" | "suppressed";
+            /**
+             * @description none: suppressed, no provider was asked
+             * @enum {string}
+             */
+            provider: "mailgun" | "sendgrid" | "outbox" | "none";
             providerId: string | null;
             vendorMessageId: string | null;
             templateId: string | null;
             /** @description api, provider-test, auth.verify-email or auth.reset-password */
             source: string;
             error: string | null;
+            /** @enum {string} */
+            category: "transactional" | "marketing";
+            /** @description Why a suppressed email was not sent */
+            suppressionReason: string | null;
             /** @description Rendered html, kept only for the outbox transport */
             html: string | null;
             /** @description Rendered text, kept only for the outbox transport */
@@ -1042,12 +1413,15 @@ export interface components {
             delivered: number;
             bounced: number;
             failed: number;
+            suppressed: number;
         };
         TemplateSummary: {
             id: string;
             name: string;
             templateKey: string | null;
             subject: string;
+            /** @description Locales with their own variant */
+            locales?: string[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1056,6 +1430,7 @@ export interface components {
         Template: components["schemas"]["TemplateSummary"] & {
             html: string;
             text: string | null;
+            variants: components["schemas"]["TemplateVariants"];
         };
         TemplateInput: {
             name?: string;
@@ -1067,6 +1442,8 @@ export interface components {
             html?: string;
             /** @description Handlebars, not HTML-escaped */
             text?: string | null;
+            /** @description Replaces all variants when given */
+            variants?: components["schemas"]["TemplateVariants"];
         };
         Rendered: {
             subject: string;
@@ -1079,6 +1456,8 @@ export interface components {
             /** @enum {string} */
             type: "mailgun" | "sendgrid";
             isDefault: boolean;
+            /** @description Failover order: lower first */
+            priority: number;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1091,6 +1470,11 @@ export interface components {
             type: "mailgun" | "sendgrid" | "mail_vendor_a" | "mail_vendor_b";
             /** @description The first provider of a project is always the default; a new default unsets the old one */
             isDefault?: boolean;
+            /**
+             * @description Failover order: a send tries providers by priority (lower first; on equal priority the default, then the oldest)
+             * @default 100
+             */
+            priority?: number;
             /** @description Stored encrypted, never returned */
             config: {
                 apiKey: string;
@@ -1119,6 +1503,17 @@ export interface components {
             received: true;
             /** @description How many logs changed status */
             updated: number;
+        };
+        SuppressionList: {
+            suppressions: components["schemas"]["Suppression"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Unsubscribed: {
+            /** @constant */
+            unsubscribed: true;
+            email: string;
         };
     };
     responses: never;
@@ -1251,6 +1646,52 @@ export const operations = {
         "projectId"
       ]
     ]
+  },
+  "getSuppressions": {
+    "method": "get",
+    "path": "/suppressions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postSuppressions": {
+    "method": "post",
+    "path": "/suppressions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteSuppressionsByEmail": {
+    "method": "delete",
+    "path": "/suppressions/{email}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUnsubscribeByToken": {
+    "method": "get",
+    "path": "/unsubscribe/{token}",
+    "security": []
+  },
+  "postUnsubscribeByToken": {
+    "method": "post",
+    "path": "/unsubscribe/{token}",
+    "security": []
   },
   "getProviders": {
     "method": "get",
