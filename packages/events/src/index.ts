@@ -8,6 +8,7 @@ export { idempotent } from './idempotent-consumer';
 export { eventMigrations } from './migrations';
 export {
   AUTH_EVENTS,
+  SECRET_BEARING_EVENTS,
   type AuthEmailData,
   type UserRegisteredData,
   type VerificationRequestedData,
