@@ -7,9 +7,10 @@ import type { PlatformConfig } from './config';
  * their public key (SPKI DER) and the master key by its bytes, so reformatting does not help.
  */
 const PUBLISHED = new Set([
-  // .env.example: POSTGRES_PASSWORD, RABBITMQ_PASSWORD
+  // .env.example: POSTGRES_PASSWORD, RABBITMQ_PASSWORD, REDIS_PASSWORD
   '306c26e622cbd898bc4c8762d31b80a4e4dc5af32503dda2d1bcc33d9cdf1f6a',
   '84b7b69d91a5915199dafab6554040966cd41066afcf2af09851b4b89065be05',
+  'e5e3fd20580e3711d344410f9b2cabc80eeff6c3b945132f702062f78e4792cb',
   // .env.example: MASTER_KEY
   '195878c5205d00d4809ebd81ba23429aa7876b5b01d57b479ca95f8c9690a365',
   // .env.example: the JWT key pair
