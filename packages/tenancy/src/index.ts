@@ -30,6 +30,8 @@ export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStat
 export { createHttpServer, listenHttp } from './http-server';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { isPublishedSecret } from './published-secrets';
+export { ownEntry } from './own-entry';
+export { findString, hasLoneSurrogate } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
 export {

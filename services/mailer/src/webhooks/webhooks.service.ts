@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, errors } from '@platform/tenancy';
+import { AppError, errors, ownEntry } from '@platform/tenancy';
 import type { MailerConfig } from '../config';
 import { updateStatusByVendorId, type EmailStatus } from '../emails/logs.repository';
 import { findProviderForWebhook } from '../providers/providers.repository';
@@ -109,7 +109,7 @@ function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toler
   if (!Array.isArray(request.body)) throw errors.validation('The event webhook body must be a JSON array of events');
   const changes: StatusChange[] = [];
   for (const event of request.body as { event?: unknown; sg_message_id?: unknown; sg_event_id?: unknown }[]) {
-    const status = str(event?.event) ? SENDGRID_STATUS[event.event] : undefined;
+    const status = str(event?.event) ? ownEntry(SENDGRID_STATUS, event.event) : undefined;
     // Every real event has an sg_event_id; one without cannot be applied exactly once, so it is skipped.
     if (!status || !str(event.sg_message_id) || !receiptId(event.sg_event_id)) continue;
     // sg_message_id is the X-Message-Id of the send followed by ".<filter id>".
