@@ -11,7 +11,6 @@ import { REACHABLE_HOME } from '../src/embedded-postgres-root';
 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot)
-  // eslint-disable-next-line no-console
   console.warn('embedded-postgres.root.test.ts: skipped, it needs root (the 0700-checkout case only happens as root)');
 
 async function freePort(): Promise<number> {
