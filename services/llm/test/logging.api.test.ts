@@ -1,22 +1,16 @@
-import type { TestProject } from '@platform/testkit';
+import { startWithLogLines, type TestProject } from '@platform/testkit';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 // No log line may carry a vendor key, even when the vendor echoes the key it refused.
 let t: LlmTestService;
 let project: TestProject;
-const lines: string[] = [];
+let lines: string[];
 
 beforeAll(async () => {
-  const level = process.env.TEST_LOG_LEVEL;
-  process.env.TEST_LOG_LEVEL = 'debug';
-  try {
-    t = await startLlmTestService();
-  } finally {
-    if (level === undefined) delete process.env.TEST_LOG_LEVEL;
-    else process.env.TEST_LOG_LEVEL = level;
-  }
-  for (const transport of t.svc.deps.logger.transports) transport.silent = true;
-  t.svc.deps.logger.on('data', (info: unknown) => lines.push(JSON.stringify(info)));
+  ({ started: t, lines } = await startWithLogLines(
+    () => startLlmTestService(),
+    (started) => started.svc,
+  ));
   project = await t.svc.createProject();
 });
 afterAll(() => t.close());

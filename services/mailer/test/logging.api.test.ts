@@ -1,4 +1,11 @@
-import { createTestService, sendJson, startHttpStub, type HttpStub, type TestService } from '@platform/testkit';
+import {
+  createTestService,
+  sendJson,
+  startHttpStub,
+  startWithLogLines,
+  type HttpStub,
+  type TestService,
+} from '@platform/testkit';
 import { mailerService } from '../src';
 import { apiClient } from './support/api';
 
@@ -7,23 +14,17 @@ const apiKey = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
 const link = 'https://app.example.com/reset-password?token=Q2hhbmdlTWVQbGVhc2U';
 let vendor: HttpStub;
 let svc: TestService;
-const lines: string[] = [];
+let lines: string[];
 
 beforeAll(async () => {
   // A Mailgun that refuses the key, quoting it and the start of the message in its answer.
   vendor = await startHttpStub((_req, res) =>
     sendJson(res, 401, { message: `Invalid private key ${apiKey} for a message beginning "Reset: ${link}"` }),
   );
-  const level = process.env.TEST_LOG_LEVEL;
-  process.env.TEST_LOG_LEVEL = 'debug';
-  try {
-    svc = await createTestService(mailerService, { env: { MAILGUN_API_BASE: vendor.url } });
-  } finally {
-    if (level === undefined) delete process.env.TEST_LOG_LEVEL;
-    else process.env.TEST_LOG_LEVEL = level;
-  }
-  for (const transport of svc.deps.logger.transports) transport.silent = true;
-  svc.deps.logger.on('data', (info: unknown) => lines.push(JSON.stringify(info)));
+  ({ started: svc, lines } = await startWithLogLines(
+    () => createTestService(mailerService, { env: { MAILGUN_API_BASE: vendor.url } }),
+    (started) => started,
+  ));
 });
 afterAll(async () => {
   await svc.close();
