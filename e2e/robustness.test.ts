@@ -4,13 +4,21 @@
  */
 import request from 'supertest';
 import type { ServiceDefinition } from '@platform/runtime';
-import { createTestService, type TestProject, type TestService } from '@platform/testkit';
+import {
+  createTestService,
+  sendJson,
+  startHttpStub,
+  type HttpStub,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
 import { authService } from '@platform/auth';
 import { billingService } from '@platform/billing';
 import { cmsService } from '@platform/cms';
 import { llmService } from '@platform/llm';
 import { mailerService } from '@platform/mailer';
 import { notificationsService } from '@platform/notifications';
+import { hostileCases, LONE_SURROGATES, PROTOTYPE_NAMES, queryString, type OpenApiDoc } from './harness/openapi-cases';
 
 const HOSTILE_SEGMENTS = [
   '00000000-0000-4000-8000-000000000000',
@@ -72,13 +80,33 @@ describe.each(services.map((s) => [s.name, s] as const))('%s: hostile input', (_
   let svc: TestService;
   let project: TestProject;
   let doc: Doc;
+  let vendor: HttpStub;
 
   beforeAll(async () => {
-    svc = await createTestService(definition);
+    // Every vendor refuses every key: bodies that pass validation reach no real vendor and wait for none.
+    vendor = await startHttpStub((_req, res) =>
+      sendJson(res, 401, { error: { type: 'authentication_error', message: 'invalid key' } }),
+    );
+    const vendors = [
+      'OPENAI_BASE_URL',
+      'ANTHROPIC_BASE_URL',
+      'STRIPE_API_BASE',
+      'SENDGRID_API_BASE',
+      'MAILGUN_API_BASE',
+    ];
+    svc = await createTestService(definition, { env: Object.fromEntries(vendors.map((name) => [name, vendor.url])) });
     project = await svc.createProject();
     doc = (await request(svc.app).get('/v1/openapi.json')).body as Doc;
   });
-  afterAll(() => svc.close());
+  afterAll(async () => {
+    await svc.close();
+    await vendor.close();
+  });
+
+  const headers = () => ({
+    ...project.headers,
+    authorization: `Bearer ${project.accessToken({ userId: '00000000-0000-4000-8000-000000000001', email: 'a@b.c' })}`,
+  });
 
   it('when every operation gets hostile path parameters, queries and bodies, then no answer is a 500', async () => {
     const failures: string[] = [];
@@ -112,4 +140,26 @@ describe.each(services.map((s) => [s.name, s] as const))('%s: hostile input', (_
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it.each([
+    ['prototype names (__proto__, constructor, toString, ...)', PROTOTYPE_NAMES],
+    ['lone UTF-16 surrogates', LONE_SURROGATES],
+  ])(
+    'when any string, free-form key, path or query parameter of any operation is one of the %s, then no answer is a 5xx, every 4xx is the envelope, and a value outside a closed list is refused',
+    async (_class, hostile) => {
+      const failures: string[] = [];
+      for (const sweep of hostileCases(doc as OpenApiDoc, hostile)) {
+        const call = request(svc.app)
+          [sweep.method as 'get'](`${sweep.path}${queryString(sweep.query)}`)
+          .set(headers());
+        const res =
+          sweep.body === undefined ? await call : await call.set('content-type', 'application/json').send(sweep.body);
+        const accepted = res.status < 400 && sweep.mustRefuse;
+        if (accepted || res.status >= 500 || (res.status >= 400 && res.body?.success !== false))
+          failures.push(`${sweep.label} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      }
+      expect(failures).toEqual([]);
+    },
+    240_000,
+  );
 });

@@ -76,6 +76,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error?.stack ?? error)}\n`);
+  // Configuration and first-run problems are one plain sentence; anything else keeps its stack.
+  const plain = error instanceof ConfigError || error?.name === 'EmbeddedPostgresError';
+  process.stderr.write(`${plain ? error.message : String(error?.stack ?? error)}\n`);
   process.exit(1);
 });

@@ -6,6 +6,9 @@
  *   pnpm --silent admin revoke-key --api-key <public key> [--json]
  *   pnpm --silent admin set-setting --project-id <id> --key <name> --value <json> [--json]
  *   pnpm --silent admin migrate
+ *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json]
+ *     (the service's runtime login: its own database and what it reads of the platform one;
+ *      run with the owner's PLATFORM_DATABASE_URL after the migrations)
  * Uses PLATFORM_DATABASE_URL, or the embedded server under .data/ when it is unset.
  */
 import path from 'node:path';
@@ -14,6 +17,7 @@ import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/
 import { devMasterKey } from './dev-secrets';
 import { platformMigrations } from './platform-migrations';
 import { createProject, listProjects, revokeKey, rotateKeys, setSetting } from './projects';
+import { grantServiceRole } from './service-roles';
 
 type Flags = Record<string, string | true>;
 
@@ -89,9 +93,24 @@ async function main(): Promise<void> {
         print(await setSetting(db, required(flags, 'project-id'), required(flags, 'key'), value), json);
         break;
       }
+      case 'grant-service-role': {
+        const passwordEnv = required(flags, 'password-env');
+        const password = process.env[passwordEnv];
+        if (!password) throw new ConfigError(`${passwordEnv} (--password-env) is not set`);
+        const role = required(flags, 'role');
+        const service = required(flags, 'service');
+        await grantServiceRole(url, {
+          role,
+          password,
+          database: service,
+          platformDatabase: new URL(url).pathname.slice(1),
+        });
+        print({ role, database: service, granted: true }, json);
+        break;
+      }
       default:
         throw new ConfigError(
-          `Unknown command "${command ?? ''}". Commands: create-project, list-projects, rotate-keys, revoke-key, set-setting, migrate`,
+          `Unknown command "${command ?? ''}". Commands: create-project, list-projects, rotate-keys, revoke-key, set-setting, migrate, grant-service-role`,
         );
     }
   } finally {

@@ -9,3 +9,4 @@ export {
   type KeyPair,
 } from './projects';
 export { devJwtKeys, devMasterKey } from './dev-secrets';
+export { grantServiceRole, PLATFORM_READS, type ServiceRole } from './service-roles';

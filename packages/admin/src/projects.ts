@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
+import { AppError, ownEntry, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
 
 export interface CreatedProject {
   tenantId: string;
@@ -102,7 +102,7 @@ export async function setSetting(
   key: string,
   value: unknown,
 ): Promise<{ settings: ProjectSettings }> {
-  const check = SETTING_CHECKS[key];
+  const check = ownEntry(SETTING_CHECKS, key);
   if (!check)
     throw new AppError(
       'VALIDATION_ERROR',

@@ -87,12 +87,16 @@ describe('admin command line', () => {
     }
   }, 120_000);
 
-  it('when a setting is unknown or its value is not JSON, then the command fails with a message', async () => {
+  it('when a setting is unknown (prototype names included) or its value is not JSON, then the command fails with a message', async () => {
     await expect(
       admin('set-setting', '--project-id', randomBytes(4).toString('hex'), '--key', 'colour', '--value', '"red"'),
     ).rejects.toThrow(/Unknown setting/);
+    for (const key of ['constructor', '__proto__'])
+      await expect(
+        admin('set-setting', '--project-id', randomBytes(4).toString('hex'), '--key', key, '--value', '"red"'),
+      ).rejects.toThrow(/Unknown setting/);
     await expect(admin('set-setting', '--project-id', 'x', '--key', 'appUrl', '--value', 'not json')).rejects.toThrow(
       /must be JSON/,
     );
-  });
+  }, 120_000);
 });

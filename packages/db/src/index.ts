@@ -9,5 +9,6 @@ export {
 } from './knex-factory';
 export { migrateLatest, migrateRollbackAll, type Migration } from './migrations';
 export { startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres';
+export { EmbeddedPostgresError } from './embedded-postgres-root';
 export { isUniqueViolation } from './pg-errors';
 export { deleteInLockedBatches, tryTransactionLock, type LockedBatchesResult } from './advisory-lock';

@@ -30,4 +30,39 @@ describe('knex messages', () => {
       await database.drop();
     }
   });
+
+  it('when a query fails on a value that is a token, a password or a key, then no log line of the error contains it', async () => {
+    const database = await createTestDatabase('knex_err_log');
+    const { destination, lines } = logLines();
+    const logger = createLogger('db-test', 'debug', destination);
+    const db = createDb({ url: database.url, poolMax: 1, logger });
+    const secrets = [
+      'rt_3f9a8b7c6d5e4f3a2b1c',
+      'https://app.example.com/reset-password?token=Zx81mQp0aLk29sd',
+      'sk-proj-AbCdEf0123456789',
+      'correct horse battery staple',
+    ];
+    try {
+      await db.schema.createTable('sessions', (t) => {
+        t.text('token').primary();
+      });
+      for (const secret of secrets) {
+        // Postgres quotes the value it refuses: in the message (a cast) and in the detail (a duplicate).
+        const cast = await db.raw('select ?::int', [secret]).catch((error: unknown) => error);
+        await db('sessions').insert({ token: secret });
+        const duplicate = await db('sessions')
+          .insert({ token: secret })
+          .catch((error: unknown) => error);
+        logger.error('request failed', { err: cast });
+        logger.error('request failed', { error: String(duplicate), detail: (duplicate as { detail?: string }).detail });
+        logger.warn(`event publish failed: ${String(cast)}`);
+      }
+      expect(lines.length).toBe(secrets.length * 3);
+      expect(lines.some((line) => line.includes('invalid input syntax for type integer'))).toBe(true);
+      for (const secret of secrets) expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
+  });
 });

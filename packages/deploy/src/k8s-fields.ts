@@ -18,6 +18,7 @@ const TYPES: Record<string, { module: string; type: string }> = {
   'batch/v1/Job': { module: 'kubernetes-models/batch/v1', type: 'IJob' },
   'batch/v1/CronJob': { module: 'kubernetes-models/batch/v1', type: 'ICronJob' },
   'networking.k8s.io/v1/Ingress': { module: 'kubernetes-models/networking.k8s.io/v1', type: 'IIngress' },
+  'networking.k8s.io/v1/NetworkPolicy': { module: 'kubernetes-models/networking.k8s.io/v1', type: 'INetworkPolicy' },
   'policy/v1/PodDisruptionBudget': { module: 'kubernetes-models/policy/v1', type: 'IPodDisruptionBudget' },
   'v1/ConfigMap': { module: 'kubernetes-models/v1', type: 'IConfigMap' },
   'v1/Secret': { module: 'kubernetes-models/v1', type: 'ISecret' },

@@ -79,6 +79,24 @@ describe('docker-compose.yml infrastructure', () => {
       expect(compose.services[name].healthcheck?.test).toBeDefined();
   });
 
+  test('when Postgres, RabbitMQ (and its UI) and Redis are published, then only on the loopback interface', () => {
+    for (const name of ['postgres', 'rabbitmq', 'redis']) {
+      const ports = resolved.services[name].ports ?? [];
+      expect(ports.length).toBeGreaterThan(0);
+      for (const port of ports) expect(String(port)).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    }
+  });
+
+  test('when Redis starts, then it requires the password from .env, and its health check and the services use it', () => {
+    const redis = resolved.services.redis;
+    const command = [redis.command].flat().map(String);
+    expect(command[command.indexOf('--requirepass') + 1]).toBe(envExample.REDIS_PASSWORD);
+    expect(redis.environment?.REDISCLI_AUTH).toBe(envExample.REDIS_PASSWORD);
+    expect(String([redis.healthcheck?.test].flat().join(' '))).toContain('PONG');
+    const { REDIS_PASSWORD: _omitted, ...withoutPassword } = envExample;
+    expect(() => interpolateAll(compose, withoutPassword)).toThrow(/REDIS_PASSWORD/);
+  });
+
   test('when the admin one-shot runs, then it creates a project once the platform schema is migrated', () => {
     const admin = resolved.services.admin;
     expect(admin.build?.target).toBe('admin');
@@ -106,17 +124,19 @@ describe.each(SERVICE_NAMES)('docker-compose.yml service %s', (name) => {
     expect(env.DATABASE_URL).toMatch(new RegExp(`^postgres://postgres:[^@]+@postgres:5432/${name}$`));
     expect(env.PLATFORM_DATABASE_URL).toMatch(/@postgres:5432\/platform$/);
     expect(env.AMQP_URL).toMatch(/^amqp:\/\/[^:]+:[^@]+@rabbitmq:5672$/);
-    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    expect(env.REDIS_URL).toBe(`redis://:${envExample.REDIS_PASSWORD}@redis:6379`);
     expect(Buffer.from(env.MASTER_KEY ?? '', 'base64')).toHaveLength(32);
     expect(env.JWT_PUBLIC_KEY).toContain('BEGIN PUBLIC KEY');
     expect('JWT_PRIVATE_KEY' in env).toBe(name === 'auth');
     for (const key of Object.keys(env)) expect(KNOWN_SETTINGS.has(key) ? key : `unknown setting ${key}`).toBe(key);
   });
 
-  test('when it starts with .env.example, then the service loads its configuration and has every production secret', () => {
+  test('when it starts with .env.example, then the service loads its configuration but refuses the published sample secrets', () => {
     const { platform } = loadServiceConfig(name, env);
     expect(platform.production).toBe(true);
-    expect(() => assertProductionSecrets(platform, { jwtPrivateKey: name === 'auth' })).not.toThrow();
+    expect(() => assertProductionSecrets(platform, { jwtPrivateKey: name === 'auth' })).toThrow(
+      /sample secrets.*generate-env\.sh/s,
+    );
   });
 
   test('when it is healthy, then the health check probes /healthz on its port', () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import type { IJob } from 'kubernetes-models/batch/v1';
-import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1';
+import type { IIngress, INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import type { IConfigMap, ISecret, IService } from 'kubernetes-models/v1';
 import { kubernetesSchemaError } from '../src/k8s-schema';
@@ -234,6 +234,81 @@ describe.each(OVERLAYS)('k8s overlay %s', (overlay) => {
       const tlsHosts = (ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? []);
       expect(tlsHosts.sort()).toEqual((ingress.spec?.rules ?? []).map((r) => r.host).sort());
     }
+  });
+
+  test('when a request for /metrics, /healthz or /readyz comes through the Ingress, then no rule routes it', () => {
+    const ingress = one<IIngress>('Ingress', 'platform');
+    const paths = (ingress.spec?.rules ?? []).flatMap((rule) => rule.http?.paths ?? []);
+    expect(paths.length).toBe(SERVICE_NAMES.length);
+    // Prefix matching is by whole path segments: /v1 matches /v1/... only.
+    const routes = (url: string) =>
+      paths.some((p) => url === p.path || url.startsWith(`${p.path!.replace(/\/$/, '')}/`));
+    for (const url of ['/metrics', '/healthz', '/readyz']) expect(routes(url)).toBe(false);
+    expect(routes('/v1/openapi.json')).toBe(true);
+  });
+
+  describe('network policies', () => {
+    const policies = all<INetworkPolicy>('NetworkPolicy');
+    /** The policies that select pods with these labels, the namespace-wide default-deny aside. */
+    const selecting = (labels: Record<string, string>) =>
+      policies.filter(
+        (p) =>
+          p.metadata.name !== 'default-deny' &&
+          Object.entries(p.spec?.podSelector?.matchLabels ?? {}).every(([key, value]) => labels[key] === value),
+      );
+    const egressPorts = (policy: INetworkPolicy) =>
+      (policy.spec?.egress ?? []).flatMap((rule) => (rule.ports ?? []).map((port) => Number(port.port)));
+    const podsOf = () => [
+      ...all<IDeployment>('Deployment').map((d) => d.spec!.template.metadata!.labels!),
+      ...all<IJob>('Job').map((j) => j.spec!.template.metadata!.labels!),
+    ];
+
+    test('when no policy allows traffic, then a default policy denies it both ways for every pod', () => {
+      const deny = one<INetworkPolicy>('NetworkPolicy', 'default-deny');
+      expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    });
+
+    test('when any Deployment or Job runs, then a policy of its own selects its pods', () => {
+      for (const labels of podsOf()) expect(selecting(labels).length).toBeGreaterThan(0);
+    });
+
+    test.each(WORKLOADS)(
+      'when %s is reached, then only the ingress controller (APIs) and Prometheus may, on its port',
+      (name) => {
+        const [policy] = selecting({ 'app.kubernetes.io/name': name });
+        const [rule, ...others] = policy.spec?.ingress ?? [];
+        expect(others).toEqual([]);
+        const namespaces = (rule.from ?? []).map(
+          (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'],
+        );
+        expect(namespaces.sort()).toEqual(name === 'llm-worker' ? ['monitoring'] : ['ingress-nginx', 'monitoring']);
+        const port = SERVICES[(name === 'llm-worker' ? 'llm' : name) as keyof typeof SERVICES];
+        expect(rule.ports?.map((p) => Number(p.port))).toEqual([port]);
+      },
+    );
+
+    test('when services call out, then only billing, cms, llm and mailer reach the web, and never a private range', () => {
+      for (const name of WORKLOADS) {
+        const [policy] = selecting({ 'app.kubernetes.io/name': name });
+        const web = egressPorts(policy).filter((port) => port === 80 || port === 443);
+        expect([name, web.length > 0]).toEqual([
+          name,
+          ['billing', 'cms', 'llm', 'llm-worker', 'mailer'].includes(name),
+        ]);
+        for (const rule of policy.spec?.egress ?? [])
+          for (const peer of rule.to ?? [])
+            expect(peer.ipBlock?.except).toEqual(
+              expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '192.168.0.0/16']),
+            );
+        expect(egressPorts(policy)).toEqual(expect.arrayContaining([53, 5432, 5672, 6379]));
+      }
+    });
+
+    test('when a migration Job runs, then it may reach DNS and Postgres only', () => {
+      const policy = one<INetworkPolicy>('NetworkPolicy', 'migrations');
+      expect(policy.spec?.ingress ?? []).toEqual([]);
+      expect([...new Set(egressPorts(policy))].sort()).toEqual([53, 5432]);
+    });
   });
 
   test('when the news refresh is scheduled, then it is the in-service scheduler (no CronJob races it)', () => {

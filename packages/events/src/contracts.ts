@@ -8,6 +8,12 @@ export const AUTH_EVENTS = {
   passwordResetRequested: 'auth.password-reset.requested',
 } as const;
 
+/**
+ * Events whose data carries a usable secret (a single-use token in a link): the outbox deletes
+ * such a row as soon as the broker has it instead of keeping it for the retention period.
+ */
+export const SECRET_BEARING_EVENTS: ReadonlySet<string> = new Set(Object.values(AUTH_EVENTS));
+
 /** An email the Mailer sends on Authentication's behalf. `link` carries the single-use token. */
 /** The `locale` of auth events: a BCP 47 language tag with up to three subtags (`pt-BR`, `zh-Hant-TW`). */
 export const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;

@@ -9,6 +9,7 @@ export { eventMigrations } from './migrations';
 export {
   AUTH_EVENTS,
   LOCALE_PATTERN,
+  SECRET_BEARING_EVENTS,
   type AuthEmailData,
   type UserRegisteredData,
   type VerificationRequestedData,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/tenancy';
 import type { EventBus } from './bus';
+import { SECRET_BEARING_EVENTS } from './contracts';
 import type { EventEnvelope } from './envelope';
 
 export interface RelayOptions {
@@ -101,19 +102,20 @@ export class OutboxRelay {
     // is three round trips, and knex's per-transaction objects outlive young-generation GCs.
     if (!(await this.anyDue())) return 0;
     return this.db.transaction(async (trx) => {
-      const rows: { id: string; envelope: EventEnvelope; attempts: number }[] = await trx('outbox')
+      const rows: { id: string; type: string; envelope: EventEnvelope; attempts: number }[] = await trx('outbox')
         .whereNull('published_at')
         .where('next_attempt_at', '<=', trx.fn.now())
         .orderBy('created_at')
         .limit(this.batchSize)
         .forUpdate()
         .skipLocked()
-        .select('id', 'envelope', 'attempts');
+        .select('id', 'type', 'envelope', 'attempts');
       const sent: string[] = [];
+      const purge: string[] = [];
       for (const row of rows) {
         try {
           await this.bus.publish(row.envelope);
-          sent.push(row.id);
+          (SECRET_BEARING_EVENTS.has(row.type) ? purge : sent).push(row.id);
         } catch (error) {
           const delayMs = Math.min(60_000, 500 * 2 ** row.attempts);
           await trx('outbox')
@@ -124,7 +126,8 @@ export class OutboxRelay {
         }
       }
       if (sent.length) await trx('outbox').whereIn('id', sent).update({ published_at: trx.fn.now() });
-      return sent.length === rows.length ? rows.length : 0;
+      if (purge.length) await trx('outbox').whereIn('id', purge).delete();
+      return sent.length + purge.length === rows.length ? rows.length : 0;
     });
   }
 }

@@ -2,7 +2,15 @@ import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { createLogger } from '@platform/tenancy';
 import { createTestDatabase, waitFor } from '@platform/testkit';
-import { eventMigrations, InProcessBus, OutboxRelay, writeEvent, type EventBus, type EventEnvelope } from '../src';
+import {
+  AUTH_EVENTS,
+  eventMigrations,
+  InProcessBus,
+  OutboxRelay,
+  writeEvent,
+  type EventBus,
+  type EventEnvelope,
+} from '../src';
 
 const logger = createLogger('outbox-test', 'silent');
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -122,5 +130,55 @@ describe('delayed events', () => {
     await new Promise((resolve) => setTimeout(resolve, 350));
     await relay.relayAll();
     expect(published).toContain(later.id);
+  });
+});
+
+describe('secret-bearing events', () => {
+  it('when an event carrying a usable token is published, then its row is deleted at once; others are kept as published', async () => {
+    const published: string[] = [];
+    const bus: EventBus = {
+      publish: async (e: EventEnvelope) => void published.push(e.id),
+      subscribe: async () => undefined,
+      status: () => 'up',
+      close: async () => undefined,
+    };
+    const link = 'https://app.example.com/reset-password?token=usable-secret';
+    const [reset, ordinary] = await db.transaction(async (trx) => [
+      await writeEvent(trx, {
+        type: AUTH_EVENTS.passwordResetRequested,
+        tenantId: 't',
+        projectId: 'p',
+        data: { userId: 'u', email: 'u@example.com', link, expiresAt: new Date().toISOString() },
+      }),
+      await writeEvent(trx, { type: 'ordinary.event', tenantId: 't', projectId: 'p', data: {} }),
+    ]);
+    await new OutboxRelay(db, bus, logger).relayAll();
+    expect(published).toEqual(expect.arrayContaining([reset.id, ordinary.id]));
+    expect(await db('outbox').where({ id: reset.id }).first()).toBeUndefined();
+    expect(await db('outbox').where({ id: ordinary.id }).first('published_at')).toEqual({
+      published_at: expect.any(Date),
+    });
+    const anyWithToken = await db('outbox').whereRaw('envelope::text like ?', ['%usable-secret%']).first('id');
+    expect(anyWithToken).toBeUndefined();
+  });
+
+  it('when publishing a secret-bearing event fails, then its row stays for the retry', async () => {
+    const failing: EventBus = {
+      publish: async () => {
+        throw new Error('broker said no');
+      },
+      subscribe: async () => undefined,
+      status: () => 'up',
+      close: async () => undefined,
+    };
+    const event = await db.transaction((trx) =>
+      writeEvent(trx, { type: AUTH_EVENTS.verificationRequested, tenantId: 't', projectId: 'p', data: {} }),
+    );
+    await new OutboxRelay(db, failing, logger).relayAll();
+    expect(await db('outbox').where({ id: event.id }).first('published_at', 'attempts')).toEqual({
+      published_at: null,
+      attempts: 1,
+    });
+    await db('outbox').where({ id: event.id }).delete();
   });
 });

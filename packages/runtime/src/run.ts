@@ -1,5 +1,5 @@
 import { assertProductionSecrets, ConfigError, createLogger, loadPlatformConfig } from '@platform/tenancy';
-import { createDb } from '@platform/db';
+import { createDb, EmbeddedPostgresError } from '@platform/db';
 import { openInfrastructure } from './infrastructure';
 import type { ServiceDefinition } from './service-definition';
 import { onShutdownSignal } from './shutdown';
@@ -7,7 +7,9 @@ import { migrateService, startService } from './start-service';
 
 function fail(error: unknown): never {
   const message =
-    error instanceof ConfigError ? error.message : `start-up failed: ${String((error as Error)?.stack ?? error)}`;
+    error instanceof ConfigError || error instanceof EmbeddedPostgresError
+      ? error.message
+      : `start-up failed: ${String((error as Error)?.stack ?? error)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { settingsWithPublishedSecrets } from './published-secrets';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
@@ -153,4 +154,11 @@ export function assertProductionSecrets(config: PlatformConfig, needs: { jwtPriv
     .filter(([, v]) => !v)
     .map(([name]) => name);
   if (missing.length) throw new ConfigError(`Refusing to start in production without: ${missing.join(', ')}`);
+  const published = settingsWithPublishedSecrets(config);
+  if (published.length)
+    throw new ConfigError(
+      `Refusing to start in production with sample secrets published in the repository: ${published.join(', ')}. ` +
+        'Generate real ones: `sh infra/compose/generate-env.sh > .env` for docker compose, or the commands in ' +
+        'docs/deployment.md for Kubernetes.',
+    );
 }

@@ -6,6 +6,7 @@ import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
+import { rejectLoneSurrogates } from './text-guard';
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 
@@ -90,6 +91,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
       securityHeaders(),
       jsonBody,
+      rejectLoneSurrogates,
     ),
   );
 

@@ -29,6 +29,9 @@ export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOpt
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
 export { createHttpServer, listenHttp } from './http-server';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export { isPublishedSecret } from './published-secrets';
+export { ownEntry } from './own-entry';
+export { findString, hasLoneSurrogate } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
 export {

@@ -66,6 +66,28 @@ describe('common HTTP stack', () => {
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it.each([
+    ['a value', '{"name": "a\\ud800"}', 'name'],
+    ['a nested key', '{"name": "ok", "meta": {"tags": [{"k\\udfff": 1}]}}', 'meta.tags.0.k\udfff'],
+    ['a reversed pair', '{"name": "\\udc00\\ud800"}', 'name'],
+  ])('when %s holds a lone UTF-16 surrogate, then 400 VALIDATION_ERROR names where', async (_case, json, path) => {
+    const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send(json);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path }] });
+  });
+
+  it('when a string holds a proper surrogate pair, then it passes', async () => {
+    const res = await request(app).post('/v1/echo').send({ name: 'emoji \ud83d\ude00' });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('emoji \u{1f600}');
+  });
+
+  it('when a body nests 100,000 levels deep, then it is answered without overflowing the stack', async () => {
+    const deep = `{"name": "x", "d": ${'['.repeat(100_000)}"\\ud800"${']'.repeat(100_000)}}`;
+    const res = await request(app).post('/v1/echo').set('content-type', 'application/json').send(deep);
+    expect(res.status).toBeLessThan(500);
+  });
+
   it('when fields are invalid, then 400 lists each problem and unknown fields are dropped', async () => {
     const bad = await request(app).post('/v1/echo').send({ age: -1 });
     expect(bad.status).toBe(400);

@@ -11,7 +11,7 @@ export {
 export { assertMatchesOpenApi } from './openapi-check';
 export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type StubHandler } from './http-stub';
 export { waitFor } from './wait-for';
-export { logLines } from './log-lines';
+export { logLines, startWithLogLines } from './log-lines';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { browserAvailable, launchBrowser } from './browser';
 export { webhookReceiver } from './webhook-receiver';

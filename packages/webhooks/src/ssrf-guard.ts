@@ -21,14 +21,20 @@ for (const [network, prefix] of [
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv4');
 }
+// Forms that embed or tunnel to an IPv4 address are refused whole: which IPv4 host they reach
+// is up to a translator or relay we cannot see.
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::7f00:1)
+  ['::ffff:0:0:0', 96], // SIIT IPv4-translated
+  ['64:ff9b::', 96], // NAT64 well-known prefix
+  ['64:ff9b:1::', 48], // NAT64 local-use prefix
+  ['2001::', 32], // Teredo
+  ['2002::', 16], // 6to4
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
   ['2001:db8::', 32],
-  ['64:ff9b::', 96],
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv6');
 }

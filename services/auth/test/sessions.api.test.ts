@@ -97,6 +97,18 @@ describe('POST /v1/refresh-token', () => {
   });
 
   it.each([
+    ['an access token', 'access'],
+    ['a 2 KB string', 'x'.repeat(2048)],
+    ['a 100 KB string', 'y'.repeat(100_000)],
+    ['a lone surrogate', 'rt_\ud800'],
+  ])('when the refresh token is %s, then 401 INVALID_SESSION', async (_case, token) => {
+    const session = await registerUser(api, project);
+    const res = await refresh(token === 'access' ? session.accessToken : token);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_SESSION');
+  });
+
+  it.each([
     ['missing', undefined],
     ['not a string', 42],
   ])('when the refresh token is %s, then 400 VALIDATION_ERROR', async (_case, token) => {

@@ -118,7 +118,7 @@ export const paymentSchemas: Record<string, JsonSchema> = {
       currency: { ...str, pattern: '^[a-z]{3}$' },
       customer: {
         ...str,
-        description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer",
+        description: "The signed-in user's own customer (404 for any other); the default",
       },
       description: str,
       metadata: metadataInput,
@@ -157,7 +157,7 @@ export const paymentSchemas: Record<string, JsonSchema> = {
     properties: {
       customer: {
         ...str,
-        description: "A customer of this project (404 otherwise); defaults to the signed-in user's customer",
+        description: "The signed-in user's own customer (404 for any other); the default",
       },
       return_url: { ...str, format: 'uri' },
     },

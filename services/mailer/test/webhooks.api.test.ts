@@ -127,6 +127,20 @@ describe('SendGrid delivery webhooks', () => {
     expect(await logStatus(bounced.id)).toBe('bounced');
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'when a signed event is named %s, then it is skipped like any unknown event and the log stays sent',
+    async (event) => {
+      const log = await sendThroughSendgrid();
+      const rawBody = JSON.stringify([
+        { event, sg_message_id: `${log.vendorMessageId}.f.0`, sg_event_id: sendgridEventId() },
+      ]);
+      const res = await postWebhook(sendgridProviderId, rawBody, sendgridHeaders(rawBody));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, updated: 0 });
+      expect(await logStatus(log.id)).toBe('sent');
+    },
+  );
+
   it('when a bounce was recorded, then a late "delivered" does not undo it', async () => {
     const log = await sendThroughSendgrid();
     for (const event of ['bounce', 'delivered']) {

@@ -16,6 +16,8 @@ export interface RefreshInput {
   refreshToken: string;
 }
 
+// No length cap: any string that is not a live token is an unknown session (401), whatever its size
+// (the body limit bounds it).
 export const refreshSchema = Joi.object<RefreshInput>({
-  refreshToken: Joi.string().max(512).required(),
+  refreshToken: Joi.string().required(),
 });

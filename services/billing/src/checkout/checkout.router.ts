@@ -15,7 +15,7 @@ export function checkoutHandlers(ctx: BillingContext): Record<'create' | 'get', 
     },
     get: async (req, res) => {
       const id = parse(sessionIdSchema, req.params.id);
-      res.json(await getCheckoutSession(ctx, scopeOf(tenantOf(req), environmentOf(req)), id));
+      res.json(await getCheckoutSession(ctx, scopeOf(tenantOf(req), environmentOf(req)), req.auth!, id));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { AccessTokenClaims } from '@platform/tenancy';
 import { errors } from '@platform/tenancy';
-import { isTaggedFor, taggedMetadata } from '../customers/customer.mapper';
+import { isTaggedForUser, taggedMetadata } from '../customers/customer.mapper';
 import { customerForUser } from '../customers/user-customer.service';
 import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
@@ -41,11 +41,11 @@ export async function createCheckoutSession(ctx: BillingContext, scope: Scope, u
   };
 }
 
-/** A session of this project (by the tags set at creation); any other is 404. */
-export async function getCheckoutSession(ctx: BillingContext, scope: Scope, id: string) {
+/** A session the signed-in user started in this project (by the tags set at creation); any other is 404. */
+export async function getCheckoutSession(ctx: BillingContext, scope: Scope, user: User, id: string) {
   const { stripe } = await ctx.clients.require(scope);
   const session = await callStripe(scope.environment, () => stripe.checkout.sessions.retrieve(id));
-  if (!isTaggedFor(scope, session.metadata)) throw errors.notFound('Checkout session');
+  if (!isTaggedForUser(scope, user.userId, session.metadata)) throw errors.notFound('Checkout session');
   return {
     success: true,
     session: {

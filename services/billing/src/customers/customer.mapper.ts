@@ -50,3 +50,8 @@ export function taggedMetadata(
 export function isTaggedFor(scope: Scope, metadata: Stripe.Metadata | null | undefined): boolean {
   return metadata?.tenantId === scope.tenantId && metadata?.projectId === scope.projectId;
 }
+
+/** Tagged for this project and made for this signed-in user (sessions and intents carry the user's id). */
+export function isTaggedForUser(scope: Scope, userId: string, metadata: Stripe.Metadata | null | undefined): boolean {
+  return isTaggedFor(scope, metadata) && metadata?.userId === userId;
+}

@@ -46,9 +46,13 @@ export async function getCustomer(ctx: BillingContext, scope: Scope, id: string)
   return toCustomerView((await retrieveOwned(ctx, scope, id)).customer);
 }
 
-/** Throws 404 unless the id is one of this project's customers (used where a body names a customer). */
-export async function assertProjectCustomer(ctx: BillingContext, scope: Scope, id: string): Promise<void> {
-  if (!(await findCustomer(ctx.db, scope, id))) throw notFound();
+/**
+ * Throws 404 unless the id is the signed-in user's own customer in this project (used where a
+ * bearer's body names a customer): another user's id must not open their portal or charge them.
+ */
+export async function assertUserCustomer(ctx: BillingContext, scope: Scope, userId: string, id: string): Promise<void> {
+  const record = await findCustomer(ctx.db, scope, id);
+  if (!record || record.userId !== userId) throw notFound();
 }
 
 export async function updateCustomer(

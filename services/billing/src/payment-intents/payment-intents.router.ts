@@ -15,7 +15,7 @@ export function paymentIntentHandlers(ctx: BillingContext): Record<'create' | 'g
     },
     get: async (req, res) => {
       const id = parse(paymentIntentIdSchema, req.params.id);
-      res.json(await getPaymentIntent(ctx, scopeOf(tenantOf(req), environmentOf(req)), id));
+      res.json(await getPaymentIntent(ctx, scopeOf(tenantOf(req), environmentOf(req)), req.auth!, id));
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { AccessTokenClaims } from '@platform/tenancy';
 import { errors } from '@platform/tenancy';
-import { isTaggedFor, taggedMetadata } from '../customers/customer.mapper';
-import { assertProjectCustomer } from '../customers/customers.service';
+import { isTaggedForUser, taggedMetadata } from '../customers/customer.mapper';
+import { assertUserCustomer } from '../customers/customers.service';
 import { customerForUser } from '../customers/user-customer.service';
 import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
@@ -10,7 +10,7 @@ import type { CreatePaymentIntentInput } from './payment-intents.schemas';
 
 type User = Pick<AccessTokenClaims, 'userId' | 'email'>;
 
-/** A payment intent for the given customer of this project, or for the signed-in user's customer. */
+/** A payment intent for the signed-in user's customer (named or not; 404 for any other). */
 export async function createPaymentIntent(
   ctx: BillingContext,
   scope: Scope,
@@ -18,7 +18,7 @@ export async function createPaymentIntent(
   input: CreatePaymentIntentInput,
 ) {
   const { stripe } = await ctx.clients.require(scope);
-  if (input.customer) await assertProjectCustomer(ctx, scope, input.customer);
+  if (input.customer) await assertUserCustomer(ctx, scope, user.userId, input.customer);
   const customer = input.customer ?? (await customerForUser(ctx, scope, stripe, user));
   const intent = await callStripe(scope.environment, () =>
     stripe.paymentIntents.create({
@@ -48,11 +48,11 @@ export async function createPaymentIntent(
   };
 }
 
-/** A payment intent of this project (by the tags set at creation); any other is 404. */
-export async function getPaymentIntent(ctx: BillingContext, scope: Scope, id: string) {
+/** A payment intent the signed-in user made in this project (by the tags set at creation); any other is 404. */
+export async function getPaymentIntent(ctx: BillingContext, scope: Scope, user: User, id: string) {
   const { stripe } = await ctx.clients.require(scope);
   const intent = await callStripe(scope.environment, () => stripe.paymentIntents.retrieve(id));
-  if (!isTaggedFor(scope, intent.metadata)) throw errors.notFound('Payment intent');
+  if (!isTaggedForUser(scope, user.userId, intent.metadata)) throw errors.notFound('Payment intent');
   return {
     success: true,
     paymentIntent: { id: intent.id, status: intent.status, amount: intent.amount, currency: intent.currency },

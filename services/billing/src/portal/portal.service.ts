@@ -1,12 +1,12 @@
 import type { AccessTokenClaims } from '@platform/tenancy';
-import { assertProjectCustomer } from '../customers/customers.service';
+import { assertUserCustomer } from '../customers/customers.service';
 import { customerForUser } from '../customers/user-customer.service';
 import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
 import { callStripe } from '../stripe/stripe-errors';
 import type { CreatePortalInput } from './portal.schemas';
 
-/** A Stripe customer-portal session for a customer of this project (404 for any other). */
+/** A Stripe customer-portal session for the signed-in user's customer (404 for any other). */
 export async function createPortalSession(
   ctx: BillingContext,
   scope: Scope,
@@ -14,7 +14,7 @@ export async function createPortalSession(
   input: CreatePortalInput,
 ) {
   const { stripe } = await ctx.clients.require(scope);
-  if (input.customer) await assertProjectCustomer(ctx, scope, input.customer);
+  if (input.customer) await assertUserCustomer(ctx, scope, user.userId, input.customer);
   const customer = input.customer ?? (await customerForUser(ctx, scope, stripe, user));
   const session = await callStripe(scope.environment, () =>
     stripe.billingPortal.sessions.create({ customer, return_url: input.return_url }),

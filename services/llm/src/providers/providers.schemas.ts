@@ -1,10 +1,10 @@
-import { Joi } from '@platform/tenancy';
+import { Joi, ownEntry } from '@platform/tenancy';
 import { PROVIDER_ALIASES, type ProviderType } from '../vendors/vendor-types';
 
 // Accepts the canonical names and the SPEC placeholders; the value becomes the canonical name.
 const providerType = Joi.string()
   .required()
-  .custom((value: string, helpers) => PROVIDER_ALIASES[value] ?? helpers.error('any.only'))
+  .custom((value: string, helpers) => ownEntry(PROVIDER_ALIASES, value) ?? helpers.error('any.only'))
   .messages({ 'any.only': `providerType must be one of ${Object.keys(PROVIDER_ALIASES).join(', ')}` });
 
 // Only llm_vendor_a (OpenAI) has organisations; sent for the other vendor it is a 400.

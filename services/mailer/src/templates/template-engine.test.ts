@@ -22,6 +22,23 @@ describe('template engine', () => {
     expect(templateProblems(source)).toEqual([]);
   });
 
+  it('when a template calls the log helper, then it is refused and nothing reaches our logs', () => {
+    const consoleSpies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      jest.spyOn(console, level).mockImplementation(() => undefined),
+    );
+    try {
+      expect(
+        templateProblems({ subject: 'ok', html: '{{log "tenant text" level="error"}}' }).map((p) => p.path),
+      ).toEqual(['html']);
+      expect(() => renderSource({ subject: '{{log name}}', html: '', text: null }, { name: 'tenant text' })).toThrow(
+        /log/,
+      );
+      for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of consoleSpies) spy.mockRestore();
+    }
+  });
+
   it('when data reaches for the prototype, then nothing leaks', () => {
     expect(renderSource({ subject: '{{constructor.name}}', html: '{{__proto__}}', text: null }, {})).toEqual({
       subject: '',

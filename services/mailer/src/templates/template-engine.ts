@@ -3,6 +3,10 @@ import type { ErrorDetail } from '@platform/tenancy';
 
 /** A private Handlebars environment: helpers or partials registered elsewhere never leak in. */
 const hb = Handlebars.create();
+// `log` would write tenant text into our logs; a template using it is refused as an unknown helper
+// (the compiler would otherwise inline its call as a known helper).
+hb.unregisterHelper('log');
+const KNOWN_HELPERS = { log: false };
 
 export interface TemplateSource {
   subject: string;
@@ -25,8 +29,8 @@ interface CompiledTemplate {
 }
 
 // HTML output is escaped; subject and text are plain text, so escaping would show `&amp;`.
-const HTML_OPTIONS: CompileOptions = {};
-const PLAIN_OPTIONS: CompileOptions = { noEscape: true };
+const HTML_OPTIONS: CompileOptions = { knownHelpers: KNOWN_HELPERS };
+const PLAIN_OPTIONS: CompileOptions = { noEscape: true, knownHelpers: KNOWN_HELPERS };
 
 function compileAll(source: TemplateSource): CompiledTemplate {
   return {

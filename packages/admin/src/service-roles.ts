@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import { createDb, withDatabase } from '@platform/db';
+
+/**
+ * What a service reads of the platform database (PlatformDirectory: key checks, project lookups,
+ * webhook secrets). Nothing else there is granted, tenants included; nothing is writable.
+ */
+export const PLATFORM_READS: Record<string, string[]> = {
+  api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at'],
+  projects: ['id', 'tenant_id', 'settings', 'webhook_secret_enc'],
+};
+
+const SAFE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export interface ServiceRole {
+  /** The login the service runs with, e.g. `auth_app`. */
+  role: string;
+  password: string;
+  /** The service's own database. */
+  database: string;
+  /** Defaults to `platform`. */
+  platformDatabase?: string;
+}
+
+/**
+ * Creates (or updates) a service's runtime login: it may connect to its own database (and use
+ * its tables' rows, including tables migrations add later) and read PLATFORM_READS of the
+ * platform database; no other database accepts it. Migrations and the admin command keep the
+ * owner's login. `adminUrl` is an owner's (superuser's) connection to any database of the server.
+ */
+export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Promise<void> {
+  const platform = spec.platformDatabase ?? 'platform';
+  for (const name of [spec.role, spec.database, platform])
+    if (!SAFE_NAME.test(name)) throw new Error(`unsafe name: ${name}`);
+  await withDb(withDatabase(adminUrl, spec.database), async (db) => {
+    const exists = await db('pg_roles').where({ rolname: spec.role }).first('rolname');
+    // Identifiers are checked against SAFE_NAME above; the password is a bound literal.
+    await db.raw(`${exists ? 'ALTER' : 'CREATE'} ROLE ?? LOGIN PASSWORD ${quoteLiteral(spec.password)}`, [spec.role]);
+    for (const database of [spec.database, platform]) {
+      await db.raw('REVOKE ALL ON DATABASE ?? FROM PUBLIC', [database]);
+      await db.raw('GRANT CONNECT ON DATABASE ?? TO ??', [database, spec.role]);
+    }
+    await db.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
+    await db.raw('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ??', [spec.role]);
+    await db.raw('GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ??', [spec.role]);
+    // Tables later migrations create (as this owner) get the same grants.
+    await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ??', [
+      spec.role,
+    ]);
+    await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ??', [
+      spec.role,
+    ]);
+  });
+  await withDb(withDatabase(adminUrl, platform), async (db) => {
+    await db.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
+    for (const [table, columns] of Object.entries(PLATFORM_READS))
+      await db.raw(`GRANT SELECT (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [...columns, table, spec.role]);
+  });
+}
+
+const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+async function withDb(url: string, work: (db: Knex) => Promise<void>): Promise<void> {
+  const db = createDb({ url, poolMax: 1 });
+  try {
+    await work(db);
+  } finally {
+    await db.destroy();
+  }
+}

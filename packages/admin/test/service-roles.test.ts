@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createDb, migrateLatest } from '@platform/db';
+import { createTestDatabase } from '@platform/testkit';
+import { platformMigrations } from '../src/platform-migrations';
+import { grantServiceRole } from '../src/service-roles';
+
+type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
+
+let own: TestDatabase;
+let other: TestDatabase;
+let platform: TestDatabase;
+const role = `svc_${randomBytes(4).toString('hex')}`;
+const otherRole = `${role}_other`;
+
+/** A query as the service's login; resolves to the Postgres error code, or 'ok'. */
+async function asService(database: TestDatabase, sql: string): Promise<string> {
+  const url = new URL(database.url);
+  url.username = role;
+  url.password = 'service-password';
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    await client.connect();
+    await client.query(sql);
+    return 'ok';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+beforeAll(async () => {
+  [own, other, platform] = await Promise.all(['own', 'other', 'platform'].map((p) => createTestDatabase(`roles_${p}`)));
+  const platformDb = createDb({ url: platform.url, poolMax: 1 });
+  await migrateLatest(platformDb, platformMigrations);
+  await platformDb.destroy();
+  const ownDb = createDb({ url: own.url, poolMax: 1 });
+  await ownDb.schema.createTable('widgets', (t) => {
+    t.increments('id');
+    t.text('name');
+  });
+  await ownDb.destroy();
+  await grantServiceRole(own.url, {
+    role,
+    password: 'service-password',
+    database: own.name,
+    platformDatabase: platform.name,
+  });
+  // The other service gets its own login the same way (which closes its database to everyone else).
+  await grantServiceRole(other.url, {
+    role: otherRole,
+    password: 'other-password',
+    database: other.name,
+    platformDatabase: platform.name,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([own, other, platform].map((d) => d?.drop()));
+  const server = new pg.Client({ connectionString: own.url.replace(/\/[^/]*$/, '/postgres') });
+  await server.connect();
+  for (const name of [role, otherRole]) await server.query(`DROP ROLE IF EXISTS ${name}`);
+  await server.end();
+});
+
+describe('service database roles', () => {
+  it("when the service's login uses its own database, then it reads and writes rows there, in tables created later too", async () => {
+    expect(await asService(own, "insert into widgets (name) values ('a')")).toBe('ok');
+    expect(await asService(own, 'select * from widgets')).toBe('ok');
+    const ownDb = createDb({ url: own.url, poolMax: 1 });
+    await ownDb.schema.createTable('added_later', (t) => t.text('x'));
+    await ownDb.destroy();
+    expect(await asService(own, "insert into added_later values ('b')")).toBe('ok');
+  });
+
+  it("when the service's login changes the schema of its own database, then it is refused (only migrations may)", async () => {
+    expect(await asService(own, 'create table sneaky (x int)')).toBe('42501');
+    expect(await asService(own, 'drop table widgets')).toBe('42501');
+  });
+
+  it("when the service's login connects to another service's database, then it is refused", async () => {
+    expect(await asService(other, 'select 1')).toBe('42501');
+  });
+
+  it('when it reads the platform database, then only the key and project columns it needs, and it writes nothing', async () => {
+    expect(await asService(platform, 'select public_key, secret_hash, project_id, revoked_at from api_keys')).toBe(
+      'ok',
+    );
+    expect(await asService(platform, 'select id, tenant_id, settings, webhook_secret_enc from projects')).toBe('ok');
+    expect(await asService(platform, 'select * from tenants')).toBe('42501');
+    expect(await asService(platform, 'select * from projects')).toBe('42501');
+    expect(await asService(platform, "update projects set settings = '{}'")).toBe('42501');
+    expect(await asService(platform, 'delete from api_keys')).toBe('42501');
+  });
+});
