@@ -110,12 +110,38 @@ function withProjectRateLimit(paths: Record<string, unknown>): Record<string, un
   );
 }
 
+/**
+ * Every operation reads or writes a database: while Postgres cannot be reached it answers 503
+ * with Retry-After (an operation's own 503 description, if it has one, is kept).
+ */
+const UNAVAILABLE = {
+  503: {
+    description: 'A database cannot be reached at the moment: retry after the Retry-After header (seconds)',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
+function withUnavailable(paths: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item as Record<string, Operation>).map(([method, op]) => [
+          method,
+          { ...op, responses: { ...op.responses, ...UNAVAILABLE, ...pick(op.responses, '503') } },
+        ]),
+      ),
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: '1.0.0', description: input.description },
     servers: [{ url: '/v1' }],
-    paths: withProjectRateLimit(input.paths),
+    paths: withUnavailable(withProjectRateLimit(input.paths)),
     components: {
       securitySchemes,
       schemas: { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) },
