@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   if (!process.env.TEST_DATABASE_URL || !process.env.TEST_AMQP_URL)
     throw new Error('pnpm soak needs TEST_DATABASE_URL and TEST_AMQP_URL (see .ci/run)');
   const report = new Report(
-    `soak: ${DURATION_MS / 60_000} min at ${RATE} journeys/s, sampled every ${SAMPLE_MS / 1000} s`,
+    `soak: ${(DURATION_MS / 60_000).toFixed(1)} min at ${RATE} journeys/s, sampled every ${SAMPLE_MS / 1000} s`,
   );
   const sendgrid = await startSendgridStandIn();
   const openai = await startOpenAiStandIn();

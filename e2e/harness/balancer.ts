@@ -15,9 +15,9 @@ export interface Balancer {
 }
 
 const PROBE_INTERVAL_MS = 250;
-const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_TIMEOUT_MS = 3_000;
 /** Failed probes in a row that take a replica out (Kubernetes' failureThreshold). */
-const FAILURE_THRESHOLD = 2;
+const FAILURE_THRESHOLD = 3;
 
 /**
  * What a Kubernetes Service does in front of replicas, small: it probes each replica's /readyz
@@ -94,6 +94,8 @@ export async function startBalancer(upstreams: () => Upstream[]): Promise<Balanc
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => forward(req, Buffer.concat(chunks), res, new Set()));
   });
+  // Longer than the clients' keep-alive, so the balancer never closes a socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
