@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createDb } from '@platform/db';
 import { startHttpStub, waitFor, type HttpStub, type RecordedRequest } from '@platform/testkit';
-import { startCluster, type Cluster } from '../harness/cluster';
+import { configureProviders, startCluster, type Cluster } from '../harness/cluster';
 import { LOAD_PASSWORD, startLoad, type Load } from '../harness/load';
 import { call, type ServiceName } from '../harness/platform';
 import { checkRequests, exactlyOnce, Report } from '../harness/report';
@@ -56,23 +56,7 @@ export async function onStage(title: string, body: (stage: Stage) => Promise<voi
       },
     });
     report.figure('cluster start-up', `${Date.now() - started} ms`);
-    const mail = await call(`${cluster.urls.mailer}/providers`, {
-      method: 'POST',
-      headers: cluster.headers,
-      body: {
-        name: 'sendgrid',
-        type: 'sendgrid',
-        isDefault: true,
-        config: { apiKey: 'SG.k', fromEmail: 'a@example.com' },
-      },
-    });
-    const llm = await call(`${cluster.urls.llm}/providers`, {
-      method: 'POST',
-      headers: cluster.headers,
-      body: { providerType: 'openai', apiKey: 'sk-test-key' },
-    });
-    if (mail.status !== 201 || llm.status !== 200)
-      throw new Error(`provider set-up failed: ${mail.status} ${llm.status}`);
+    await configureProviders(cluster);
     await body({ cluster, sendgrid, openai, receiver, report });
   } catch (error) {
     report.check('scenario ran to the end', false, String((error as Error)?.stack ?? error));

@@ -8,9 +8,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDb } from '@platform/db';
-import { startCluster } from '../harness/cluster';
+import { configureProviders, startCluster } from '../harness/cluster';
 import { startLoad } from '../harness/load';
-import { call, SERVICE_NAMES } from '../harness/platform';
+import { SERVICE_NAMES } from '../harness/platform';
 import { checkRequests, Report } from '../harness/report';
 import { startOpenAiStandIn, startSendgridStandIn } from '../harness/stand-ins';
 import { soakChart, trendOf, type Series } from './soak.chart';
@@ -50,21 +50,7 @@ async function main(): Promise<void> {
   const series: Record<string, Series> = {};
   const add = (name: string, t: number, value: number) => (series[name] ??= []).push({ t, value });
   try {
-    await call(`${cluster.urls.mailer}/providers`, {
-      method: 'POST',
-      headers: cluster.headers,
-      body: {
-        name: 'sendgrid',
-        type: 'sendgrid',
-        isDefault: true,
-        config: { apiKey: 'SG.k', fromEmail: 'a@example.com' },
-      },
-    });
-    await call(`${cluster.urls.llm}/providers`, {
-      method: 'POST',
-      headers: cluster.headers,
-      body: { providerType: 'openai', apiKey: 'sk-test-key' },
-    });
+    await configureProviders(cluster);
     const load = startLoad(cluster, { rate: RATE, clientTimeoutMs: 15_000 });
     const started = Date.now();
     while (Date.now() - started < DURATION_MS) {

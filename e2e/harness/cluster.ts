@@ -2,7 +2,7 @@ import { keyHeaders, startTcpProxy, waitFor, type TcpProxy } from '@platform/tes
 import type { CreatedProject } from '@platform/admin';
 import type { ProjectSettings } from '@platform/tenancy';
 import { startBalancer, type Balancer } from './balancer';
-import { prepareEnvironment, relayBroker, SERVICE_NAMES, type ServiceName } from './platform';
+import { call, prepareEnvironment, relayBroker, SERVICE_NAMES, type ServiceName } from './platform';
 import { bundleServices, startServiceProcess, type ServiceProcess } from './processes';
 
 /** A cold start on a crowded machine can take minutes. */
@@ -35,6 +35,27 @@ export interface Cluster {
   /** Rolling-deploy step: a new replica starts and turns ready, then the old one gets SIGTERM. */
   rollReplica(name: ServiceName, index: number): Promise<{ signalledAt: number; exitCode: number | string }>;
   stop(): Promise<void>;
+}
+
+/** The project's mail provider (SendGrid at its stand-in) and LLM provider (OpenAI at its stand-in). */
+export async function configureProviders(cluster: Pick<Cluster, 'urls' | 'headers'>): Promise<void> {
+  // A crowded machine may answer 503 (retry after Retry-After) while pools are still warming up.
+  const post = async (url: string, body: unknown) => {
+    for (let attempt = 1; ; attempt++) {
+      const res = await call(url, { method: 'POST', headers: cluster.headers, body });
+      if (res.status !== 503 || attempt === 5) return res;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  };
+  const mail = await post(`${cluster.urls.mailer}/providers`, {
+    name: 'sendgrid',
+    type: 'sendgrid',
+    isDefault: true,
+    config: { apiKey: 'SG.k', fromEmail: 'a@example.com' },
+  });
+  const llm = await post(`${cluster.urls.llm}/providers`, { providerType: 'openai', apiKey: 'sk-test-key' });
+  if (mail.status !== 201 || llm.status !== 200)
+    throw new Error(`provider set-up failed: ${JSON.stringify(mail)} ${JSON.stringify(llm)}`);
 }
 
 /**
