@@ -16,8 +16,9 @@ const UNSTORABLE_VALUE = new Set(['22021', '22P05', '22008', '22003']);
 // up, too many connections. Not the request's fault and not a bug: 503, retry shortly.
 const UNREACHABLE_SQLSTATE = /^(08|57P0[123]|53300)/;
 const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+// knex prefixes a failed query's message with its SQL and " - ".
 const UNREACHABLE_MESSAGE =
-  /^(Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Timeout acquiring a connection)/;
+  /(^| - )(Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Timeout acquiring a connection)/;
 /** Seconds a client is asked to wait before retrying after a 503 for an unreachable dependency. */
 export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
