@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -16,16 +17,47 @@ export async function freePort(): Promise<number> {
 export interface ServiceProcess {
   name: string;
   url: string;
+  pid: number;
   output(): string;
+  /** Resolves with the exit code (or the signal's name) once the process has gone. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL if it has not gone after 15 s. */
   stop(): Promise<void>;
+  /** Sends a signal without waiting (kill -9 is `signal('SIGKILL')`). */
+  signal(signal: NodeJS.Signals): void;
 }
 
-/** Starts `services/<name>/src/main.ts` as its own process, the way it is deployed. */
-export async function startServiceProcess(name: string, env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Bundles each service as its image does (`services/<name>/dist/main.js`): a bundled process
+ * starts in a fraction of the time tsx needs, which the fault suite's replacements rely on.
+ */
+export async function bundleServices(names: readonly string[]): Promise<void> {
+  await Promise.all(
+    names.map((name) =>
+      promisify(execFile)(process.execPath, [
+        path.join(ROOT, 'infra', 'docker', 'bundle.mjs'),
+        path.join(ROOT, 'services', name),
+        'src/main.ts',
+      ]),
+    ),
+  );
+}
+
+/**
+ * Starts `services/<name>/src/main.ts` as its own process, the way it is deployed (`bundled`:
+ * the bundle `bundleServices` made, as the image runs it).
+ */
+export async function startServiceProcess(
+  name: string,
+  env: Record<string, string>,
+  options: { bundled?: boolean; startTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')],
+    options.bundled
+      ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
+      : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port) },
@@ -35,33 +67,42 @@ export async function startServiceProcess(name: string, env: Record<string, stri
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
   const url = `http://127.0.0.1:${port}`;
-  // Generous: a cold tsx start on a loaded two-core machine has taken over 30 s.
-  const deadline = Date.now() + 120_000;
+  // Generous by default: a cold tsx start on a loaded two-core machine has taken over 30 s.
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited during start-up:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited during start-up:\n${output}`);
     try {
       const res = await fetch(`${url}/readyz`);
       if (res.status === 200) break;
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`${name} did not become ready:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not become ready:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
     name,
     url,
+    pid: child.pid!,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    exited,
+    signal: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(timer);
+    },
   };
 }

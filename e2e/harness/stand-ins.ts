@@ -8,10 +8,18 @@ export interface SentEmail {
   html: string;
 }
 
+export interface StandInOptions {
+  /** How long each answer takes (a vendor is never instant; keeps work in flight for the fault suite). */
+  delayMs?: number;
+}
+
+const pause = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
+
 /** SendGrid's v3 mail send, enough for the Mailer's SDK: records each email. */
-export async function startSendgridStandIn(): Promise<HttpStub & { emails: SentEmail[] }> {
+export async function startSendgridStandIn(options: StandInOptions = {}): Promise<HttpStub & { emails: SentEmail[] }> {
   const emails: SentEmail[] = [];
-  const stub = await startHttpStub((req, res) => {
+  const stub = await startHttpStub(async (req, res) => {
+    await pause(options.delayMs ?? 0);
     if (req.method === 'POST' && req.path.startsWith('/v3/mail/send')) {
       const body = req.body as {
         personalizations: { to: { email: string }[] }[];
@@ -33,8 +41,9 @@ export async function startSendgridStandIn(): Promise<HttpStub & { emails: SentE
 }
 
 /** OpenAI's chat completions and models list. */
-export async function startOpenAiStandIn(): Promise<HttpStub> {
-  return startHttpStub((req, res) => {
+export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<HttpStub> {
+  return startHttpStub(async (req, res) => {
+    await pause(options.delayMs ?? 0);
     if (req.method === 'GET' && req.path.endsWith('/models')) {
       sendJson(res, 200, {
         object: 'list',

@@ -25,6 +25,8 @@ export interface ServiceDeps {
   secrets: SecretBox;
   redis?: Redis;
   jwt: { publicKey: string; privateKey?: string };
+  /** Set by the runtime once the service is stopping (tests built without the runtime leave it out). */
+  lifecycle?: { draining: boolean };
 }
 
 export type StopFunction = () => Promise<void>;

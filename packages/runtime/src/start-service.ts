@@ -56,6 +56,7 @@ export async function startService(
     secrets: infra.secrets,
     redis: infra.redis,
     jwt: infra.jwt,
+    lifecycle: { draining: false },
   };
   const app = definition.createApp(deps);
   const stopBackground = definition.startBackground ? await definition.startBackground(deps) : async () => undefined;
@@ -64,13 +65,15 @@ export async function startService(
   server.keepAliveTimeout = 65_000;
   logger.info('listening', { port });
 
+  // Readiness turns red first and the server keeps serving while balancers take the replica
+  // out; only then does it stop accepting, and in-flight requests get SHUTDOWN_DRAIN_MS to end.
+  // Closing at once would reset keep-alive connections a balancer is about to send on.
   const stop: StopFunction = async () => {
+    deps.lifecycle!.draining = true;
+    await new Promise((resolve) => setTimeout(resolve, infra.config.shutdownReadinessDelayMs));
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const drainTimeout = setTimeout(
-      () => server.closeAllConnections(),
-      Number(process.env.SHUTDOWN_DRAIN_MS ?? 10_000),
-    );
+    const drainTimeout = setTimeout(() => server.closeAllConnections(), infra.config.shutdownDrainMs);
     await drained;
     clearTimeout(drainTimeout);
     await stopBackground();

@@ -34,6 +34,10 @@ export interface PlatformConfig {
   webhookAllowedHosts: string[];
   /** Outbound webhooks of every service: what one attempt may take, and the shared slots. */
   webhooks: { deadlineMs: number; maxResponseBytes: number; slots: number; projectSlots: number; slotRetryMs: number };
+  /** On SIGTERM: how long /readyz answers 503 (balancers take the replica out) before the server stops accepting. */
+  shutdownReadinessDelayMs: number;
+  /** On SIGTERM: how long in-flight requests may take to finish before their connections are closed. */
+  shutdownDrainMs: number;
   newsFeeds: { url: string; category: string }[];
 }
 
@@ -57,6 +61,8 @@ const envSchema = Joi.object({
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
   BODY_LIMIT: Joi.string().default('1mb'),
+  SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
+  SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
   PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   OPENAI_BASE_URL: Joi.string().uri(),
@@ -136,6 +142,8 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       projectSlots: Math.min(value.WEBHOOK_PROJECT_SLOTS, value.WEBHOOK_SLOTS),
       slotRetryMs: value.WEBHOOK_SLOT_RETRY_MS,
     },
+    shutdownReadinessDelayMs: value.SHUTDOWN_READINESS_DELAY_MS,
+    shutdownDrainMs: value.SHUTDOWN_DRAIN_MS,
     newsFeeds,
   };
 }

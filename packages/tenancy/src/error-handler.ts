@@ -12,6 +12,28 @@ interface HttpParserError {
 // lacks, a date or number out of range): the request's fault, so 400 rather than 500.
 const UNSTORABLE_VALUE = new Set(['22021', '22P05', '22008', '22003']);
 
+// Postgres out of reach: connection exceptions (class 08), the server shutting down or starting
+// up, too many connections. Not the request's fault and not a bug: 503, retry shortly.
+const UNREACHABLE_SQLSTATE = /^(08|57P0[123]|53300)/;
+const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+// knex prefixes a failed query's message with its SQL and " - ".
+const UNREACHABLE_MESSAGE =
+  /(^| - )(Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Timeout acquiring a connection)/;
+/** Seconds a client is asked to wait before retrying after a 503 for an unreachable dependency. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+
+/** True when `err` means a database (or another dependency) could not be reached. */
+export function isUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | undefined;
+  const code = String(e?.code ?? '');
+  return (
+    UNREACHABLE_SQLSTATE.test(code) ||
+    UNREACHABLE_SOCKET.has(code) ||
+    e?.name === 'KnexTimeoutError' ||
+    UNREACHABLE_MESSAGE.test(String(e?.message ?? ''))
+  );
+}
+
 /** Turns anything thrown into the common envelope; the only place that shapes an error body. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -28,6 +50,12 @@ export function toAppError(err: unknown): AppError {
   }
   if (UNSTORABLE_VALUE.has(String((err as { code?: unknown })?.code))) {
     return errors.validation('A value in the request cannot be stored (for example a NUL character)');
+  }
+  if (isUnreachable(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'A dependency of this service cannot be reached; retry shortly', {
+      cause: err,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    });
   }
   const status = parserError?.status ?? parserError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

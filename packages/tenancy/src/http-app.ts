@@ -13,6 +13,8 @@ export type DependencyStatus = 'up' | 'down' | 'none';
 export interface Readiness {
   database: DependencyStatus;
   broker: DependencyStatus;
+  /** Shutting down: still serving, but balancers should send nothing new. */
+  draining?: boolean;
 }
 
 export interface HttpAppOptions {
@@ -107,8 +109,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get('/readyz', async (_req, res) => {
     const state = await options.readiness();
-    const ready = state.database === 'up';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', ...state });
+    const ready = state.database === 'up' && !state.draining;
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ok' : state.draining ? 'draining' : 'unavailable', ...state });
   });
   app.get('/metrics', metrics.handler);
   app.use(notFoundHandler);

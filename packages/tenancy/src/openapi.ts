@@ -95,29 +95,45 @@ const pick = (responses: Record<string, unknown> = {}, status: string) =>
 
 type Operation = { security?: Record<string, unknown>[]; responses?: Record<string, unknown> };
 
-/** Every operation behind the key headers is also under the per-project rate limit: it may answer 429. */
-function withProjectRateLimit(paths: Record<string, unknown>): Record<string, unknown> {
+/** Applies `change` to every operation of every path. */
+function eachOperation(paths: Record<string, unknown>, change: (op: Operation) => Operation): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
-      Object.fromEntries(
-        Object.entries(item as Record<string, Operation>).map(([method, op]) => [
-          method,
-          op.security?.some((scheme) => 'apiKey' in scheme)
-            ? { ...op, responses: { ...op.responses, ...errorResponses(429), ...pick(op.responses, '429') } }
-            : op,
-        ]),
-      ),
+      Object.fromEntries(Object.entries(item as Record<string, Operation>).map(([method, op]) => [method, change(op)])),
     ]),
   );
 }
+
+/** Every operation behind the key headers is also under the per-project rate limit: it may answer 429. */
+const withProjectRateLimit = (op: Operation): Operation =>
+  op.security?.some((scheme) => 'apiKey' in scheme)
+    ? { ...op, responses: { ...op.responses, ...errorResponses(429), ...pick(op.responses, '429') } }
+    : op;
+
+const UNAVAILABLE = {
+  503: {
+    description: 'A database cannot be reached at the moment: retry after the Retry-After header (seconds)',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  },
+};
+
+/**
+ * Every operation reads or writes a database: while Postgres cannot be reached it answers 503
+ * with Retry-After (an operation's own 503 description, if it has one, is kept).
+ */
+const withUnavailable = (op: Operation): Operation => ({
+  ...op,
+  responses: { ...op.responses, ...UNAVAILABLE, ...pick(op.responses, '503') },
+});
 
 export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: input.title, version: '1.0.0', description: input.description },
     servers: [{ url: '/v1' }],
-    paths: withProjectRateLimit(input.paths),
+    paths: eachOperation(input.paths, (op) => withUnavailable(withProjectRateLimit(op))),
     components: {
       securitySchemes,
       schemas: { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadPlatformConfig, assertProductionSecrets, ConfigError, redact, SecretBox, TtlCache } from '../src';
+import { toAppError } from '../src/error-handler';
 
 describe('SecretBox', () => {
   it('when a secret is sealed, then only the same key opens it and the text is not visible', () => {
@@ -71,5 +72,21 @@ describe('TtlCache', () => {
     cache.set('d', 4, 100, 0);
     expect(cache.get('b', 1)).toBeUndefined();
     expect(cache.get('d', 1)).toBe(4);
+  });
+});
+
+describe('errors from an unreachable database', () => {
+  it.each([
+    'select "id" from "users" where "email" = $1 - Connection terminated unexpectedly',
+    'ROLLBACK - Client has encountered a connection error and is not queryable',
+    'Connection terminated unexpectedly',
+  ])('when knex or pg reports "%s", then the answer is 503 with Retry-After', (message) => {
+    const error = toAppError(new Error(message));
+    expect(error.status).toBe(503);
+    expect(error.headers?.['Retry-After']).toMatch(/^\d+$/);
+  });
+
+  it('when a query fails for another reason, then it stays a 500', () => {
+    expect(toAppError(new Error('select 1 - column "x" does not exist')).status).toBe(500);
   });
 });

@@ -13,6 +13,7 @@ import {
   signAccessToken,
   type ProjectSettings,
 } from '@platform/tenancy';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { createTestDatabase } from './test-database';
 
 let jwtKeys: { privateKey: string; publicKey: string } | undefined;
@@ -34,6 +35,8 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   bus?: EventBus;
   keyCacheTtlMs?: number;
+  /** Reach Postgres through a TCP relay (`TestService.databaseRelay`) that a test can cut. */
+  databaseRelay?: boolean;
 }
 
 export interface TestService {
@@ -41,6 +44,8 @@ export interface TestService {
   deps: ServiceDeps;
   /** Makes a fresh tenant and project with its own keys. */
   createProject(settings?: ProjectSettings): Promise<TestProject>;
+  /** With `databaseRelay`: the relay between the service and Postgres. */
+  databaseRelay?: TcpProxy;
   close(): Promise<void>;
 }
 
@@ -61,8 +66,17 @@ export async function createTestService(
 ): Promise<TestService> {
   const platformDatabase = await createTestDatabase('platform');
   const serviceDatabase = await createTestDatabase(definition.name);
-  const platformDb = createDb({ url: platformDatabase.url, poolMax: 4 });
-  const db = createDb({ url: serviceDatabase.url, poolMax: 10 });
+  const server = new URL(platformDatabase.url);
+  const relay = options.databaseRelay ? await startTcpProxy(server.hostname, Number(server.port || 5432)) : undefined;
+  const reach = (url: string) => {
+    if (!relay) return url;
+    const parsed = new URL(url);
+    parsed.hostname = '127.0.0.1';
+    parsed.port = String(relay.port);
+    return parsed.toString();
+  };
+  const platformDb = createDb({ url: reach(platformDatabase.url), poolMax: 4 });
+  const db = createDb({ url: reach(serviceDatabase.url), poolMax: 10 });
   await migrateLatest(platformDb, platformMigrations);
   await migrateLatest(db, allMigrations(definition));
   const env = { ...process.env, NODE_ENV: 'test', ...options.env };
@@ -89,11 +103,14 @@ export async function createTestService(
     app,
     deps,
     createProject: (settings) => createTestProject(platformDb, secrets, settings),
+    databaseRelay: relay,
     async close() {
+      relay?.restore();
       await deps.relay.stop();
       if (!options.bus) await bus.close();
       await db.destroy();
       await platformDb.destroy();
+      await relay?.close();
       await serviceDatabase.drop();
       await platformDatabase.drop();
     },

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { createDb } from '@platform/db';
+import { startHttpStub, waitFor, type HttpStub, type RecordedRequest } from '@platform/testkit';
+import { configureProviders, startCluster, type Cluster } from '../harness/cluster';
+import { LOAD_PASSWORD, startLoad, type Load } from '../harness/load';
+import { call, type ServiceName } from '../harness/platform';
+import { checkRequests, exactlyOnce, Report } from '../harness/report';
+import { startOpenAiStandIn, startSendgridStandIn } from '../harness/stand-ins';
+
+export const CLIENT_TIMEOUT_MS = 15_000;
+const LOAD_RATE = Number(process.env.CHAOS_LOAD_RATE ?? 12);
+const DB_CUT_MS = Number(process.env.CHAOS_DB_CUT_MS ?? 20_000);
+const BROKER_CUT_MS = Number(process.env.CHAOS_BROKER_CUT_MS ?? 30_000);
+
+export interface Stage {
+  cluster: Cluster;
+  sendgrid: Awaited<ReturnType<typeof startSendgridStandIn>>;
+  openai: HttpStub;
+  /** A webhook receiver that fails each webhook id's first attempt, so every delivery is retried once. */
+  receiver: HttpStub;
+  report: Report;
+}
+
+const emailsTo = (stage: Stage, to: string) => stage.sendgrid.emails.filter((e) => e.to === to);
+
+/** Fresh stand-ins, databases, processes and project for one scenario; all of it is stopped after. */
+export async function onStage(title: string, body: (stage: Stage) => Promise<void>): Promise<Report> {
+  const report = new Report(title);
+  const sendgrid = await startSendgridStandIn({ delayMs: 20 });
+  const openai = await startOpenAiStandIn({ delayMs: 20 });
+  const seen = new Set<string>();
+  const receiver = await startHttpStub((req, res) => {
+    const id = String(req.headers['x-webhook-id']);
+    res.writeHead(seen.has(id) ? 200 : 500);
+    seen.add(id);
+    res.end();
+  });
+  let cluster: Cluster | undefined;
+  const started = Date.now();
+  try {
+    cluster = await startCluster({
+      vendorEnv: { SENDGRID_API_BASE: sendgrid.url, OPENAI_BASE_URL: openai.url },
+      settings: { requireEmailVerification: true, appUrl: 'https://app.example.com' },
+      replicas: { auth: 2, llm: 2, mailer: 2, notifications: 2 },
+      serviceEnv: {
+        // Cheap hashes and no per-address sign-up limit: the load signs up hundreds of users from one address.
+        auth: { BCRYPT_COST: '4', AUTH_RATE_LIMIT_PER_IP: '1000000', AUTH_RATE_LIMIT_PER_EMAIL: '1000000' },
+        // A killed worker's slice is taken over within seconds, and webhook retries come within seconds.
+        llm: {
+          LLM_BATCH_HEARTBEAT_MS: '500',
+          LLM_BATCH_STALE_MS: '3000',
+          LLM_BATCH_SWEEP_INTERVAL_MS: '1000',
+          LLM_BATCH_SLOT_LEASE_MS: '3000',
+          LLM_WEBHOOK_RETRY_DELAYS_MS: '1000,2000,4000',
+        },
+      },
+    });
+    report.figure('cluster start-up', `${Date.now() - started} ms`);
+    await configureProviders(cluster);
+    await body({ cluster, sendgrid, openai, receiver, report });
+  } catch (error) {
+    report.check('scenario ran to the end', false, String((error as Error)?.stack ?? error));
+    for (const p of Object.values(cluster?.replicas ?? {}).flat())
+      for (const line of p
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":"error"'))
+        .slice(-3))
+        report.print(`   ${p.name} ${line.slice(0, 600)}`);
+  } finally {
+    await cluster?.stop();
+    await Promise.all([sendgrid.close(), openai.close(), receiver.close()]);
+  }
+  return report;
+}
+
+async function submitBatch(stage: Stage, size: number): Promise<string> {
+  const requests = Array.from({ length: size }, (_, i) => ({
+    custom_id: `item-${i}`,
+    model: 'gpt-4o-mini',
+    messages: [{ role: 'user', content: `item-${i}` }],
+  }));
+  const submitted = await call(`${stage.cluster.urls.llm}/batch`, {
+    method: 'POST',
+    headers: stage.cluster.headers,
+    body: { requests, webhook_url: `${stage.receiver.url}/hooks/batch` },
+  });
+  if (submitted.status !== 201) throw new Error(`batch refused: ${submitted.status} ${JSON.stringify(submitted.body)}`);
+  return submitted.body.batchId as string;
+}
+
+const batchState = async (stage: Stage, batchId: string) =>
+  (await call(`${stage.cluster.urls.llm}/batch/${batchId}`, { headers: stage.cluster.headers })).body;
+
+/** Results exactly once per custom_id, and the webhook delivered (retried with the same X-Webhook-Id). */
+async function checkBatch(stage: Stage, batchId: string, size: number): Promise<void> {
+  const { report } = stage;
+  const hooks = (): RecordedRequest[] =>
+    stage.receiver.requests.filter((r) => (r.body as { batchId?: string })?.batchId === batchId);
+  const deliveredAt = Date.now();
+  await waitFor(() => hooks().length >= 2, { timeoutMs: 180_000, intervalMs: 200 }).catch(() => undefined);
+  const deliveries = hooks();
+  report.figure('batch webhook attempts', `${deliveries.length} (first refused by the receiver on purpose)`);
+  const ids = new Set(deliveries.map((d) => String(d.headers['x-webhook-id'])));
+  report.check(
+    'batch webhook delivered at least once',
+    deliveries.length >= 2,
+    `waited ${Date.now() - deliveredAt} ms`,
+  );
+  report.check('batch webhook retries carry the same X-Webhook-Id', ids.size === 1, [...ids].join(', '));
+
+  const results = await call(`${stage.cluster.urls.llm}/batch/${batchId}/results`, { headers: stage.cluster.headers });
+  const got: { custom_id: string; status: string }[] = results.body?.results ?? [];
+  const expected = Array.from({ length: size }, (_, i) => `item-${i}`);
+  const { missing, duplicated } = exactlyOnce(
+    expected,
+    got.map((r) => r.custom_id),
+  );
+  report.figure(
+    'batch results',
+    `${got.length} of ${size}; ${got.filter((r) => r.status !== 'completed').length} not completed`,
+  );
+  report.check(
+    'batch results: exactly one per custom_id, none lost',
+    !missing.length && !duplicated.length,
+    `missing ${missing.length}, duplicated ${duplicated.length}`,
+  );
+  const vendorCalls = stage.openai.requests
+    .map((r) => (r.body as { messages?: { content: string }[] })?.messages?.[0]?.content)
+    .filter((c): c is string => typeof c === 'string' && c.startsWith('item-'));
+  report.figure(
+    'vendor calls for the batch',
+    `${vendorCalls.length} for ${size} items (repeats after the fault: ${vendorCalls.length - new Set(vendorCalls).size})`,
+  );
+}
+
+/** Every acknowledged sign-up's verification e-mail arrives exactly once. */
+async function checkEmails(stage: Stage, addresses: string[]): Promise<void> {
+  const arrived = () => addresses.every((a) => emailsTo(stage, a).length >= 1);
+  await waitFor(arrived, { timeoutMs: 120_000, intervalMs: 200 }).catch(() => undefined);
+  // Quiet period: a duplicate, if any, comes from a redelivery right behind the first copy.
+  let count = -1;
+  while (count !== stage.sendgrid.emails.length) {
+    count = stage.sendgrid.emails.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  const wanted = new Set(addresses);
+  const { missing, duplicated } = exactlyOnce(
+    addresses,
+    stage.sendgrid.emails.map((e) => e.to).filter((to) => wanted.has(to)),
+  );
+  report(stage).figure(
+    'verification e-mails',
+    `${addresses.length} sign-ups; ${missing.length} missing, ${duplicated.length} duplicated`,
+  );
+  report(stage).check('e-mails: each exactly once at the mail stand-in', !missing.length && !duplicated.length);
+}
+const report = (stage: Stage) => stage.report;
+
+/** Every acknowledged user, notification and content item is in its database afterwards. */
+async function checkWrites(stage: Stage, load: Load): Promise<void> {
+  const count = async (service: ServiceName, sql: string, values: string[]) => {
+    if (!values.length) return 0;
+    const db = createDb({ url: stage.cluster.directDatabaseUrl(service), poolMax: 1 });
+    try {
+      const { rows } = await db.raw(sql, [values]);
+      return Number(rows[0].n);
+    } finally {
+      await db.destroy();
+    }
+  };
+  const users = await count('auth', 'select count(*) n from users where email = any(?)', load.users);
+  const notes = await count(
+    'notifications',
+    'select count(*) n from notifications where id = any(?::uuid[])',
+    load.notifications,
+  );
+  const items = await count('cms', 'select count(*) n from content_items where id = any(?::uuid[])', load.content);
+  stage.report.figure(
+    'acknowledged writes found',
+    `users ${users}/${load.users.length}, notifications ${notes}/${load.notifications.length}, content ${items}/${load.content.length}`,
+  );
+  stage.report.check(
+    'every acknowledged write is there afterwards',
+    users === load.users.length && notes === load.notifications.length && items === load.content.length,
+  );
+  const logins = await Promise.all(
+    load.users.slice(-5).map((email) =>
+      call(`${stage.cluster.urls.auth}/login`, {
+        method: 'POST',
+        headers: stage.cluster.headers,
+        body: { email, password: LOAD_PASSWORD },
+      }),
+    ),
+  );
+  stage.report.check(
+    'acknowledged users can log in',
+    logins.every((l) => l.status === 200),
+    logins.map((l) => l.status).join(','),
+  );
+}
+
+const until = (check: () => Promise<boolean> | boolean) => waitFor(check, { timeoutMs: 120_000, intervalMs: 100 });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const scenarios: { name: string; run: () => Promise<Report> }[] = [
+  {
+    name: 'llm-kill',
+    run: () =>
+      onStage(
+        '1. kill -9 of an LLM replica in the middle of a 2,000-item batch with a completion webhook',
+        async (stage) => {
+          const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+          const batchId = await submitBatch(stage, 2_000);
+          await until(async () => (await batchState(stage, batchId)).completedCount >= 400);
+          const { killedAt } = await stage.cluster.killReplica('llm', 0);
+          stage.report.figure('killed at', `${(await batchState(stage, batchId)).completedCount} of 2000 items done`);
+          await checkBatch(stage, batchId, 2_000);
+          await load.stop();
+          checkRequests(stage.report, load.records, { start: killedAt, end: killedAt }, ['llm'], {
+            lostInFlightAllowed: true,
+          });
+        },
+      ),
+  },
+  {
+    name: 'mailer-kill',
+    run: () =>
+      onStage('2. kill -9 of a mailer replica while 500 verification e-mails are in flight', async (stage) => {
+        const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+        const addresses = Array.from({ length: 500 }, () => `mail-${randomBytes(6).toString('hex')}@example.com`);
+        const registered: string[] = [];
+        for (let i = 0; i < addresses.length; i += 25) {
+          const res = await Promise.all(
+            addresses.slice(i, i + 25).map((email) =>
+              call(`${stage.cluster.urls.auth}/register`, {
+                method: 'POST',
+                headers: stage.cluster.headers,
+                body: { email, password: LOAD_PASSWORD },
+              }).then((r) => ({ email, status: r.status })),
+            ),
+          );
+          registered.push(...res.filter((r) => r.status === 201).map((r) => r.email));
+        }
+        stage.report.check('500 sign-ups acknowledged', registered.length === 500, `${registered.length}`);
+        await until(() => registered.filter((a) => emailsTo(stage, a).length).length >= 100);
+        const { killedAt } = await stage.cluster.killReplica('mailer', 0);
+        stage.report.figure(
+          'killed at',
+          `${registered.filter((a) => emailsTo(stage, a).length).length} of 500 e-mails sent`,
+        );
+        await checkEmails(stage, [...registered, ...load.users]);
+        await load.stop();
+        checkRequests(stage.report, load.records, { start: killedAt, end: killedAt }, ['mailer'], {
+          lostInFlightAllowed: true,
+        });
+      }),
+  },
+  {
+    name: 'postgres-cut',
+    run: () =>
+      onStage(
+        `3. Postgres unreachable for ${DB_CUT_MS / 1000} s (its relay cut) during sign-ups, logins and notification writes`,
+        async (stage) => {
+          const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+          await pause(5_000);
+          const start = Date.now();
+          stage.cluster.database.cut();
+          await pause(DB_CUT_MS);
+          stage.cluster.database.restore();
+          const end = Date.now();
+          await pause(10_000);
+          await load.stop();
+          checkRequests(stage.report, load.records, { start, end }, [
+            'auth',
+            'billing',
+            'cms',
+            'llm',
+            'mailer',
+            'notifications',
+          ]);
+          await checkWrites(stage, load);
+          await checkEmails(stage, load.users);
+        },
+      ),
+  },
+  {
+    name: 'rabbitmq-cut',
+    run: () =>
+      onStage(
+        `4. RabbitMQ unreachable for ${BROKER_CUT_MS / 1000} s (its relay cut) during batches and registrations`,
+        async (stage) => {
+          const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+          await pause(3_000);
+          const batchId = await submitBatch(stage, 300);
+          const start = Date.now();
+          stage.cluster.broker.cut();
+          await pause(BROKER_CUT_MS);
+          stage.cluster.broker.restore();
+          const end = Date.now();
+          await pause(10_000);
+          await load.stop();
+          checkRequests(stage.report, load.records, { start, end }, ['auth', 'llm', 'mailer', 'notifications']);
+          await checkBatch(stage, batchId, 300);
+          await checkWrites(stage, load);
+          await checkEmails(stage, load.users);
+        },
+      ),
+  },
+  {
+    name: 'rolling-deploy',
+    run: () =>
+      onStage(
+        '5. rolling deploy: each replica of each service replaced, the old one stopped with SIGTERM under load',
+        async (stage) => {
+          const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+          await pause(3_000);
+          const exits: string[] = [];
+          for (const name of ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as ServiceName[]) {
+            for (let i = stage.cluster.replicas[name].length; i > 0; i--) {
+              const { exitCode } = await stage.cluster.rollReplica(name, 0);
+              exits.push(`${name} ${exitCode}`);
+            }
+          }
+          await pause(3_000);
+          await load.stop();
+          stage.report.check(
+            'every stopped replica exited cleanly',
+            exits.every((e) => e.endsWith(' 0')),
+            exits.join(', '),
+          );
+          checkRequests(stage.report, load.records, undefined, []);
+          await checkWrites(stage, load);
+          await checkEmails(stage, load.users);
+        },
+      ),
+  },
+];

@@ -1,0 +1,55 @@
+/** The soak's curves: a least-squares trend per series, and small charts for the terminal or an SVG file. */
+
+export type Series = { t: number; value: number }[];
+
+/** The fitted line's value at the warm-up's end and at the last sample, and the relative change. */
+export function trendOf(
+  points: Series,
+  warmUpMs: number,
+): { start: number; end: number; growth: number; relative: number } {
+  const after = points.filter((p) => p.t >= warmUpMs && Number.isFinite(p.value));
+  if (after.length < 2) return { start: after[0]?.value ?? 0, end: after[0]?.value ?? 0, growth: 0, relative: 0 };
+  const n = after.length;
+  const mt = after.reduce((s, p) => s + p.t, 0) / n;
+  const mv = after.reduce((s, p) => s + p.value, 0) / n;
+  const slope =
+    after.reduce((s, p) => s + (p.t - mt) * (p.value - mv), 0) / after.reduce((s, p) => s + (p.t - mt) ** 2, 0);
+  const at = (t: number) => mv + slope * (t - mt);
+  const start = at(after[0].t);
+  const end = at(after[n - 1].t);
+  return { start, end, growth: end - start, relative: start > 0 ? (end - start) / start : 0 };
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** One sparkline per series whose name ends with one of `kinds` (text), or the same as SVG polylines. */
+export function soakChart(series: Record<string, Series>, kinds: string[], format: 'text' | 'svg' = 'text'): string {
+  const chosen = Object.entries(series).filter(([name]) => kinds.some((k) => name.endsWith(k)));
+  if (format === 'text') {
+    const width = Math.max(...chosen.map(([name]) => name.length));
+    return chosen
+      .map(([name, points]) => {
+        const values = points.map((p) => p.value);
+        const lo = Math.min(...values);
+        const hi = Math.max(...values);
+        const line = values
+          .map((v) => BARS[hi > lo ? Math.round(((v - lo) / (hi - lo)) * (BARS.length - 1)) : 0])
+          .join('');
+        return `   ${name.padEnd(width)} ${lo.toFixed(0).padStart(5)}-${hi.toFixed(0).padEnd(5)} ${line}`;
+      })
+      .join('\n');
+  }
+  const W = 600;
+  const H = 120;
+  const rows = chosen.map(([name, points], i) => {
+    const values = points.map((p) => p.value);
+    const hi = Math.max(...values, 1);
+    const tMax = Math.max(...points.map((p) => p.t), 1);
+    const coords = points
+      .map((p) => `${((p.t / tMax) * W).toFixed(1)},${(H - (p.value / hi) * H).toFixed(1)}`)
+      .join(' ');
+    const y = i * (H + 30);
+    return `<g transform="translate(10,${y + 20})"><text y="-5" font-size="12">${name} (max ${hi.toFixed(1)})</text><rect width="${W}" height="${H}" fill="none" stroke="#ccc"/><polyline fill="none" stroke="#36c" points="${coords}"/></g>`;
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W + 20}" height="${chosen.length * (H + 30) + 20}">${rows.join('')}</svg>\n`;
+}

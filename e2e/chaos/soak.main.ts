@@ -1,0 +1,106 @@
+/**
+ * `pnpm soak`: the journeys at a steady rate against all six services for SOAK_DURATION_MS
+ * (30 minutes by default; CI runs 3), sampling every process's RSS, heap and open handles, each
+ * database's connections and each outbox's backlog every SOAK_SAMPLE_MS (10 s). Asserts no
+ * upward trend beyond 10% after warm-up and no growth in handles, connections or backlog;
+ * prints the curves and writes them to an SVG file. Exits non-zero when a check fails.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDb } from '@platform/db';
+import { configureProviders, startCluster } from '../harness/cluster';
+import { startLoad } from '../harness/load';
+import { SERVICE_NAMES } from '../harness/platform';
+import { checkRequests, Report } from '../harness/report';
+import { startOpenAiStandIn, startSendgridStandIn } from '../harness/stand-ins';
+import { soakChart, trendOf, type Series } from './soak.chart';
+
+const DURATION_MS = Number(process.env.SOAK_DURATION_MS ?? 30 * 60_000);
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_MS ?? 10_000);
+const RATE = Number(process.env.SOAK_RATE ?? 20);
+/** The first fifth of the run (at least one minute) is warm-up: JIT, caches and pools fill. */
+const WARM_UP_MS = Math.max(60_000, DURATION_MS / 5);
+const GROWTH_LIMIT = 0.1;
+const SVG = process.env.SOAK_SVG ?? path.join(process.cwd(), '.data', 'soak.svg');
+
+/** One line of Prometheus text: the value of a metric without labels beyond `service`. */
+const metric = (text: string, name: string) => {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+  return line ? Number(line.trim().split(/\s+/).pop()) : NaN;
+};
+
+async function main(): Promise<void> {
+  if (!process.env.TEST_DATABASE_URL || !process.env.TEST_AMQP_URL)
+    throw new Error('pnpm soak needs TEST_DATABASE_URL and TEST_AMQP_URL (see .ci/run)');
+  const report = new Report(
+    `soak: ${(DURATION_MS / 60_000).toFixed(1)} min at ${RATE} journeys/s, sampled every ${SAMPLE_MS / 1000} s`,
+  );
+  const sendgrid = await startSendgridStandIn();
+  const openai = await startOpenAiStandIn();
+  const cluster = await startCluster({
+    vendorEnv: { SENDGRID_API_BASE: sendgrid.url, OPENAI_BASE_URL: openai.url },
+    settings: { requireEmailVerification: true, appUrl: 'https://app.example.com' },
+    replicas: {},
+    serviceEnv: { auth: { BCRYPT_COST: '4', AUTH_RATE_LIMIT_PER_IP: '1000000', AUTH_RATE_LIMIT_PER_EMAIL: '1000000' } },
+  });
+  const dbs = SERVICE_NAMES.map((name) => ({
+    name,
+    db: createDb({ url: cluster.directDatabaseUrl(name), poolMax: 1 }),
+  }));
+  const series: Record<string, Series> = {};
+  const add = (name: string, t: number, value: number) => (series[name] ??= []).push({ t, value });
+  try {
+    await configureProviders(cluster);
+    const load = startLoad(cluster, { rate: RATE, clientTimeoutMs: 15_000 });
+    const started = Date.now();
+    while (Date.now() - started < DURATION_MS) {
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+      const t = Date.now() - started;
+      for (const name of SERVICE_NAMES) {
+        const [replica] = cluster.replicas[name];
+        const text = await (await fetch(`${replica.url}/metrics`)).text();
+        add(`${name} rss MB`, t, metric(text, 'process_resident_memory_bytes') / 2 ** 20);
+        add(`${name} heap MB`, t, metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20);
+        add(`${name} handles`, t, metric(text, 'nodejs_active_handles_total'));
+      }
+      for (const { name, db } of dbs) {
+        const { rows } = await db.raw(
+          "select (select count(*) from pg_stat_activity where datname = current_database() and application_name <> '') as connections, (select count(*) from outbox where published_at is null) as backlog",
+        );
+        add(`${name} db connections`, t, Number(rows[0].connections));
+        add(`${name} outbox backlog`, t, Number(rows[0].backlog));
+      }
+      process.stdout.write(`   ${Math.round(t / 1000)} s: ${load.records.length} requests\n`);
+    }
+    await load.stop();
+    checkRequests(report, load.records, undefined, []);
+    for (const [name, points] of Object.entries(series)) {
+      const trend = trendOf(points, WARM_UP_MS);
+      const absolute = /handles|connections|backlog/.test(name);
+      // Memory may wander within 10%; counts may not grow beyond noise (one handle, one connection).
+      const ok = absolute ? trend.growth <= Math.max(2, trend.start * GROWTH_LIMIT) : trend.relative <= GROWTH_LIMIT;
+      report.check(
+        `${name}: no upward trend after warm-up`,
+        ok,
+        `${trend.start.toFixed(1)} -> ${trend.end.toFixed(1)} on the fitted line (${(trend.relative * 100).toFixed(1)}%)`,
+      );
+    }
+    report.print(soakChart(series, ['rss MB', 'heap MB']));
+    mkdirSync(path.dirname(SVG), { recursive: true });
+    writeFileSync(SVG, soakChart(series, ['rss MB', 'heap MB'], 'svg'));
+    report.figure('curves', SVG);
+  } catch (error) {
+    report.check('soak ran to the end', false, String((error as Error)?.stack ?? error));
+  } finally {
+    await Promise.all(dbs.map(({ db }) => db.destroy()));
+    await cluster.stop();
+    await Promise.all([sendgrid.close(), openai.close()]);
+  }
+  process.stdout.write(`\n${report.failures ? `${report.failures} check(s) failed` : 'all checks passed'}\n`);
+  process.exit(report.failures ? 1 : 0);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${String(error?.stack ?? error)}\n`);
+  process.exit(1);
+});
