@@ -2,6 +2,7 @@ import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
+import { mailerServices } from './services';
 
 export const mailerService: ServiceDefinition = {
   name: 'mailer',
@@ -10,10 +11,11 @@ export const mailerService: ServiceDefinition = {
   createApp,
   async startBackground(deps) {
     await subscribeAuthEmails(deps);
-    // The bus owns the subscription and closes it with itself.
-    return async () => undefined;
+    // The bus owns the subscription and closes it with itself; the render threads are ours.
+    return () => mailerServices(deps).close();
   },
 };
 
 export { authEmailHandler, sendAuthEmail, AUTH_EMAIL_QUEUE } from './auth-emails/auth-emails.consumer';
 export { TemplateCache, renderSource } from './templates/template-engine';
+export { TemplateRenderer } from './templates/template-budget';

@@ -51,7 +51,7 @@ export class EmailsService {
     if (input.templateId !== undefined) {
       const template = await this.templates.findForSend(this.db, tenant, input.templateId);
       if (!template) throw errors.notFound('Template');
-      const rendered = this.templates.render(template, input.templateData ?? {});
+      const rendered = await this.templates.render(tenant, template, input.templateData ?? {});
       content = { ...rendered, subject: input.subject ?? rendered.subject };
       templateId = template.id;
     } else {

@@ -2,13 +2,8 @@ import type { Knex } from 'knex';
 import { errors, toIso } from '@platform/tenancy';
 import { isUniqueViolation } from '@platform/db';
 import type { Tenant } from '../shared';
-import {
-  safeRender,
-  templateProblems,
-  TemplateCache,
-  TemplateRenderError,
-  type RenderedEmail,
-} from './template-engine';
+import type { RenderedEmail } from './template-engine';
+import type { TemplateRenderer } from './template-budget';
 import * as repo from './templates.repository';
 import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
 
@@ -42,11 +37,6 @@ function toTemplate(row: repo.TemplateRow): Template {
   return { ...toSummary(row), html: row.html, text: row.text };
 }
 
-function assertCompiles(input: UpdateTemplateInput): void {
-  const problems = templateProblems({ subject: input.subject, html: input.html, text: input.text ?? undefined });
-  if (problems.length) throw errors.validation('Template does not compile', problems);
-}
-
 const emptyToNull = (text: string | null | undefined) => (text === '' ? null : text);
 
 function duplicateKey(error: unknown): never {
@@ -58,11 +48,17 @@ function duplicateKey(error: unknown): never {
 export class TemplatesService {
   constructor(
     private readonly db: Knex,
-    readonly cache: TemplateCache,
+    private readonly renderer: TemplateRenderer,
   ) {}
 
+  private async assertCompiles(tenant: Tenant, input: UpdateTemplateInput): Promise<void> {
+    const source = { subject: input.subject, html: input.html, text: input.text ?? undefined };
+    const problems = await this.renderer.problemsWithinBudget(tenant.projectId, source);
+    if (problems.length) throw errors.validation('Template does not compile', problems);
+  }
+
   async create(tenant: Tenant, input: CreateTemplateInput): Promise<Template> {
-    assertCompiles(input);
+    await this.assertCompiles(tenant, input);
     const row = await repo
       .insertTemplate(this.db, tenant, { ...input, text: emptyToNull(input.text) ?? null })
       .catch(duplicateKey);
@@ -79,7 +75,7 @@ export class TemplatesService {
   }
 
   async update(tenant: Tenant, id: string, input: UpdateTemplateInput): Promise<Template> {
-    assertCompiles(input);
+    await this.assertCompiles(tenant, input);
     const row = await repo
       .updateTemplate(this.db, tenant, id, { ...input, text: emptyToNull(input.text) })
       .catch(duplicateKey);
@@ -92,7 +88,7 @@ export class TemplatesService {
   }
 
   async preview(tenant: Tenant, id: string, data: object): Promise<RenderedEmail> {
-    return this.render(await this.require(tenant, id), data);
+    return this.render(tenant, await this.require(tenant, id), data);
   }
 
   /** A stored template by id or templateKey, or undefined. */
@@ -100,18 +96,9 @@ export class TemplatesService {
     return repo.findTemplateByIdOrKey(db, tenant, idOrKey);
   }
 
-  /** Renders from the compiled-template cache; data a template cannot render is a 400. */
-  render(row: repo.TemplateRow, data: object): RenderedEmail {
-    try {
-      return safeRender(this.cache, row, data);
-    } catch (error) {
-      if (error instanceof TemplateRenderError) {
-        throw errors.validation('Template could not be rendered with this data', [
-          { path: 'templateData', message: error.message },
-        ]);
-      }
-      throw error;
-    }
+  /** Renders within the render budget; data a template cannot render, or over budget, is a 400. */
+  render(tenant: Tenant, row: repo.TemplateRow, data: object): Promise<RenderedEmail> {
+    return this.renderer.renderWithinBudget(tenant.projectId, row, data);
   }
 
   private async require(tenant: Tenant, id: string): Promise<repo.TemplateRow> {
