@@ -1,5 +1,6 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { loadCmsConfig, type CmsConfig } from './config';
+import { ContentValidator } from './content-types/content-validation';
 import { PatternChecker } from './content-types/pattern-checker';
 
 /** What the HTTP app and the background work of one service instance share. */
@@ -7,6 +8,8 @@ export interface CmsRuntime {
   config: CmsConfig;
   /** Its thread is stopped by the stop function of `startBackground`. */
   patternChecker: PatternChecker;
+  /** Schema compiles and content validation on budgeted threads; stopped with the pattern checker. */
+  contentValidator: ContentValidator;
 }
 
 const runtimes = new WeakMap<ServiceDeps, CmsRuntime>();
@@ -18,6 +21,7 @@ export function cmsRuntime(deps: ServiceDeps): CmsRuntime {
     runtime = {
       config,
       patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
+      contentValidator: new ContentValidator(config.validationBudget),
     };
     runtimes.set(deps, runtime);
   }

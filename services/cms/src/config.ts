@@ -1,4 +1,5 @@
 import { ConfigError, Joi } from '@platform/tenancy';
+import type { ValidationBudget } from './content-types/content-validation';
 
 /** CMS-only settings; the feed list itself is platform config (`NEWS_FEEDS`). */
 export interface CmsConfig {
@@ -14,6 +15,8 @@ export interface CmsConfig {
   newsPruneBatchSize: number;
   /** How long all the patterns of a new or changed content type schema may take to compile together. */
   patternCompileBudgetMs: number;
+  /** Budgets of compiling a tenant's schema and of validating one item's content against it. */
+  validationBudget: ValidationBudget;
 }
 
 const schema = Joi.object({
@@ -29,6 +32,11 @@ const schema = Joi.object({
   NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
   NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
   CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(250),
+  CMS_VALIDATION_BUDGET_MS: Joi.number().integer().min(10).max(60_000).default(500),
+  CMS_VALIDATION_MEMORY_MB: Joi.number().integer().min(16).default(64),
+  CMS_VALIDATION_THREADS: Joi.number().integer().min(1).max(16).default(2),
+  CMS_VALIDATION_MAX_WAITING: Joi.number().integer().min(1).default(10),
+  CMS_VALIDATION_MAX_ERRORS: Joi.number().integer().min(1).max(1_000).default(50),
 }).unknown(true);
 
 /** Reads the CMS settings from the environment once, with defaults. */
@@ -42,5 +50,12 @@ export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
     newsRetentionDays: value.NEWS_RETENTION_DAYS,
     newsPruneBatchSize: value.NEWS_PRUNE_BATCH_SIZE,
     patternCompileBudgetMs: value.CMS_PATTERN_COMPILE_BUDGET_MS,
+    validationBudget: {
+      timeMs: value.CMS_VALIDATION_BUDGET_MS,
+      memoryMb: value.CMS_VALIDATION_MEMORY_MB,
+      threads: value.CMS_VALIDATION_THREADS,
+      maxWaitingPerProject: value.CMS_VALIDATION_MAX_WAITING,
+      maxErrors: value.CMS_VALIDATION_MAX_ERRORS,
+    },
   };
 }

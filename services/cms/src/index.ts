@@ -9,13 +9,14 @@ export const cmsService: ServiceDefinition = {
   defaultPort: 4003,
   migrations,
   createApp,
-  /** The news scheduler; its stop function also ends the pattern checker's thread. */
+  /** The news scheduler; its stop function also ends the pattern checker's and the content validator's threads. */
   async startBackground(deps) {
     const runtime = cmsRuntime(deps);
     const stopNews = startNewsScheduler(deps, runtime.config);
     return async () => {
       await stopNews();
       await runtime.patternChecker.close();
+      await runtime.contentValidator.close();
     };
   },
 };

@@ -12,7 +12,8 @@ import { NewsService } from './news/news.service';
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
-  const contentTypes = new ContentTypesService(deps.db, cmsRuntime(deps).patternChecker);
+  const runtime = cmsRuntime(deps);
+  const contentTypes = new ContentTypesService(deps.db, runtime.patternChecker, runtime.contentValidator);
   const content = contentHandlers(new ContentService(deps.db, contentTypes));
   const types = contentTypeHandlers(contentTypes);
   const news = newsHandlers(new NewsService(deps.db));

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
-import { schemaErrorDetails } from '../content-types/schema-compiler';
 import * as repo from './content.repository';
 import type { ContentItemRow, ContentSummaryRow, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
@@ -136,20 +135,6 @@ export class ContentService {
 
   /** A custom item's content is a JSON document that its type's schema accepts. */
   private async validateCustomContent(tenant: TenantContext, contentType: string, content: string): Promise<void> {
-    const validate = await this.contentTypes.validatorFor(tenant, contentType);
-    let document: unknown;
-    try {
-      document = JSON.parse(content);
-    } catch {
-      throw errors.validation('Content is not a JSON document', [
-        { path: 'content', message: `content of a '${contentType}' item must be a JSON document (string)` },
-      ]);
-    }
-    if (!validate(document)) {
-      throw errors.validation(
-        `Content does not match the '${contentType}' schema`,
-        schemaErrorDetails(validate.errors),
-      );
-    }
+    await this.contentTypes.validateContent(tenant, contentType, content);
   }
 }
