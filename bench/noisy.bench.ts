@@ -66,7 +66,7 @@ export default async function bench(): Promise<string[]> {
   await request(cms.app)
     .post('/v1/content')
     .set(y.headers)
-    .send({ type: 'article', title: 'Hello', content: 'c' })
+    .send({ type: 'blog', title: 'Hello', content: 'c' })
     .expect((res) => {
       if (res.status !== 201) throw new Error(`setup: ${res.status} ${JSON.stringify(res.body)}`);
     });
