@@ -163,3 +163,80 @@ describe.each(services.map((s) => [s.name, s] as const))('%s: hostile input', (_
     240_000,
   );
 });
+
+/** Four nested loops over 60 numbers: 13 million iterations, seconds of work without a budget. */
+const TEMPLATE_BLOW_UP =
+  '{{#each @root.a}}{{#each @root.a}}{{#each @root.a}}{{#each @root.a}}{{this}}{{/each}}{{/each}}{{/each}}{{/each}}';
+const RECURSIVE_ANY_OF = {
+  definitions: { n: { anyOf: [0, 1].map(() => ({ type: 'array', items: { $ref: '#/definitions/n' } })) } },
+  $ref: '#/definitions/n',
+};
+const nestedArray = (depth: number) =>
+  JSON.stringify(Array.from({ length: depth }).reduce<unknown>((inner) => [inner], 'x'));
+
+describe('abusive tenant-defined work and bogus keys', () => {
+  let mailer: TestService;
+  let cms: TestService;
+
+  // Budgets well above a quiet request's cost on a loaded 2-core machine, far below the abuse's.
+  beforeAll(async () => {
+    mailer = await createTestService(mailerService, { env: { MAILER_RENDER_BUDGET_MS: '2000' } });
+    cms = await createTestService(cmsService, { env: { CMS_VALIDATION_BUDGET_MS: '2000' } });
+  });
+  afterAll(async () => {
+    await mailer.close();
+    await cms.close();
+  });
+
+  const post = (svc: TestService, headers: Record<string, string>, path: string, body: object) =>
+    request(svc.app).post(path).set(headers).send(body);
+
+  it("when a template's rendering blows up, then 400 names the budget and another project's preview at the same time succeeds", async () => {
+    const [noisy, quiet] = [await mailer.createProject(), await mailer.createProject()];
+    const heavy = await post(mailer, noisy.headers, '/v1/templates', {
+      name: 'x',
+      subject: 's',
+      html: TEMPLATE_BLOW_UP,
+    });
+    const light = await post(mailer, quiet.headers, '/v1/templates', { name: 'y', subject: 's', html: 'Hi {{n}}' });
+    const a = Array.from({ length: 60 }, (_, i) => i);
+    const [abusive, other] = await Promise.all([
+      post(mailer, noisy.headers, `/v1/templates/${heavy.body.id}/preview`, { data: { a } }),
+      post(mailer, quiet.headers, `/v1/templates/${light.body.id}/preview`, { data: { n: 1 } }),
+    ]);
+    expect(abusive.status).toBe(400);
+    expect(abusive.body.error.message).toMatch(/budget/);
+    expect(other.status).toBe(200);
+  });
+
+  it("when a schema's errors blow up, then 400 with a capped list and another project's item at the same time is created", async () => {
+    const [noisy, quiet] = [await cms.createProject(), await cms.createProject()];
+    expect((await post(cms, noisy.headers, '/v1/content-types', { name: 'n', schema: RECURSIVE_ANY_OF })).status).toBe(
+      201,
+    );
+    expect(
+      (await post(cms, quiet.headers, '/v1/content-types', { name: 'q', schema: { type: 'object' } })).status,
+    ).toBe(201);
+    const item = (type: string, content: string) => ({ type: 'custom', contentType: type, title: 't', content });
+    const [capped, overBudget, other] = await Promise.all([
+      post(cms, noisy.headers, '/v1/content', item('n', nestedArray(12))),
+      post(cms, noisy.headers, '/v1/content', item('n', nestedArray(24))),
+      post(cms, quiet.headers, '/v1/content', item('q', '{}')),
+    ]);
+    expect(capped.status).toBe(400);
+    expect(capped.body.error.details.length).toBeLessThanOrEqual(50);
+    expect(overBudget.status).toBe(400);
+    expect(overBudget.body.error.message).toMatch(/budget/);
+    expect(other.status).toBe(201);
+  });
+
+  it('when random keys flood a service, then each gets 401 or 429, never a 5xx, and a valid key keeps working', async () => {
+    const valid = await cms.createProject();
+    const random = () => ({ ...valid.headers, 'x-api-key': `pk_${Math.random().toString(36).slice(2)}` });
+    const flood = await Promise.all(
+      Array.from({ length: 200 }, () => request(cms.app).get('/v1/content').set(random())),
+    );
+    expect(flood.filter((res) => res.status !== 401 && res.status !== 429)).toEqual([]);
+    expect((await request(cms.app).get('/v1/content').set(valid.headers)).status).toBe(200);
+  });
+});

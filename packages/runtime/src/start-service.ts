@@ -41,7 +41,10 @@ export async function startService(
 ): Promise<RunningService> {
   const db = createDb({ url: await infra.databaseUrl(definition.name), applicationName: definition.name, logger });
   await migrateService(db, definition, logger);
-  const directory = new PlatformDirectory(infra.platformDb, infra.secrets, { ttlMs: infra.config.keyCacheTtlMs });
+  const directory = new PlatformDirectory(infra.platformDb, infra.secrets, {
+    ttlMs: infra.config.keyCacheTtlMs,
+    keyChecks: infra.config.keyChecks,
+  });
   const relay = new OutboxRelay(db, infra.bus, logger);
   const deps: ServiceDeps = {
     service: definition.name,

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { settingsWithPublishedSecrets } from './published-secrets';
+import type { KeyCheckLimits } from './platform-directory';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
@@ -21,6 +22,8 @@ export interface PlatformConfig {
   embeddedPostgresPort: number;
   logLevel: string;
   keyCacheTtlMs: number;
+  /** What bounds the key checks that miss the cache (failed checks per address, lookups at once). */
+  keyChecks: KeyCheckLimits;
   bodyLimit: string;
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
@@ -60,6 +63,11 @@ const envSchema = Joi.object({
   EMBEDDED_PG_PORT: Joi.number().port().default(54329),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
+  KEY_FAILURE_LIMIT: Joi.number().integer().min(1).default(30),
+  KEY_FAILURE_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  KEY_LOOKUP_CONCURRENCY: Joi.number().integer().min(1).default(2),
+  KEY_LOOKUP_QUEUE: Joi.number().integer().min(0).default(100),
+  KEY_UNKNOWN_CACHE_SIZE: Joi.number().integer().min(1).default(10_000),
   BODY_LIMIT: Joi.string().default('1mb'),
   SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
@@ -123,6 +131,13 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     embeddedPostgresPort: value.EMBEDDED_PG_PORT,
     logLevel: value.LOG_LEVEL,
     keyCacheTtlMs: value.KEY_CACHE_TTL_MS,
+    keyChecks: {
+      failuresPerAddress: value.KEY_FAILURE_LIMIT,
+      failureWindowMs: value.KEY_FAILURE_WINDOW_MS,
+      lookupConcurrency: value.KEY_LOOKUP_CONCURRENCY,
+      lookupQueue: value.KEY_LOOKUP_QUEUE,
+      unknownKeysCached: value.KEY_UNKNOWN_CACHE_SIZE,
+    },
     bodyLimit: value.BODY_LIMIT,
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     vendors: {

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
-import { errors } from './errors';
-import type { ApiKeyRecord, PlatformDirectory } from './platform-directory';
+import { AppError, errors } from './errors';
+import { byIp } from './rate-limit';
+import { LOOKUPS_BUSY, type ApiKeyRecord, type PlatformDirectory } from './platform-directory';
 import type { TenantContext } from './tenant-context';
 
 const usable = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length < 512;
@@ -31,9 +32,19 @@ function tenantFor(record: ApiKeyRecord, secret: string): TenantContext | undefi
   return tenant;
 }
 
+const tooManyFailures = (seconds: number) =>
+  new AppError('RATE_LIMITED', 'Too many failed key checks from this address; try again later', {
+    headers: { 'Retry-After': String(seconds) },
+  });
+
+const lookupsBusy = () =>
+  new AppError('RATE_LIMITED', 'Too many key checks at the moment; try again', { headers: { 'Retry-After': '1' } });
+
 /**
  * The four key headers must all be present and name one active project. Every mismatch
- * gets the same 401 so a caller cannot learn which header was wrong.
+ * gets the same 401 so a caller cannot learn which header was wrong. Failed checks are counted
+ * per client address: an address over its limit gets 429 for any key the cache does not know
+ * as valid, before any database work (a flood of made-up keys costs no queries).
  */
 export function requireKeys(directory: PlatformDirectory): RequestHandler {
   return (req, _res, next) => {
@@ -43,21 +54,30 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
     const secretKey = headers['x-secret-key'];
     const tenantId = headers['x-tenant-id'];
     const projectId = headers['x-project-id'];
-    if (!usable(apiKey) || !usable(secretKey) || !usable(tenantId) || !usable(projectId)) throw errors.unauthorized();
-    const accept = (record: ApiKeyRecord | null) => {
+    const { failedChecks } = directory;
+    const fail = (): never => {
+      failedChecks.record(byIp(req));
+      throw errors.unauthorized();
+    };
+    if (!usable(apiKey) || !usable(secretKey) || !usable(tenantId) || !usable(projectId)) return fail();
+    const accept = (record: ApiKeyRecord | null | typeof LOOKUPS_BUSY) => {
+      if (record === LOOKUPS_BUSY) throw lookupsBusy();
       if (!record) {
         // The same hash work as for a known key, so timing does not tell the two apart.
         constantTimeEqual(sha256Hex(secretKey), NO_SUCH_HASH);
-        throw errors.unauthorized();
+        return fail();
       }
       const tenant = tenantFor(record, secretKey);
-      if (!tenant || tenant.tenantId !== tenantId || tenant.projectId !== projectId) throw errors.unauthorized();
+      if (!tenant || tenant.tenantId !== tenantId || tenant.projectId !== projectId) return fail();
       req.tenant = tenant;
       next();
     };
     // A cached key is answered synchronously: most requests then cost no promise at all.
     const cached = directory.cachedKey(apiKey);
-    if (cached !== undefined) return accept(cached);
+    if (cached) return accept(cached);
+    const blocked = failedChecks.blockedFor(byIp(req));
+    if (blocked) throw tooManyFailures(blocked);
+    if (cached === null) return accept(cached);
     return directory.findKey(apiKey).then(accept);
   };
 }

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from './crypto';
 import type { ProjectSettings } from './tenant-context';
+import { FailedKeyChecks } from './failed-key-checks';
+import { Slots } from './slots';
 import { TtlCache } from './ttl-cache';
 
 export interface ApiKeyRecord {
@@ -22,16 +24,45 @@ export interface DirectoryOptions {
   ttlMs?: number;
   /** How long "no such key" is remembered, so a flood of bad keys cannot hammer the database. */
   negativeTtlMs?: number;
+  /** Budgets of key checks that do not hit the cache (config `keyChecks`). */
+  keyChecks?: Partial<KeyCheckLimits>;
 }
+
+/** What bounds the key checks a flood of unknown keys can cause. */
+export interface KeyCheckLimits {
+  /** Failed key checks one client address may make per window before it gets 429 without a lookup. */
+  failuresPerAddress: number;
+  failureWindowMs: number;
+  /** Key lookups in the platform database at once (the pool's other connections stay free), and how many may wait. */
+  lookupConcurrency: number;
+  lookupQueue: number;
+  /** Unknown keys remembered (a cache of its own: unknown keys never push out known ones). */
+  unknownKeysCached: number;
+}
+
+export const DEFAULT_KEY_CHECK_LIMITS: KeyCheckLimits = {
+  failuresPerAddress: 30,
+  failureWindowMs: 60_000,
+  lookupConcurrency: 2,
+  lookupQueue: 100,
+  unknownKeysCached: 10_000,
+};
+
+/** Answer of a key lookup that could not be made: the line of lookups was full. */
+export const LOOKUPS_BUSY = Symbol('key lookups busy');
 
 /**
  * Read access to the platform database (tenants, projects, keys), with the in-memory
  * cache that lets a valid request pass without a database round trip.
  */
 export class PlatformDirectory {
-  private readonly keys: TtlCache<ApiKeyRecord | null>;
+  private readonly keys: TtlCache<ApiKeyRecord>;
+  private readonly unknownKeys: TtlCache<null>;
   private readonly projects: TtlCache<ProjectRecord | null>;
-  private readonly inflight = new Map<string, Promise<ApiKeyRecord | null>>();
+  private readonly inflight = new Map<string, Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY>>();
+  private readonly lookups: Slots;
+  /** Failed key checks per client address (keys.ts). */
+  readonly failedChecks: FailedKeyChecks;
   readonly ttlMs: number;
   private readonly negativeTtlMs: number;
 
@@ -42,23 +73,37 @@ export class PlatformDirectory {
   ) {
     this.ttlMs = Math.min(options.ttlMs ?? 30_000, 60_000);
     this.negativeTtlMs = options.negativeTtlMs ?? 5_000;
+    const limits = { ...DEFAULT_KEY_CHECK_LIMITS, ...options.keyChecks };
     this.keys = new TtlCache();
+    this.unknownKeys = new TtlCache(limits.unknownKeysCached);
     this.projects = new TtlCache(1_000);
+    this.lookups = new Slots(limits.lookupConcurrency, limits.lookupQueue);
+    this.failedChecks = new FailedKeyChecks(limits.failuresPerAddress, limits.failureWindowMs);
   }
 
   /** The cached answer for a key, without waiting: undefined when the cache does not know it. */
   cachedKey(publicKey: string): ApiKeyRecord | null | undefined {
-    return this.keys.get(publicKey);
+    return this.keys.get(publicKey) ?? this.unknownKeys.get(publicKey);
   }
 
-  async findKey(publicKey: string): Promise<ApiKeyRecord | null> {
-    const cached = this.keys.get(publicKey);
+  /** A known key's record: null when unknown, LOOKUPS_BUSY when too many lookups are already waiting. */
+  async findKey(publicKey: string): Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY> {
+    const cached = this.cachedKey(publicKey);
     if (cached !== undefined) return cached;
     const pending = this.inflight.get(publicKey);
     if (pending) return pending;
-    const lookup = this.loadKey(publicKey).finally(() => this.inflight.delete(publicKey));
+    const lookup = this.limitedLoadKey(publicKey).finally(() => this.inflight.delete(publicKey));
     this.inflight.set(publicKey, lookup);
     return lookup;
+  }
+
+  private async limitedLoadKey(publicKey: string): Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY> {
+    if (!(await this.lookups.acquire())) return LOOKUPS_BUSY;
+    try {
+      return await this.loadKey(publicKey);
+    } finally {
+      this.lookups.release();
+    }
   }
 
   private async loadKey(publicKey: string): Promise<ApiKeyRecord | null> {
@@ -76,7 +121,8 @@ export class PlatformDirectory {
           settings: row.settings ?? {},
         }
       : null;
-    this.keys.set(publicKey, record, record ? this.ttlMs : this.negativeTtlMs);
+    if (record) this.keys.set(publicKey, record, this.ttlMs);
+    else this.unknownKeys.set(publicKey, null, this.negativeTtlMs);
     return record;
   }
 
@@ -105,6 +151,7 @@ export class PlatformDirectory {
   /** Forget everything cached (tests, and an admin change made in the same process). */
   clearCache(): void {
     this.keys.clear();
+    this.unknownKeys.clear();
     this.projects.clear();
   }
 }

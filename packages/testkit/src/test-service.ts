@@ -92,7 +92,11 @@ export async function createTestService(
     logger,
     db,
     platformDb,
-    directory: new PlatformDirectory(platformDb, secrets, { ttlMs: options.keyCacheTtlMs ?? 30_000 }),
+    directory: new PlatformDirectory(platformDb, secrets, {
+      ttlMs: options.keyCacheTtlMs ?? 30_000,
+      // Every test request comes from one address: the per-address limit applies only when a test sets it.
+      keyChecks: options.env?.KEY_FAILURE_LIMIT ? config.keyChecks : { ...config.keyChecks, failuresPerAddress: 1e9 },
+    }),
     bus,
     relay: new OutboxRelay(db, bus, logger, { pollIntervalMs: 50 }),
     secrets,

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { DeliverySlots } from '@platform/webhooks';
 import { loadCmsConfig, type CmsConfig } from './config';
+import { ContentValidator } from './content-types/content-validation';
 import { PatternChecker } from './content-types/pattern-checker';
 
 /** What the HTTP app and the background work of one service instance share. */
@@ -8,6 +9,8 @@ export interface CmsRuntime {
   config: CmsConfig;
   /** Its thread is stopped by the stop function of `startBackground`. */
   patternChecker: PatternChecker;
+  /** Schema compiles and content validation on budgeted threads; stopped with the pattern checker. */
+  contentValidator: ContentValidator;
   /** This process's webhook delivery slots, shared fairly by the projects. */
   webhookSlots: DeliverySlots;
 }
@@ -21,6 +24,7 @@ export function cmsRuntime(deps: ServiceDeps): CmsRuntime {
     runtime = {
       config,
       patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
+      contentValidator: new ContentValidator(config.validationBudget),
       webhookSlots: new DeliverySlots({
         total: deps.config.webhooks.slots,
         perProject: deps.config.webhooks.projectSlots,

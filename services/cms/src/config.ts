@@ -1,4 +1,5 @@
 import { ConfigError, Joi } from '@platform/tenancy';
+import type { ValidationBudget } from './content-types/content-validation';
 import { parseRetryDelays } from '@platform/webhooks';
 
 /** CMS-only settings; the feed list itself is platform config (`NEWS_FEEDS`). */
@@ -15,6 +16,8 @@ export interface CmsConfig {
   newsPruneBatchSize: number;
   /** How long all the patterns of a new or changed content type schema may take to compile together. */
   patternCompileBudgetMs: number;
+  /** Budgets of compiling a tenant's schema and of validating one item's content against it. */
+  validationBudget: ValidationBudget;
   /** How often each replica looks for due publishAt/unpublishAt times (well within the promised 30 s). */
   scheduleIntervalMs: number;
   /** Items one scheduler transaction publishes or unpublishes at most. */
@@ -42,6 +45,11 @@ const schema = Joi.object({
   NEWS_RETENTION_DAYS: Joi.number().integer().min(0).max(36_500).default(90),
   NEWS_PRUNE_BATCH_SIZE: Joi.number().integer().min(1).max(100_000).default(1_000),
   CMS_PATTERN_COMPILE_BUDGET_MS: Joi.number().integer().min(1).max(10_000).default(250),
+  CMS_VALIDATION_BUDGET_MS: Joi.number().integer().min(10).max(60_000).default(500),
+  CMS_VALIDATION_MEMORY_MB: Joi.number().integer().min(16).default(64),
+  CMS_VALIDATION_THREADS: Joi.number().integer().min(1).max(16).default(2),
+  CMS_VALIDATION_MAX_WAITING: Joi.number().integer().min(1).default(10),
+  CMS_VALIDATION_MAX_ERRORS: Joi.number().integer().min(1).max(1_000).default(50),
   CMS_SCHEDULE_INTERVAL_MS: Joi.number().integer().min(10).max(30_000).default(5_000),
   CMS_SCHEDULE_BATCH_SIZE: Joi.number().integer().min(1).max(10_000).default(100),
   CMS_WEBHOOK_QUEUE: Joi.string().default('cms.webhooks'),
@@ -65,6 +73,13 @@ export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
     newsRetentionDays: value.NEWS_RETENTION_DAYS,
     newsPruneBatchSize: value.NEWS_PRUNE_BATCH_SIZE,
     patternCompileBudgetMs: value.CMS_PATTERN_COMPILE_BUDGET_MS,
+    validationBudget: {
+      timeMs: value.CMS_VALIDATION_BUDGET_MS,
+      memoryMb: value.CMS_VALIDATION_MEMORY_MB,
+      threads: value.CMS_VALIDATION_THREADS,
+      maxWaitingPerProject: value.CMS_VALIDATION_MAX_WAITING,
+      maxErrors: value.CMS_VALIDATION_MAX_ERRORS,
+    },
     scheduleIntervalMs: value.CMS_SCHEDULE_INTERVAL_MS,
     scheduleBatchSize: value.CMS_SCHEDULE_BATCH_SIZE,
     webhookQueue: value.CMS_WEBHOOK_QUEUE,

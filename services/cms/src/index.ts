@@ -13,7 +13,7 @@ export const cmsService: ServiceDefinition = {
   createApp,
   /**
    * The news scheduler, the content schedule (publishAt/unpublishAt) and the content webhook
-   * deliverer; the stop function also ends the pattern checker's thread.
+   * deliverer; the stop function also ends the pattern checker's and the content validator's threads.
    */
   async startBackground(deps) {
     const runtime = cmsRuntime(deps);
@@ -32,6 +32,7 @@ export const cmsService: ServiceDefinition = {
       stopWebhooks();
       await Promise.all([stopNews(), stopSchedule()]);
       await runtime.patternChecker.close();
+      await runtime.contentValidator.close();
     };
   },
 };

@@ -16,8 +16,8 @@ import { WebhooksService } from './webhooks/webhooks.service';
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
-  const contentTypes = new ContentTypesService(deps.db, cmsRuntime(deps).patternChecker);
   const runtime = cmsRuntime(deps);
+  const contentTypes = new ContentTypesService(deps.db, runtime.patternChecker, runtime.contentValidator);
   const contentService = new ContentService(deps, contentTypes);
   const content = contentHandlers(contentService);
   const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));

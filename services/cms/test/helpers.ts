@@ -39,7 +39,7 @@ export interface CmsTest {
 
 /**
  * The CMS against the test database, with one project to work in; `env` on top of the
- * process's. Its `close` also ends the pattern checker's thread, as the service's stop does.
+ * process's. Its `close` also ends the pattern checker's and the validator's threads, as the service's stop does.
  */
 export async function startCms(env: Record<string, string> = {}): Promise<CmsTest> {
   const started = await createTestService(cmsService, { env });
@@ -47,6 +47,7 @@ export async function startCms(env: Record<string, string> = {}): Promise<CmsTes
     ...started,
     async close() {
       await cmsRuntime(started.deps).patternChecker.close();
+      await cmsRuntime(started.deps).contentValidator.close();
       await started.close();
     },
   };

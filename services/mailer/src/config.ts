@@ -1,11 +1,14 @@
 import { Joi } from '@platform/tenancy';
+import type { RenderBudget } from './templates/template-budget';
 
 /** Mailer-only settings; the only place this service reads process.env. */
 export interface MailerConfig {
   /** Sender used when neither the request nor the provider config names one. */
   defaultFrom: string;
-  /** How many compiled templates stay in memory. */
+  /** How many compiled templates stay in memory (on each render thread). */
   templateCacheSize: number;
+  /** Budgets of tenant template checks and renderings. */
+  renderBudget: RenderBudget;
   /** Timeout of one vendor call. */
   vendorTimeoutMs: number;
   /** How far a signed webhook timestamp may be from now, either way, before the request is refused as a replay. */
@@ -27,6 +30,11 @@ const schema = Joi.object({
     .email({ tlds: { allow: false } })
     .default('no-reply@example.com'),
   MAILER_TEMPLATE_CACHE_SIZE: Joi.number().integer().min(1).default(1000),
+  MAILER_RENDER_BUDGET_MS: Joi.number().integer().min(10).default(500),
+  MAILER_RENDER_MAX_OUTPUT_CHARS: Joi.number().integer().min(1000).default(2_000_000),
+  MAILER_RENDER_MEMORY_MB: Joi.number().integer().min(16).default(64),
+  MAILER_RENDER_THREADS: Joi.number().integer().min(1).max(16).default(2),
+  MAILER_RENDER_MAX_WAITING: Joi.number().integer().min(1).default(10),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
   MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   MAILER_PUBLIC_URL: Joi.string()
@@ -44,6 +52,14 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
   return {
     defaultFrom: value.MAILER_DEFAULT_FROM,
     templateCacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
+    renderBudget: {
+      timeMs: value.MAILER_RENDER_BUDGET_MS,
+      maxOutputChars: value.MAILER_RENDER_MAX_OUTPUT_CHARS,
+      memoryMb: value.MAILER_RENDER_MEMORY_MB,
+      threads: value.MAILER_RENDER_THREADS,
+      maxWaitingPerProject: value.MAILER_RENDER_MAX_WAITING,
+      cacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
+    },
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
     webhookToleranceSeconds: value.MAILER_WEBHOOK_TOLERANCE_SECONDS,
     publicUrl: String(value.MAILER_PUBLIC_URL).replace(/\/+$/, ''),

@@ -6,7 +6,7 @@ import { LogsService } from './emails/logs.service';
 import { ProjectSendSlots } from './emails/send-slots';
 import { ProvidersService } from './providers/providers.service';
 import { SuppressionsService } from './suppressions/suppressions.service';
-import { TemplateCache } from './templates/template-engine';
+import { TemplateRenderer } from './templates/template-budget';
 import { TemplatesService } from './templates/templates.service';
 import { UnsubscribeService } from './unsubscribe/unsubscribe.service';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -20,16 +20,19 @@ export interface MailerServices {
   webhooks: WebhooksService;
   suppressions: SuppressionsService;
   unsubscribe: UnsubscribeService;
+  /** Stops the template render threads. */
+  close(): Promise<void>;
 }
 
 const built = new WeakMap<ServiceDeps, MailerServices>();
 
-/** The Mailer's services for one set of deps; the HTTP app and the consumers share them (and the template cache). */
+/** The Mailer's services for one set of deps; the HTTP app and the consumers share them (and the template render threads). */
 export function mailerServices(deps: ServiceDeps): MailerServices {
   const existing = built.get(deps);
   if (existing) return existing;
   const config = loadMailerConfig(deps.env);
-  const templates = new TemplatesService(deps.db, new TemplateCache(config.templateCacheSize));
+  const renderer = new TemplateRenderer(config.renderBudget);
+  const templates = new TemplatesService(deps.db, renderer);
   const providers = new ProvidersService(deps.db, deps.secrets, deps.config, config);
   const suppressions = new SuppressionsService(deps.db);
   const unsubscribe = new UnsubscribeService(deps.db, deps.secrets, config.publicUrl);
@@ -53,6 +56,7 @@ export function mailerServices(deps: ServiceDeps): MailerServices {
     webhooks: new WebhooksService(deps.db, providers, config),
     suppressions,
     unsubscribe,
+    close: () => renderer.close(),
   };
   built.set(deps, services);
   return services;

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { ValidateFunction } from 'ajv';
 import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
 import * as repo from './content-types.repository';
 import type { ContentTypeRow } from './content-types.repository';
 import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
 import { isUniqueViolation } from '@platform/db';
 import type { PatternChecker } from './pattern-checker';
-import { compileSchema, ValidatorCache } from './schema-compiler';
+import type { ContentValidator } from './content-validation';
 
 export interface ContentTypeSummary {
   id: string;
@@ -32,11 +31,10 @@ const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row)
 
 /** Content type definitions and the validators of their schemas. */
 export class ContentTypesService {
-  private readonly validators = new ValidatorCache();
-
   constructor(
     private readonly db: Knex,
     private readonly patterns: PatternChecker,
+    private readonly validator: ContentValidator,
   ) {}
 
   async create(tenant: TenantContext, input: CreateContentTypeInput): Promise<ContentType> {
@@ -74,27 +72,30 @@ export class ContentTypesService {
         })
       : undefined;
     if (!row) throw errors.notFound('Content type');
-    this.validators.forget(row.id);
     return toContentType(row);
   }
 
   /**
-   * 400 unless the schema compiles. Its patterns are first compiled off the main thread within
-   * the budget (pattern-checker.ts); only then here, where RE2 compiles synchronously.
+   * 400 unless the schema compiles. Its patterns are first compiled within their budget
+   * (pattern-checker.ts), then the whole schema within the validation budget, both off the main thread.
    */
   private async checkSchema(tenant: TenantContext, schema: Record<string, unknown>): Promise<void> {
     await this.patterns.check(schema, tenant.projectId);
-    compileSchema(schema);
+    await this.validator.assertCompiles(tenant.projectId, schema);
   }
 
-  /** The validator of the project's type with this name; 400 when the project has no such type. */
-  async validatorFor(tenant: TenantContext, name: string): Promise<ValidateFunction> {
+  /**
+   * The one check of content against a project's type: 400 when the project has no type of
+   * this name, when `content` is not JSON or does not match (problems capped), or when the
+   * check goes over its budget (content-validation.ts).
+   */
+  async validateContent(tenant: TenantContext, name: string, content: string): Promise<void> {
     const row = await repo.findContentTypeByName(this.db, tenant, name);
     if (!row) {
       throw errors.validation('Unknown content type', [
         { path: 'contentType', message: `no content type named '${name}'` },
       ]);
     }
-    return this.validators.get(row.id, row.schema);
+    await this.validator.assertValid(tenant.projectId, { id: row.id, name, schema: row.schema }, content);
   }
 }

@@ -1,5 +1,5 @@
 import { re2Engine } from './re2-engine';
-import { compileSchema, schemaErrorDetails, ValidatorCache } from './schema-compiler';
+import { compileSchema, InvalidSchemaError, schemaErrorDetails, ValidatorCache } from './schema-compiler';
 
 describe('ValidatorCache', () => {
   it('when the same type and schema are asked twice, then the compiled validator is reused', () => {
@@ -37,9 +37,7 @@ describe('ValidatorCache', () => {
 
 describe('compileSchema and schemaErrorDetails', () => {
   it('when a schema is invalid, then a 400 VALIDATION_ERROR on schema is thrown', () => {
-    expect(() => compileSchema({ type: 12 })).toThrow(
-      expect.objectContaining({ code: 'VALIDATION_ERROR', status: 400 }),
-    );
+    expect(() => compileSchema({ type: 12 })).toThrow(InvalidSchemaError);
   });
 
   it('when formats are used, then ajv-formats checks them', () => {
@@ -98,9 +96,7 @@ describe('patterns in tenant schemas', () => {
   });
 
   it('when a pattern uses lookaround, which RE2 cannot run, then the schema is refused with 400', () => {
-    expect(() => compileSchema({ type: 'string', pattern: '^(?=a)a$' })).toThrow(
-      expect.objectContaining({ status: 400 }),
-    );
+    expect(() => compileSchema({ type: 'string', pattern: '^(?=a)a$' })).toThrow(InvalidSchemaError);
   });
 
   it.each([
@@ -140,7 +136,7 @@ describe('patterns in tenant schemas', () => {
         type: 'object',
         properties: { re: { type: 'string' }, value: { type: 'string', pattern: { $data: '1/re' } } },
       }),
-    ).toThrow(expect.objectContaining({ status: 400 }));
+    ).toThrow(InvalidSchemaError);
   });
 
   it('when content is checked with format "regex", then a catastrophic pattern is only compiled, never run', () => {

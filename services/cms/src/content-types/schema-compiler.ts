@@ -3,7 +3,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { re2Engine, type Re2Regex } from './re2-engine';
-import { errors, type ErrorDetail } from '@platform/tenancy';
+import type { ErrorDetail } from '@platform/tenancy';
 
 type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
 
@@ -13,6 +13,20 @@ function dialectOf(schema: Record<string, unknown>): AjvClass {
   if (declared.includes('2020-12')) return Ajv2020;
   if (declared.includes('2019-09')) return Ajv2019;
   return Ajv;
+}
+
+/**
+ * A schema that cannot be compiled: the caller's 400, with `details` saying where. Not an
+ * AppError, so that a validation thread loads ajv without the whole tenancy package.
+ */
+export class InvalidSchemaError extends Error {
+  constructor(
+    message: string,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'InvalidSchemaError';
+  }
 }
 
 /** The RE2 regexes each validator runs. */
@@ -37,7 +51,7 @@ export const isUsable = (validate: ValidateFunction): boolean =>
  */
 export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
   if (schema.$async === true) {
-    throw errors.validation('schema is not supported', [
+    throw new InvalidSchemaError('schema is not supported', [
       { path: 'schema', message: 'asynchronous schemas ($async) are not supported' },
     ]);
   }
@@ -76,7 +90,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   try {
     validate = ajv.compile(schema);
   } catch (cause) {
-    throw errors.validation('schema is not a valid JSON Schema', [
+    throw new InvalidSchemaError('schema is not a valid JSON Schema', [
       { path: 'schema', message: (cause as Error).message },
     ]);
   }

@@ -4,7 +4,6 @@ import { isUniqueViolation } from '@platform/db';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, type Tenant, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
-import { schemaErrorDetails } from '../content-types/schema-compiler';
 import { recordChange, recordDeletion } from './content-changes';
 import { toContentItem, toDraftView, toSummary, type ContentItem, type ContentSummary } from './content.mapper';
 import * as repo from './content.repository';
@@ -223,21 +222,7 @@ export class ContentService {
 
   /** A custom item's content (live or draft) is a JSON document that its type's schema accepts. */
   private async validateCustomContent(tenant: TenantContext, contentType: string, content: string): Promise<void> {
-    const validate = await this.contentTypes.validatorFor(tenant, contentType);
-    let document: unknown;
-    try {
-      document = JSON.parse(content);
-    } catch {
-      throw errors.validation('Content is not a JSON document', [
-        { path: 'content', message: `content of a '${contentType}' item must be a JSON document (string)` },
-      ]);
-    }
-    if (!validate(document)) {
-      throw errors.validation(
-        `Content does not match the '${contentType}' schema`,
-        schemaErrorDetails(validate.errors),
-      );
-    }
+    await this.contentTypes.validateContent(tenant, contentType, content);
   }
 }
 

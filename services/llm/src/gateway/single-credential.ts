@@ -25,6 +25,7 @@ export function singleCredential(directory: PlatformDirectory): RequestHandler {
     };
     const cached = directory.cachedKey(apiKey);
     if (cached !== undefined) return use(cached);
-    return directory.findKey(apiKey).then(use);
+    // A busy directory is judged by the key check too (429), like any unknown key.
+    return directory.findKey(apiKey).then((record) => use(typeof record === 'object' ? record : null));
   };
 }

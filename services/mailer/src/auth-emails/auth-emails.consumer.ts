@@ -71,7 +71,10 @@ async function render(
   const template = await services.templates.findForSend(trx, tenant, plan.templateKey);
   if (template) {
     try {
-      return { ...services.templates.render(forLocale(template, plan.locale), plan.data), templateId: template.id };
+      return {
+        ...(await services.templates.render(tenant, forLocale(template, plan.locale), plan.data)),
+        templateId: template.id,
+      };
     } catch (error) {
       logger.warn('project auth template failed to render, using the built-in one', {
         templateId: template.id,

@@ -224,7 +224,7 @@ export class EmailsService {
     }
     const template = await this.deps.templates.findForSend(db, tenant, input.templateId);
     if (!template) throw errors.notFound('Template');
-    const rendered = this.deps.templates.render(forLocale(template, input.locale), input.templateData ?? {});
+    const rendered = await this.deps.templates.render(tenant, forLocale(template, input.locale), input.templateData ?? {});
     return { content: { ...rendered, subject: input.subject ?? rendered.subject }, templateId: template.id };
   }
 

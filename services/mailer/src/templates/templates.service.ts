@@ -2,13 +2,8 @@ import type { Knex } from 'knex';
 import { errors, toIso } from '@platform/tenancy';
 import { isUniqueViolation } from '@platform/db';
 import type { Tenant } from '../shared';
-import {
-  safeRender,
-  templateProblems,
-  TemplateCache,
-  TemplateRenderError,
-  type RenderedEmail,
-} from './template-engine';
+import type { RenderedEmail } from './template-engine';
+import type { TemplateRenderer } from './template-budget';
 import { pickLocale } from './locale-variants';
 import * as repo from './templates.repository';
 import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
@@ -48,15 +43,6 @@ function toTemplate(row: repo.TemplateRow): Template {
   return { ...toSummary({ ...row, locales }), html: row.html, text: row.text, variants: row.variants };
 }
 
-function assertCompiles(input: UpdateTemplateInput): void {
-  const problems = templateProblems({ subject: input.subject, html: input.html, text: input.text ?? undefined });
-  for (const [locale, content] of Object.entries(input.variants ?? {})) {
-    const found = templateProblems({ subject: content.subject, html: content.html, text: content.text ?? undefined });
-    problems.push(...found.map((p) => ({ ...p, path: `variants.${locale}.${p.path}` })));
-  }
-  if (problems.length) throw errors.validation('Template does not compile', problems);
-}
-
 /**
  * The template as it renders for `locale`: the best variant's content (exact, then language,
  * then default), under a cache identity of its own so each variant is compiled once.
@@ -78,11 +64,23 @@ function duplicateKey(error: unknown): never {
 export class TemplatesService {
   constructor(
     private readonly db: Knex,
-    readonly cache: TemplateCache,
+    private readonly renderer: TemplateRenderer,
   ) {}
 
+  /** The template and each of its locale variants must compile (within the render budget). */
+  private async assertCompiles(tenant: Tenant, input: UpdateTemplateInput): Promise<void> {
+    const source = { subject: input.subject, html: input.html, text: input.text ?? undefined };
+    const problems = await this.renderer.problemsWithinBudget(tenant.projectId, source);
+    for (const [locale, content] of Object.entries(input.variants ?? {})) {
+      const variant = { subject: content.subject, html: content.html, text: content.text ?? undefined };
+      const found = await this.renderer.problemsWithinBudget(tenant.projectId, variant);
+      problems.push(...found.map((p) => ({ ...p, path: `variants.${locale}.${p.path}` })));
+    }
+    if (problems.length) throw errors.validation('Template does not compile', problems);
+  }
+
   async create(tenant: Tenant, input: CreateTemplateInput): Promise<Template> {
-    assertCompiles(input);
+    await this.assertCompiles(tenant, input);
     const row = await repo
       .insertTemplate(this.db, tenant, { ...input, text: emptyToNull(input.text) ?? null })
       .catch(duplicateKey);
@@ -99,7 +97,7 @@ export class TemplatesService {
   }
 
   async update(tenant: Tenant, id: string, input: UpdateTemplateInput): Promise<Template> {
-    assertCompiles(input);
+    await this.assertCompiles(tenant, input);
     const row = await repo
       .updateTemplate(this.db, tenant, id, { ...input, text: emptyToNull(input.text) })
       .catch(duplicateKey);
@@ -112,7 +110,7 @@ export class TemplatesService {
   }
 
   async preview(tenant: Tenant, id: string, data: object, locale?: string): Promise<RenderedEmail> {
-    return this.render(forLocale(await this.require(tenant, id), locale), data);
+    return this.render(tenant, forLocale(await this.require(tenant, id), locale), data);
   }
 
   /** A stored template by id or templateKey, or undefined. */
@@ -120,18 +118,9 @@ export class TemplatesService {
     return repo.findTemplateByIdOrKey(db, tenant, idOrKey);
   }
 
-  /** Renders from the compiled-template cache; data a template cannot render is a 400. */
-  render(row: repo.TemplateRow, data: object): RenderedEmail {
-    try {
-      return safeRender(this.cache, row, data);
-    } catch (error) {
-      if (error instanceof TemplateRenderError) {
-        throw errors.validation('Template could not be rendered with this data', [
-          { path: 'templateData', message: error.message },
-        ]);
-      }
-      throw error;
-    }
+  /** Renders within the render budget; data a template cannot render, or over budget, is a 400. */
+  render(tenant: Tenant, row: repo.TemplateRow, data: object): Promise<RenderedEmail> {
+    return this.renderer.renderWithinBudget(tenant.projectId, row, data);
   }
 
   private async require(tenant: Tenant, id: string): Promise<repo.TemplateRow> {

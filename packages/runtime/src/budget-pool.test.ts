@@ -1,0 +1,81 @@
+import { Worker } from 'node:worker_threads';
+import { AppError } from '@platform/tenancy';
+import { BudgetPool, OverBudgetError } from './budget-pool';
+
+/** A thread speaking serveBudgetRequests' protocol: `spin` loops forever, `grow` fills its heap, else echoes. */
+const THREAD = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ id, request }) => {
+  if (request === 'spin') for (;;);
+  if (request === 'grow') { const hold = []; for (;;) hold.push(new Array(100000).fill(hold.length)); }
+  parentPort.postMessage({ id, ok: true, value: 'echo:' + request });
+});
+parentPort.postMessage({ ready: true });
+`;
+
+const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
+const pools: BudgetPool<string, string>[] = [];
+const pool = (overrides: { budgetMs?: number; maxWaitingPerProject?: number } = {}) => {
+  const created = new BudgetPool<string, string>({
+    name: 'test work',
+    spawn,
+    threads: 1,
+    budgetMs: overrides.budgetMs ?? 200,
+    maxWaitingPerProject: overrides.maxWaitingPerProject ?? 10,
+  });
+  pools.push(created);
+  return created;
+};
+
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+describe('BudgetPool', () => {
+  it('when a request overruns its time, then it fails as over the time budget and the next one is served', async () => {
+    const p = pool();
+    await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
+    await expect(p.run('a', 'hello')).resolves.toBe('echo:hello');
+  });
+
+  it('when a request exhausts its thread memory, then it fails as over the memory budget', async () => {
+    // A budget of time long enough that the heap limit is reached first.
+    const p = pool({ budgetMs: 20_000 });
+    const error = await p.run('a', 'grow').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OverBudgetError);
+    expect((error as OverBudgetError).limit).toBe('memory');
+    await expect(p.run('a', 'after')).resolves.toBe('echo:after');
+  });
+
+  it("when a project's line is full, then its next request gets 429 at once and another project's does not", async () => {
+    const p = pool({ maxWaitingPerProject: 2 });
+    const running = p.run('a', 'spin').catch(() => 'over');
+    const waiting = [p.run('a', 'spin').catch(() => 'over'), p.run('a', 'spin').catch(() => 'over')];
+    const refused = await p.run('a', 'x').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('RATE_LIMITED');
+    await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+    await Promise.all([running, ...waiting]);
+  });
+
+  it('when projects have requests waiting, then one with nothing running goes first', async () => {
+    const p = pool();
+    const order: string[] = [];
+    const track = (project: string, request: string) =>
+      p.run(project, request).then(
+        (value) => order.push(value),
+        () => order.push(`${project}:over`),
+      );
+    await Promise.all([track('a', 'spin'), track('a', 'spin'), track('a', 'spin'), track('b', 'b1')]);
+    expect(order).toEqual(['a:over', 'echo:b1', 'a:over', 'a:over']);
+  });
+
+  it('when closed, then waiting requests fail with 503', async () => {
+    const p = pool();
+    const running = p.run('a', 'spin').catch((e: unknown) => e);
+    const waiting = p.run('a', 'x').catch((e: unknown) => e);
+    await p.close();
+    expect(await waiting).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await running).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});

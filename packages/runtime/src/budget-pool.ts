@@ -1,0 +1,261 @@
+import type { Worker } from 'node:worker_threads';
+import { AppError, errors } from '@platform/tenancy';
+import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
+
+/** Which budget a request went over: its time, or its thread's memory (resourceLimits). */
+export type BudgetLimit = 'time' | 'memory';
+
+export class OverBudgetError extends Error {
+  constructor(
+    readonly limit: BudgetLimit,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OverBudgetError';
+  }
+}
+
+export interface BudgetPoolOptions {
+  /** Names the work in messages ("template render"). */
+  name: string;
+  /** Starts one thread running serveBudgetRequests (with its resourceLimits). */
+  spawn: () => Worker;
+  /** Threads working at once. */
+  threads: number;
+  /** How long one request may run on its thread; the thread is terminated after it. */
+  budgetMs: number;
+  /** Requests one project may have waiting; beyond it, 429 at once. */
+  maxWaitingPerProject: number;
+  /** How long a new thread may take to load (not part of any budget). */
+  startupTimeoutMs?: number;
+}
+
+interface Job<Req, Res> {
+  request: Req;
+  resolve: (value: Res) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One worker thread answering one request at a time; unusable once it failed or exited. */
+class BudgetThread<Req, Res> {
+  readonly ready: Promise<void>;
+  private failure: (Error & { code?: string }) | undefined;
+  private pending: { id: number; resolve: (value: Res) => void; reject: (error: Error) => void } | undefined;
+  private nextId = 1;
+  private readonly worker: Worker;
+
+  constructor(spawn: () => Worker) {
+    this.worker = spawn();
+    let markReady!: () => void;
+    let failReady!: (error: Error) => void;
+    this.ready = new Promise((resolve, reject) => {
+      markReady = resolve;
+      failReady = reject;
+    });
+    this.ready.catch(() => undefined);
+    this.worker.on('message', (message: BudgetThreadMessage<Res>) => {
+      if ('ready' in message) return markReady();
+      if (this.pending?.id !== message.id) return;
+      const { resolve, reject } = this.pending;
+      this.pending = undefined;
+      if (message.ok) resolve(message.value);
+      else reject(new Error(message.error));
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      failReady(this.failure);
+      this.pending?.reject(this.failure);
+      this.pending = undefined;
+    };
+    // Without an 'error' listener an exception in the thread (or running out of memory) would be thrown here.
+    this.worker.on('error', fail);
+    this.worker.on('messageerror', fail);
+    this.worker.on('exit', (code) => fail(new Error(`thread exited (code ${code})`)));
+    this.worker.unref();
+  }
+
+  get usable(): boolean {
+    return this.failure === undefined;
+  }
+
+  call(request: Req): Promise<Res> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<Res>((resolve, reject) => {
+      this.pending = { id, resolve, reject };
+      this.worker.postMessage({ id, request } satisfies BudgetRequest<Req>);
+    });
+  }
+
+  async terminate(): Promise<void> {
+    this.failure ??= new Error('thread was terminated');
+    await this.worker.terminate();
+  }
+}
+
+const isOutOfMemory = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+
+/**
+ * Runs tenant-defined work (template rendering, schema validation) on a few worker threads,
+ * each request within a time budget (its thread is terminated when it overruns, and a fresh
+ * one takes its place) and the threads' memory limits. Projects with requests waiting take
+ * turns (fewest running first, then longest since their last turn), so one project's slow
+ * requests delay another's by about a budget, not by its whole line;
+ * a project with `maxWaitingPerProject` requests waiting gets 429 at once.
+ */
+export class BudgetPool<Req, Res> {
+  private readonly idle: BudgetThread<Req, Res>[] = [];
+  /** Every thread started and not yet terminated, idle or not. */
+  private readonly threads = new Set<BudgetThread<Req, Res>>();
+  /** Requests on a thread (or waiting for one to start), by project. */
+  private readonly activeByProject = new Map<string, number>();
+  /** When each project with requests waiting or running last had a turn (a counter). */
+  private readonly lastTurn = new Map<string, number>();
+  private turns = 0;
+  /** Each project's requests in arrival order. */
+  private readonly waiting = new Map<string, Job<Req, Res>[]>();
+  private active = 0;
+  private closed = false;
+
+  constructor(private readonly options: BudgetPoolOptions) {}
+
+  /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
+  run(project: string, request: Req): Promise<Res> {
+    if (this.closed) return Promise.reject(closedError());
+    const mine = this.waiting.get(project) ?? [];
+    if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull());
+    const result = new Promise<Res>((resolve, reject) => mine.push({ request, resolve, reject }));
+    this.waiting.set(project, mine);
+    this.pump();
+    return result;
+  }
+
+  /** Stops every thread; requests still waiting fail with 503. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const jobs of this.waiting.values()) for (const job of jobs) job.reject(closedError());
+    this.waiting.clear();
+    this.idle.length = 0;
+    await Promise.all([...this.threads].map((thread) => this.discard(thread)));
+  }
+
+  private lineFull(): AppError {
+    const { maxWaitingPerProject, budgetMs, name } = this.options;
+    const seconds = Math.max(1, Math.ceil((maxWaitingPerProject * budgetMs) / 1000));
+    return new AppError('RATE_LIMITED', `This project already has ${maxWaitingPerProject} ${name} requests waiting`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+
+  /** The next project to serve: the fewest requests running, then the longest since its last turn. */
+  private nextProject(): string {
+    let best: string | undefined;
+    let bestRank: [number, number] = [Infinity, Infinity];
+    for (const project of this.waiting.keys()) {
+      const rank: [number, number] = [this.activeByProject.get(project) ?? 0, this.lastTurn.get(project) ?? 0];
+      if (rank[0] < bestRank[0] || (rank[0] === bestRank[0] && rank[1] < bestRank[1])) {
+        best = project;
+        bestRank = rank;
+      }
+    }
+    return best!;
+  }
+
+  private pump(): void {
+    while (this.active < this.options.threads && this.waiting.size > 0) {
+      const project = this.nextProject();
+      const jobs = this.waiting.get(project)!;
+      const job = jobs.shift()!;
+      if (!jobs.length) this.waiting.delete(project);
+      this.lastTurn.set(project, ++this.turns);
+      this.active++;
+      this.activeByProject.set(project, (this.activeByProject.get(project) ?? 0) + 1);
+      void this.execute(job).finally(() => {
+        this.active--;
+        const left = this.activeByProject.get(project)! - 1;
+        if (left) this.activeByProject.set(project, left);
+        else this.activeByProject.delete(project);
+        if (!left && !this.waiting.has(project)) this.lastTurn.delete(project);
+        this.pump();
+      });
+    }
+  }
+
+  private spawnThread(): BudgetThread<Req, Res> {
+    const thread = new BudgetThread<Req, Res>(this.options.spawn);
+    this.threads.add(thread);
+    return thread;
+  }
+
+  private async discard(thread: BudgetThread<Req, Res>): Promise<void> {
+    this.threads.delete(thread);
+    await thread.terminate().catch(() => undefined);
+  }
+
+  private async execute(job: Job<Req, Res>): Promise<void> {
+    let thread: BudgetThread<Req, Res>;
+    try {
+      thread = await this.readyThread();
+    } catch (error) {
+      return job.reject(error);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const overBudget = new Promise<'over budget'>((resolve) => {
+      timer = setTimeout(() => resolve('over budget'), this.options.budgetMs);
+    });
+    const outcome = await Promise.race([
+      thread.call(job.request).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      overBudget,
+    ]);
+    clearTimeout(timer);
+    if (outcome !== 'over budget' && thread.usable && !this.closed) {
+      this.idle.push(thread);
+    } else {
+      void this.discard(thread);
+      // The replacement starts loading now, so the next request does not wait for it.
+      if (!this.closed) this.idle.push(this.spawnThread());
+    }
+    if (this.closed) return job.reject(closedError());
+    const { name, budgetMs } = this.options;
+    if (outcome === 'over budget') {
+      return job.reject(new OverBudgetError('time', `${name} took longer than its ${budgetMs} ms budget`));
+    }
+    if ('value' in outcome) return job.resolve(outcome.value);
+    if (isOutOfMemory(outcome.error)) {
+      return job.reject(new OverBudgetError('memory', `${name} needed more memory than its budget`));
+    }
+    job.reject(outcome.error);
+  }
+
+  private async readyThread(): Promise<BudgetThread<Req, Res>> {
+    if (this.closed) throw closedError();
+    let thread = this.idle.pop();
+    while (thread && !thread.usable) thread = this.idle.pop();
+    thread ??= this.spawnThread();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        thread.ready,
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('thread did not start in time')),
+            this.options.startupTimeoutMs ?? 15_000,
+          );
+        }),
+      ]);
+      if (this.closed) throw closedError();
+      return thread;
+    } catch {
+      void this.discard(thread);
+      if (this.closed) throw closedError();
+      throw errors.unavailable(`The ${this.options.name} threads cannot start at the moment; try again`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+const closedError = () => errors.unavailable('The service is shutting down; try again');

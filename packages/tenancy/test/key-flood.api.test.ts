@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { Router } from 'express';
+import request from 'supertest';
+import type { Knex } from 'knex';
+import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createDb, migrateLatest } from '@platform/db';
+import { createTestDatabase, keyHeaders } from '@platform/testkit';
+import { createHttpApp, createLogger, PlatformDirectory, requireKeys, SecretBox } from '../src';
+import type { KeyCheckLimits } from '../src/platform-directory';
+
+const secrets = new SecretBox(randomBytes(32));
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Knex;
+let project: CreatedProject;
+let queries = 0;
+let running = 0;
+let mostAtOnce = 0;
+
+function appWith(directory: PlatformDirectory) {
+  const routes = Router();
+  routes.get('/whoami', requireKeys(directory), (req, res) => {
+    res.json({ projectId: req.tenant!.projectId });
+  });
+  return createHttpApp({
+    service: 'test',
+    logger: createLogger('test', 'silent'),
+    openapi: {},
+    routes,
+    readiness: async () => ({ database: 'up', broker: 'none' }),
+  });
+}
+
+const directoryWith = (limits: Partial<KeyCheckLimits>) => new PlatformDirectory(db, secrets, { keyChecks: limits });
+const bogus = () => ({ ...keyHeaders(project), 'x-api-key': `pk_${randomBytes(12).toString('hex')}` });
+
+beforeAll(async () => {
+  database = await createTestDatabase('keyflood');
+  db = createDb({ url: database.url, poolMax: 4 });
+  await migrateLatest(db, platformMigrations);
+  project = await createProject(db, secrets, { tenant: `t-${randomBytes(4).toString('hex')}`, project: 'p' });
+  db.on('query', () => {
+    queries++;
+    mostAtOnce = Math.max(mostAtOnce, ++running);
+  });
+  const done = () => running--;
+  db.on('query-response', done);
+  db.on('query-error', done);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+describe('bogus keys', () => {
+  it('when an address has used up its failed checks, then its unknown keys get 429 with no query and a valid cached key still passes', async () => {
+    const app = appWith(directoryWith({ failuresPerAddress: 3 }));
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
+    const before = queries;
+    const refused = await request(app).get('/v1/whoami').set(bogus());
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(queries).toBe(before);
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+
+  it('when a flood of unknown keys overfills the unknown-key cache, then a valid key is still answered from the cache', async () => {
+    const directory = directoryWith({ failuresPerAddress: 1e9, unknownKeysCached: 5 });
+    const app = appWith(directory);
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
+    const before = queries;
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+    expect(queries).toBe(before);
+  });
+
+  it('when many unknown keys arrive at once, then at most the lookup limit queries at once, the excess gets 429 and a valid key passes', async () => {
+    const app = appWith(directoryWith({ failuresPerAddress: 1e9, lookupConcurrency: 1, lookupQueue: 10 }));
+    mostAtOnce = 0;
+    const flood = Array.from({ length: 40 }, () => request(app).get('/v1/whoami').set(bogus()));
+    const statuses = (await Promise.all(flood)).map((res) => res.status);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    expect(mostAtOnce).toBe(1);
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+});

@@ -1,0 +1,71 @@
+import type { TestService } from '@platform/testkit';
+import { startCms, type Client } from './helpers';
+
+let svc: TestService;
+let noisy: Client;
+let quiet: Client;
+
+// One validation thread, so that the order in which answers arrive shows whose turn it was.
+beforeAll(async () => {
+  let freshClient: () => Promise<Client>;
+  ({ svc, api: noisy, freshClient } = await startCms({ CMS_VALIDATION_THREADS: '1', CMS_VALIDATION_BUDGET_MS: '400' }));
+  quiet = await freshClient();
+  const nested = { anyOf: [0, 1].map(() => ({ type: 'array', items: { $ref: '#/definitions/n' } })) };
+  const created = await noisy.post('/v1/content-types', {
+    name: 'nested',
+    schema: { definitions: { n: nested }, $ref: '#/definitions/n' },
+  });
+  expect(created.status).toBe(201);
+  expect((await quiet.post('/v1/content-types', { name: 'note', schema: { type: 'object' } })).status).toBe(201);
+});
+
+afterAll(async () => {
+  await svc.close();
+});
+
+/** An array nested `depth` deep around a string, which no branch accepts: the errors double at each level. */
+const nestedArray = (depth: number) =>
+  JSON.stringify(Array.from({ length: depth }).reduce<unknown>((inner) => [inner], 'x'));
+
+const createNested = (depth: number) =>
+  noisy.post('/v1/content', {
+    type: 'custom',
+    contentType: 'nested',
+    title: `depth ${depth}`,
+    content: nestedArray(depth),
+  });
+
+describe('content validation budget', () => {
+  it('when content has thousands of schema errors, then 400 lists only the first 50 and says how many there were', async () => {
+    const res = await createNested(10);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toHaveLength(50);
+    expect(res.body.error.message).toMatch(/first 50 of \d{4,} problems/);
+  });
+
+  it('when validating content takes longer than the budget, then 400 names the time budget and nothing is stored', async () => {
+    const res = await createNested(22);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/time budget/);
+    expect(res.body.error.details[0]).toEqual({ path: 'content', message: expect.stringMatching(/400 ms/) });
+    expect((await noisy.get('/v1/content')).body.content).toHaveLength(0);
+  });
+
+  it('when one project keeps the validation thread busy, then another project is served at its next turn', async () => {
+    const finished: string[] = [];
+    const track = (who: string, reply: Promise<{ status: number }>) =>
+      reply.then((res) => {
+        finished.push(who);
+        return res.status;
+      });
+    const noisyCalls = [1, 2, 3, 4, 5].map((n) => track(`noisy${n}`, createNested(22)));
+    const quietCall = track(
+      'quiet',
+      quiet.post('/v1/content', { type: 'custom', contentType: 'note', title: 'Hi', content: '{"a":1}' }),
+    );
+    expect(await quietCall).toBe(201);
+    expect(await Promise.all(noisyCalls)).toEqual([400, 400, 400, 400, 400]);
+    // However they arrive, the quiet one waits for at most the noisy check already running.
+    expect(finished.indexOf('quiet')).toBeLessThanOrEqual(1);
+  });
+});
