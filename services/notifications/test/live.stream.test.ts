@@ -242,7 +242,8 @@ describe('GET /v1/notifications/stream', () => {
     expect(hub.openStreams(project)).toBe(2);
     for (let i = 0; i < 100 && hub.openStreams(project) === 2; i++) {
       await api(project).create({ title: 'big', message: 'x', data: big });
-      await reader.next((e) => e.event === 'notification', reader.events.length - 1);
+      // The reader takes each event in full before the next is sent.
+      await waitFor(() => named(reader, 'notification').length === i + 1);
     }
     // The paused client cannot notice (it reads nothing); the server has let it go.
     expect(hub.openStreams(project)).toBe(1);

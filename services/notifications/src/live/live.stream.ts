@@ -89,8 +89,9 @@ export class LiveStream {
     this.send(seq, 'reset', {});
   }
 
+  /** Skipped while earlier writes are still queued: the connection is not idle then. */
   ping(): void {
-    if (!this.cutIfBehind()) this.write(': ping\n\n');
+    if (!this.res.writableNeedDrain) this.write(': ping\n\n');
   }
 
   end(): void {
