@@ -14,7 +14,9 @@ export const notificationsService: ServiceDefinition = {
     const { config, hub } = notificationsRuntime(deps);
     await hub.start();
     const stopPurge = startPurgeSchedule(deps.db, deps.logger, config);
-    const stopExpiry = startExpirySweep(deps.db, deps.logger, config.live, (tenant) => hub.announce(tenant));
+    const stopExpiry = startExpirySweep(deps.db, deps.logger, config.live, (tenant, changes) =>
+      hub.announce(tenant, changes),
+    );
     return async () => {
       await stopExpiry();
       await stopPurge();

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { projectKeys, type ServiceDeps } from '@platform/runtime';
 import { byProject, createRateLimit, type Tenant } from '@platform/tenancy';
+import type { ChangeRow } from './notifications/notifications.events';
 import { endUser, preflight } from './inbox/inbox.auth';
 import { inboxHandlers } from './inbox/inbox.router';
 import { liveHandlers } from './live/live.router';
@@ -12,7 +13,7 @@ export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
   const keys = projectKeys(deps);
   const { hub } = notificationsRuntime(deps);
-  const announce = (tenant: Tenant) => hub.announce(tenant);
+  const announce = (tenant: Tenant, changes: ChangeRow[]) => hub.announce(tenant, changes);
   const notifications = notificationHandlers(deps.db, announce);
   const inbox = inboxHandlers(deps.db, announce);
   const live = liveHandlers(hub);

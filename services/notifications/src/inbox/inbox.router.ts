@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { errors, parse, tenantOf, type Tenant } from '@platform/tenancy';
 import { inboxListQuery } from '../notifications/notifications.schemas';
+import type { ChangeRow } from '../notifications/notifications.events';
 import * as notifications from '../notifications/notifications.service';
 
 /** The user an end-user route acts for: the subject of the access token. */
@@ -11,7 +12,7 @@ function userOf(req: Request): string {
 }
 
 /** The end user's inbox: the keyed operations, always as the token's user sees them. */
-export function inboxHandlers(db: Knex, announce: (tenant: Tenant) => void) {
+export function inboxHandlers(db: Knex, announce: (tenant: Tenant, changes: ChangeRow[]) => void) {
   const list: RequestHandler = async (req, res) => {
     const query = parse(inboxListQuery, req.query);
     res.json(await notifications.listNotifications(db, tenantOf(req), { ...query, userId: userOf(req) }));
@@ -22,13 +23,15 @@ export function inboxHandlers(db: Knex, announce: (tenant: Tenant) => void) {
   };
 
   const markRead: RequestHandler<{ id: string }> = async (req, res) => {
-    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userOf(req)));
-    announce(tenantOf(req));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userOf(req), changes));
+    announce(tenantOf(req), changes);
   };
 
   const markAllRead: RequestHandler = async (req, res) => {
-    res.json(await notifications.markAllRead(db, tenantOf(req), userOf(req)));
-    announce(tenantOf(req));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markAllRead(db, tenantOf(req), userOf(req), changes));
+    announce(tenantOf(req), changes);
   };
 
   return { list, unreadCount, markRead, markAllRead };

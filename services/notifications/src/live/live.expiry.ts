@@ -3,7 +3,7 @@ import { tryTransactionLock } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
-import { recordChanges } from '../notifications/notifications.events';
+import { recordChanges, type ChangeRow } from '../notifications/notifications.events';
 import type { Tenant } from '../notifications/notifications.repository';
 
 /** Name of the advisory lock that lets one replica at a time announce expiries. */
@@ -22,7 +22,10 @@ interface ExpiredRow {
  * and has none yet, so that streams drop it and count again. Across all tenants, one replica
  * at a time. Returns the projects whose logs grew.
  */
-export async function announceExpiries(db: Knex, windowHours: number): Promise<Tenant[]> {
+export async function announceExpiries(
+  db: Knex,
+  windowHours: number,
+): Promise<{ tenant: Tenant; changes: ChangeRow[] }[]> {
   return db.transaction(async (trx) => {
     if (!(await tryTransactionLock(trx, EXPIRY_LOCK))) return [];
     const { rows } = await trx.raw<{ rows: ExpiredRow[] }>(
@@ -38,9 +41,10 @@ export async function announceExpiries(db: Knex, windowHours: number): Promise<T
       const key = `${row.tenant_id}/${row.project_id}`;
       byProject.set(key, [...(byProject.get(key) ?? []), row]);
     }
-    const tenants: Tenant[] = [];
+    const announced: { tenant: Tenant; changes: ChangeRow[] }[] = [];
     for (const expired of byProject.values()) {
       const tenant = { tenantId: expired[0].tenant_id, projectId: expired[0].project_id };
+      const changes: ChangeRow[] = [];
       await recordChanges(
         trx,
         tenant,
@@ -50,10 +54,11 @@ export async function announceExpiries(db: Knex, windowHours: number): Promise<T
           notificationId: row.id,
           payload: { id: row.id },
         })),
+        changes,
       );
-      tenants.push(tenant);
+      announced.push({ tenant, changes });
     }
-    return tenants;
+    return announced;
   });
 }
 
@@ -61,7 +66,7 @@ export function startExpirySweep(
   db: Knex,
   logger: Logger,
   config: LiveConfig,
-  announce: (tenant: Tenant) => void,
+  announce: (tenant: Tenant, changes: ChangeRow[]) => void,
 ): StopFunction {
   return startRecurringJob({
     name: 'notifications expiry sweep',
@@ -69,7 +74,7 @@ export function startExpirySweep(
     firstRunMs: config.expirySweepMs,
     logger,
     run: async () => {
-      for (const tenant of await announceExpiries(db, config.replayWindowHours)) announce(tenant);
+      for (const { tenant, changes } of await announceExpiries(db, config.replayWindowHours)) announce(tenant, changes);
     },
   });
 }

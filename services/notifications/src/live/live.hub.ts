@@ -10,6 +10,8 @@ import { LiveStream } from './live.stream';
 /** The bus topic that tells every replica a project's change log grew. */
 export const CHANGED_TOPIC = 'notifications.changed';
 const PAGE = 1_000;
+/** How long changes announced out of order wait for the missing one before the log is read. */
+const GAP_WAIT_MS = 100;
 
 /** One project's streams on this process, and how far this process has read its change log. */
 interface ProjectFeed {
@@ -23,6 +25,9 @@ interface ProjectFeed {
   userSlots: Map<string, number>;
   pumping: boolean;
   again: boolean;
+  /** Announced changes that came ahead of one still missing (commits finish out of order). */
+  pending: Map<number, ChangeRow>;
+  gapTimer?: NodeJS.Timeout;
 }
 
 export interface OpenStream {
@@ -59,18 +64,26 @@ export class LiveHub {
       queue: 'notifications.live',
       topics: [CHANGED_TOPIC],
       perProcess: true,
-      handler: async (event) => this.changed({ tenantId: event.tenantId, projectId: event.projectId }),
+      handler: async (event) => {
+        const { changes } = (event.data ?? {}) as { changes?: ChangeRow[] };
+        this.changed({ tenantId: event.tenantId, projectId: event.projectId }, changes);
+      },
     });
     this.heartbeat = setInterval(() => this.beat(), this.config.heartbeatMs);
     this.heartbeat.unref();
   }
 
-  /** Call after committing a change: this process reads it at once, the others when the signal arrives. */
-  announce(tenant: Tenant): void {
-    this.changed(tenant);
-    const event = envelopeOf({ type: CHANGED_TOPIC, tenantId: tenant.tenantId, projectId: tenant.projectId, data: {} });
+  /**
+   * Call after committing changes: this process feeds them at once, the others when the signal
+   * (which carries them) arrives. With nothing to announce, nothing is sent.
+   */
+  announce(tenant: Tenant, changes: ChangeRow[]): void {
+    if (!changes.length) return;
+    this.changed(tenant, changes);
+    const data = { changes };
+    const event = envelopeOf({ type: CHANGED_TOPIC, tenantId: tenant.tenantId, projectId: tenant.projectId, data });
     this.bus.publish(event).catch((error: unknown) => {
-      // The change is in the log: other replicas pick it up at their next heartbeat.
+      // The changes are in the log: other replicas pick them up at their next heartbeat.
       this.logger.warn('live change signal not sent', { error: String(error) });
     });
   }
@@ -136,14 +149,17 @@ export class LiveHub {
       return;
     }
     this.join(feed, stream, request.endsAt);
-    this.changed(request.tenant);
+    void this.pump(feed);
   }
 
   /** Ends every stream (shutdown); clients reconnect elsewhere with Last-Event-ID. */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
-    for (const feed of this.feeds.values()) for (const stream of feed.streams) stream.end();
+    for (const feed of this.feeds.values()) {
+      clearTimeout(feed.gapTimer);
+      for (const stream of feed.streams) stream.end();
+    }
     this.feeds.clear();
   }
 
@@ -160,6 +176,7 @@ export class LiveHub {
         userSlots: new Map(),
         pumping: false,
         again: false,
+        pending: new Map(),
       };
       this.feeds.set(key, feed);
     }
@@ -246,10 +263,40 @@ export class LiveHub {
     stream.sentSeq = snapshot.seq;
   }
 
-  /** A project's log grew: feed its streams here, if there are any. */
-  private changed(tenant: Tenant): void {
+  /**
+   * A project's log grew: feed its streams here, if there are any. Announced changes are fed
+   * as they come once they follow on from what this process has fed; a gap that an
+   * announcement does not fill soon, or a signal without changes, makes it read the log.
+   */
+  private changed(tenant: Tenant, changes?: ChangeRow[]): void {
     const feed = this.feeds.get(`${tenant.tenantId}/${tenant.projectId}`);
-    if (feed && feed.lastSeq >= 0) void this.pump(feed);
+    if (!feed || feed.lastSeq < 0) return;
+    if (!changes?.length) {
+      void this.pump(feed);
+      return;
+    }
+    for (const change of changes) if (change.seq > feed.lastSeq) feed.pending.set(change.seq, change);
+    this.drainPending(feed);
+  }
+
+  private drainPending(feed: ProjectFeed): void {
+    if (feed.pumping) {
+      feed.again = true;
+      return;
+    }
+    const run: ChangeRow[] = [];
+    for (let next = feed.lastSeq + 1; feed.pending.has(next); next++) {
+      run.push(feed.pending.get(next)!);
+      feed.pending.delete(next);
+    }
+    if (run.length) this.feedChanges(feed, run);
+    if (feed.pending.size && !feed.gapTimer) {
+      feed.gapTimer = setTimeout(() => {
+        feed.gapTimer = undefined;
+        if (feed.pending.size) void this.pump(feed);
+      }, GAP_WAIT_MS);
+      feed.gapTimer.unref();
+    }
   }
 
   /** The one reader of a project's log on this process; a call while it runs makes it read once more. */
@@ -264,27 +311,42 @@ export class LiveHub {
       do {
         feed.again = false;
         rows = await listChanges(this.db, feed.tenant, { after: feed.lastSeq, limit: PAGE });
-        const stale = new Set<LiveStream>();
-        const touched = new Set<LiveStream>();
-        for (const row of rows) {
-          const targets = row.user_id === null ? feed.streams : feed.users.get(row.user_id);
-          for (const stream of targets ?? []) {
-            if (!touched.has(stream)) {
-              touched.add(stream);
-              if (stream.cutIfBehind()) continue;
-            }
-            if (stream.deliver(row)) stale.add(stream);
-          }
-          feed.lastSeq = row.seq;
-        }
-        if (stale.size) await this.recount(feed.tenant, [...stale]);
-        for (const stream of touched) stream.sendCount();
+        this.feedChanges(feed, rows);
       } while (!this.closed && (feed.again || rows.length === PAGE));
     } catch (error) {
       this.logger.warn('live feed read failed', { error: String(error) });
     } finally {
       feed.pumping = false;
     }
+    for (const seq of feed.pending.keys()) if (seq <= feed.lastSeq) feed.pending.delete(seq);
+    this.drainPending(feed);
+  }
+
+  /**
+   * Sends changes (in log order, following on from feed.lastSeq) to the streams they concern.
+   * Counts that need the database are sent when it has answered.
+   */
+  private feedChanges(feed: ProjectFeed, rows: ChangeRow[]): void {
+    const stale = new Set<LiveStream>();
+    const touched = new Set<LiveStream>();
+    for (const row of rows) {
+      const targets = row.user_id === null ? feed.streams : feed.users.get(row.user_id);
+      for (const stream of targets ?? []) {
+        if (!touched.has(stream)) {
+          touched.add(stream);
+          if (stream.cutIfBehind()) continue;
+        }
+        if (stream.deliver(row)) stale.add(stream);
+      }
+      feed.lastSeq = row.seq;
+    }
+    for (const stream of touched) if (!stale.has(stream)) stream.sendCount();
+    if (!stale.size) return;
+    this.recount(feed.tenant, [...stale])
+      .then(() => {
+        for (const stream of stale) stream.sendCount();
+      })
+      .catch((error: unknown) => this.logger.warn('live recount failed', { error: String(error) }));
   }
 
   /** Counts again where a change's effect on a user's count is not known without the database. */

@@ -26,7 +26,12 @@ export interface ChangeRow {
  * Appends changes to the project's log; call it last in the transaction that made them. The
  * counter row stays locked until commit, so sequence numbers follow the commit order.
  */
-export async function recordChanges(trx: Knex.Transaction, tenant: Tenant, changes: NewChange[]): Promise<number> {
+export async function recordChanges(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  changes: NewChange[],
+  committed?: ChangeRow[],
+): Promise<number> {
   if (!changes.length) return 0;
   const { rows } = await trx.raw<{ rows: { last_seq: string }[] }>(
     `insert into notification_feeds as f (tenant_id, project_id, last_seq) values (:tenantId, :projectId, :n)
@@ -35,15 +40,26 @@ export async function recordChanges(trx: Knex.Transaction, tenant: Tenant, chang
     { tenantId: tenant.tenantId, projectId: tenant.projectId, n: changes.length },
   );
   const last = Number(rows[0].last_seq);
+  const seqOf = (i: number) => last - changes.length + 1 + i;
   await trx('notification_events').insert(
     changes.map((change, i) => ({
       tenant_id: tenant.tenantId,
       project_id: tenant.projectId,
-      seq: last - changes.length + 1 + i,
+      seq: seqOf(i),
       kind: change.kind,
       user_id: change.userId,
       notification_id: change.notificationId,
       payload: change.payload,
+    })),
+  );
+  // What the streams are told once the transaction commits, so that they need not read it back.
+  committed?.push(
+    ...changes.map((change, i) => ({
+      seq: seqOf(i),
+      kind: change.kind,
+      user_id: change.userId,
+      payload: change.payload,
+      visible: true,
     })),
   );
   return last;

@@ -8,18 +8,20 @@ import {
   userQuery,
   viewerQuery,
 } from './notifications.schemas';
+import type { ChangeRow } from './notifications.events';
 import * as notifications from './notifications.service';
 
 /**
  * Thin handlers: validated input -> service -> response. Errors go to the one error handler.
  * `announce` tells the live streams after a change was committed.
  */
-export function notificationHandlers(db: Knex, announce: (tenant: Tenant) => void) {
+export function notificationHandlers(db: Knex, announce: (tenant: Tenant, changes: ChangeRow[]) => void) {
   const create: RequestHandler = async (req, res) => {
     const input = parse(createNotificationBody, req.body);
     const tenant = tenantOf(req);
-    res.status(201).json(await notifications.createNotification(db, tenant, input));
-    announce(tenant);
+    const changes: ChangeRow[] = [];
+    res.status(201).json(await notifications.createNotification(db, tenant, input, changes));
+    announce(tenant, changes);
   };
 
   const list: RequestHandler = async (req, res) => {
@@ -34,20 +36,23 @@ export function notificationHandlers(db: Knex, announce: (tenant: Tenant) => voi
 
   const markRead: RequestHandler<{ id: string }> = async (req, res) => {
     const { userId } = parse(viewerQuery, req.query);
-    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userId));
-    announce(tenantOf(req));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userId, changes));
+    announce(tenantOf(req), changes);
   };
 
   const markAllRead: RequestHandler = async (req, res) => {
     const { userId } = parse(markAllReadQuery, req.query);
-    res.json(await notifications.markAllRead(db, tenantOf(req), userId));
-    announce(tenantOf(req));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markAllRead(db, tenantOf(req), userId, changes));
+    announce(tenantOf(req), changes);
   };
 
   const remove: RequestHandler<{ id: string }> = async (req, res) => {
-    await notifications.deleteNotification(db, tenantOf(req), req.params.id);
+    const changes: ChangeRow[] = [];
+    await notifications.deleteNotification(db, tenantOf(req), req.params.id, changes);
     res.status(204).end();
-    announce(tenantOf(req));
+    announce(tenantOf(req), changes);
   };
 
   const unreadCount: RequestHandler = async (req, res) => {

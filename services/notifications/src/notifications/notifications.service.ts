@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, isUuid, toIso } from '@platform/tenancy';
-import { recordChanges } from './notifications.events';
+import { recordChanges, type ChangeRow } from './notifications.events';
 import * as repo from './notifications.repository';
 import type { NotificationRow, Tenant } from './notifications.repository';
 import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
@@ -57,12 +57,16 @@ export async function createNotification(
   db: Knex,
   tenant: Tenant,
   input: CreateNotificationInput,
+  committed?: ChangeRow[],
 ): Promise<Notification> {
   return db.transaction(async (trx) => {
     const notification = toNotification(await repo.insertNotification(trx, tenant, input));
-    await recordChanges(trx, tenant, [
-      { kind: 'notification', userId: notification.userId, notificationId: notification.id, payload: notification },
-    ]);
+    await recordChanges(
+      trx,
+      tenant,
+      [{ kind: 'notification', userId: notification.userId, notificationId: notification.id, payload: notification }],
+      committed,
+    );
     return notification;
   });
 }
@@ -88,7 +92,14 @@ export async function getNotification(db: Knex, tenant: Tenant, id: string, view
  * personal notification (or any notification without a viewer) is marked read itself.
  * Marking a read notification again keeps its first readAt.
  */
-export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Notification> {
+/** `committed` (here and below) receives the changes made, for the live streams once the transaction committed. */
+export async function markRead(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  viewer?: string,
+  committed?: ChangeRow[],
+): Promise<Notification> {
   if (!isUuid(id)) throw notFound();
   return db.transaction(async (trx) => {
     const current = await repo.findNotification(trx, tenant, id, viewer);
@@ -102,28 +113,33 @@ export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: st
     if (!readAt) return getNotification(trx, tenant, id, viewer);
     // A receipt changes one user's view; the row's own read state changes its owner's (everyone's for a broadcast).
     const userId = receipt ? viewer : current.user_id;
-    await recordChanges(trx, tenant, [{ kind: 'read', userId, notificationId: id, payload: { id } }]);
+    await recordChanges(trx, tenant, [{ kind: 'read', userId, notificationId: id, payload: { id } }], committed);
     return toNotification({ ...current, read_at: readAt });
   });
 }
 
-export async function markAllRead(db: Knex, tenant: Tenant, userId: string): Promise<MarkAllReadResult> {
+export async function markAllRead(
+  db: Knex,
+  tenant: Tenant,
+  userId: string,
+  committed?: ChangeRow[],
+): Promise<MarkAllReadResult> {
   const updated = await db.transaction(async (trx) => {
     const changed = await repo.markAllRead(trx, tenant, userId);
-    if (changed) await recordChanges(trx, tenant, [{ kind: 'read_all', userId, notificationId: null, payload: {} }]);
+    const change = { kind: 'read_all', userId, notificationId: null, payload: {} } as const;
+    if (changed) await recordChanges(trx, tenant, [change], committed);
     return changed;
   });
   return { success: true, updated, count: updated, message: `${updated} notification(s) marked as read` };
 }
 
-export async function deleteNotification(db: Knex, tenant: Tenant, id: string): Promise<void> {
+export async function deleteNotification(db: Knex, tenant: Tenant, id: string, committed?: ChangeRow[]): Promise<void> {
   if (!isUuid(id)) throw notFound();
   await db.transaction(async (trx) => {
     const deleted = await repo.softDeleteNotification(trx, tenant, id);
     if (!deleted) throw notFound();
-    await recordChanges(trx, tenant, [
-      { kind: 'deleted', userId: deleted.userId, notificationId: id, payload: { id } },
-    ]);
+    const change = { kind: 'deleted', userId: deleted.userId, notificationId: id, payload: { id } } as const;
+    await recordChanges(trx, tenant, [change], committed);
   });
 }
 
