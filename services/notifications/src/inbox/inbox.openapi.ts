@@ -1,5 +1,6 @@
 import { BEARER, errorResponses, jsonResponse, KEYS, type JsonSchema } from '@platform/tenancy';
-import { DEFAULT_PAGE_SIZE, LIMITS, NOTIFICATION_TYPES } from '../notifications/notifications.schemas';
+import { listFilterParams } from '../notifications/notifications.openapi';
+import { LIMITS } from '../notifications/notifications.schemas';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -82,16 +83,7 @@ export const inboxPaths: Record<string, unknown> = {
       summary: "The end user's notifications (their own and the broadcasts), newest first",
       description: bearerNote,
       security: BEARER,
-      parameters: [
-        { name: 'read', in: 'query', schema: { type: 'boolean' } },
-        { name: 'type', in: 'query', schema: { enum: [...NOTIFICATION_TYPES] } },
-        {
-          name: 'limit',
-          in: 'query',
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE },
-        },
-        { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-      ],
+      parameters: listFilterParams,
       responses: {
         '200': jsonResponse('One page and the total for the same filter', ref('NotificationList')),
         ...errorResponses(400, 401, 403, 429),
