@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import type { DependencyStatus, Logger } from '@platform/tenancy';
 import { DEFAULT_MAX_ATTEMPTS, retryDelay, type EventBus, type Subscription } from './bus';
@@ -34,6 +35,8 @@ export class AmqpBus implements EventBus {
   private closed = false;
 
   private readonly exchange: string;
+  /** This process's own queue name for each per-process subscription, kept across reconnects. */
+  private readonly ownQueues = new Map<Subscription, string>();
 
   constructor(private readonly options: AmqpBusOptions) {
     this.exchange = `${options.namespace ?? ''}${EXCHANGE}`;
@@ -130,6 +133,7 @@ export class AmqpBus implements EventBus {
   }
 
   private async consume(connection: ChannelModel, subscription: Subscription): Promise<void> {
+    if (subscription.perProcess) return this.consumeOwn(connection, subscription);
     const queue = this.queueName(subscription.queue);
     const expires = this.options.queueExpiresMs ? { expires: this.options.queueExpiresMs } : {};
     const channel = await connection.createConfirmChannel();
@@ -152,6 +156,34 @@ export class AmqpBus implements EventBus {
         this.options.logger.warn('message handling interrupted', { queue, error: String(error) }),
       );
     });
+  }
+
+  private async consumeOwn(connection: ChannelModel, subscription: Subscription): Promise<void> {
+    let queue = this.ownQueues.get(subscription);
+    if (!queue) this.ownQueues.set(subscription, (queue = `${this.queueName(subscription.queue)}.${randomUUID()}`));
+    const channel = await connection.createChannel();
+    channel.on('error', () => undefined);
+    await channel.assertExchange(this.exchange, 'topic', { durable: true });
+    await channel.assertQueue(queue, { exclusive: true, autoDelete: true, durable: false });
+    for (const topic of subscription.topics) await channel.bindQueue(queue, this.exchange, topic);
+    await channel.consume(
+      queue,
+      (message) => {
+        if (!message) return;
+        let event: EventEnvelope;
+        try {
+          event = JSON.parse(message.content.toString('utf8')) as EventEnvelope;
+        } catch {
+          return;
+        }
+        subscription
+          .handler(event)
+          .catch((error) =>
+            this.options.logger.warn('event handler failed', { queue, type: event.type, error: String(error) }),
+          );
+      },
+      { noAck: true },
+    );
   }
 
   private async handle(

@@ -15,6 +15,12 @@ export interface Subscription {
   maxAttempts?: number;
   /** Delay before each retry; the last value repeats. */
   retryDelaysMs?: number[];
+  /**
+   * Fan-out to every process instead of one consumer per queue: each process gets a queue of
+   * its own (`queue` plus a random suffix) that the broker deletes when the process goes. No
+   * retries and no dead letters; for signals a missed copy of which costs nothing lasting.
+   */
+  perProcess?: boolean;
 }
 
 /** RabbitMQ in deployment, an in-process stand-in with the same contract on the embedded defaults. */

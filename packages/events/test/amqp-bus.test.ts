@@ -53,6 +53,20 @@ describeAmqp('RabbitMQ event bus', () => {
     expect(seen[0]).toEqual(event);
   });
 
+  it('when two processes subscribe per process under one queue name, then each gets every event', async () => {
+    const [first, second] = [await newBus(), await newBus()];
+    const type = `test.${randomUUID()}.signal`;
+    const queue = `test.events.${randomUUID()}`;
+    const seen: string[][] = [[], []];
+    for (const [i, bus] of [first, second].entries()) {
+      await bus.subscribe({ queue, topics: [type], perProcess: true, handler: async (e) => void seen[i].push(e.id) });
+    }
+    const events = [1, 2].map((n) => envelopeOf({ type, tenantId: 't', projectId: 'p', data: { n } }));
+    for (const event of events) await first.publish(event);
+    await waitFor(() => seen[0].length === 2 && seen[1].length === 2);
+    expect(seen).toEqual([events.map((e) => e.id), events.map((e) => e.id)]);
+  });
+
   it('when a consumer keeps throwing, then the event is retried and then dead-lettered', async () => {
     const bus = await newBus();
     const type = `test.${randomUUID()}.failing`;

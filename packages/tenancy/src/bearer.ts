@@ -10,6 +10,8 @@ export interface AccessTokenClaims {
   projectId: string;
   email: string;
   tokenVersion: number;
+  /** When the token expires (epoch seconds); set by verification. */
+  expiresAt?: number;
 }
 
 interface RawClaims {
@@ -19,6 +21,7 @@ interface RawClaims {
   email?: string;
   ver?: number;
   typ?: string;
+  exp?: number;
 }
 
 export const ACCESS_TOKEN_ALGORITHM = 'RS256';
@@ -38,6 +41,7 @@ export function verifyAccessToken(token: string, publicKey: string | KeyObject):
       projectId: claims.pid,
       email: claims.email ?? '',
       tokenVersion: claims.ver ?? 0,
+      ...(claims.exp === undefined ? {} : { expiresAt: claims.exp }),
     };
   } catch {
     return null;

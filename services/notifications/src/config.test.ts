@@ -7,6 +7,15 @@ describe('notifications configuration', () => {
       retentionDays: 30,
       purgeIntervalMs: 3_600_000,
       purgeBatchSize: 5_000,
+      live: {
+        heartbeatMs: 15_000,
+        maxStreamsPerProject: 5_000,
+        maxStreamsPerUser: 5,
+        maxBufferedBytes: 65_536,
+        replayWindowHours: 24,
+        replayMaxEvents: 1_000,
+        expirySweepMs: 5_000,
+      },
     });
   });
 
@@ -16,7 +25,11 @@ describe('notifications configuration', () => {
       NOTIFICATIONS_PURGE_INTERVAL_MS: '60000',
       NOTIFICATIONS_PURGE_BATCH_SIZE: '100',
     };
-    expect(loadNotificationsConfig(env)).toEqual({ retentionDays: 7, purgeIntervalMs: 60_000, purgeBatchSize: 100 });
+    expect(loadNotificationsConfig(env)).toMatchObject({
+      retentionDays: 7,
+      purgeIntervalMs: 60_000,
+      purgeBatchSize: 100,
+    });
   });
 
   it.each([
@@ -24,6 +37,8 @@ describe('notifications configuration', () => {
     ['NOTIFICATIONS_RETENTION_DAYS', 'soon'],
     ['NOTIFICATIONS_PURGE_INTERVAL_MS', '10'],
     ['NOTIFICATIONS_PURGE_BATCH_SIZE', '0'],
+    ['NOTIFICATIONS_STREAM_HEARTBEAT_MS', '0'],
+    ['NOTIFICATIONS_STREAMS_PER_USER', 'many'],
   ])('when %s is %s, then start-up is refused with a ConfigError', (name, value) => {
     expect(() => loadNotificationsConfig({ [name]: value })).toThrow(ConfigError);
   });

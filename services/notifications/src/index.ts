@@ -1,8 +1,9 @@
 import type { ServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
-import { loadNotificationsConfig } from './config';
+import { startExpirySweep } from './live/live.expiry';
 import { startPurgeSchedule } from './notifications/notifications.purge';
+import { notificationsRuntime } from './runtime';
 
 export const notificationsService: ServiceDefinition = {
   name: 'notifications',
@@ -10,6 +11,16 @@ export const notificationsService: ServiceDefinition = {
   migrations,
   createApp,
   async startBackground(deps) {
-    return startPurgeSchedule(deps.db, deps.logger, loadNotificationsConfig(deps.env));
+    const { config, hub } = notificationsRuntime(deps);
+    await hub.start();
+    const stopPurge = startPurgeSchedule(deps.db, deps.logger, config);
+    const stopExpiry = startExpirySweep(deps.db, deps.logger, config.live, (tenant, changes) =>
+      hub.announce(tenant, changes),
+    );
+    return async () => {
+      await stopExpiry();
+      await stopPurge();
+      await hub.close();
+    };
   },
 };

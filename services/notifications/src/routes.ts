@@ -1,19 +1,50 @@
 import { Router } from 'express';
 import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import { byProject, createRateLimit, type Tenant } from '@platform/tenancy';
+import type { ChangeRow } from './notifications/notifications.events';
+import { endUser, preflight } from './inbox/inbox.auth';
+import { inboxHandlers } from './inbox/inbox.router';
+import { liveHandlers } from './live/live.router';
 import { notificationHandlers } from './notifications/notifications.router';
+import { notificationsRuntime } from './runtime';
 
 /** The whole route table of the Notifications service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps): Router {
   const router = Router();
   const keys = projectKeys(deps);
-  const notifications = notificationHandlers(deps.db);
+  const { hub } = notificationsRuntime(deps);
+  const announce = (tenant: Tenant, changes: ChangeRow[]) => hub.announce(tenant, changes);
+  const notifications = notificationHandlers(deps.db, announce);
+  const inbox = inboxHandlers(deps.db, announce);
+  const live = liveHandlers(hub);
+  // The end user's routes: their access token instead of the keys, the same per-project limit.
+  const projectLimit = createRateLimit({
+    name: `${deps.service}-project`,
+    windowMs: deps.config.projectRateLimit.windowMs,
+    limit: deps.config.projectRateLimit.limit,
+    key: byProject,
+    redis: deps.redis,
+    logger: deps.logger,
+  });
+  const endUserOptions = { publicKey: deps.jwt.publicKey, directory: deps.directory };
+  const bearer = [endUser({ ...endUserOptions, queryToken: false }), projectLimit];
+  const bearerOrQuery = [endUser({ ...endUserOptions, queryToken: true }), projectLimit];
 
   router.post('/notifications', keys, notifications.create);
   router.get('/notifications', keys, notifications.list);
-  // A literal path before the /:id routes, so "mark-all-read" is never taken for an id.
+  // Literal paths before the /:id routes, so that they are never taken for an id.
   router.patch('/notifications/mark-all-read', keys, notifications.markAllRead);
+  router.get('/notifications/stream', keys, live.keyed);
+  router.get('/notifications/unread-count', keys, notifications.unreadCount);
   router.get('/notifications/:id', keys, notifications.get);
   router.patch('/notifications/:id/read', keys, notifications.markRead);
   router.delete('/notifications/:id', keys, notifications.remove);
+
+  router.options('/me/notifications{/*rest}', preflight);
+  router.get('/me/notifications', bearer, inbox.list);
+  router.get('/me/notifications/stream', bearerOrQuery, live.inbox);
+  router.get('/me/notifications/unread-count', bearer, inbox.unreadCount);
+  router.patch('/me/notifications/mark-all-read', bearer, inbox.markAllRead);
+  router.patch('/me/notifications/:id/read', bearer, inbox.markRead);
   return router;
 }

@@ -2,6 +2,7 @@ import { tryTransactionLock } from '@platform/db';
 import request from 'supertest';
 import { createTestService, waitFor, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
+import { loadNotificationsConfig } from '../src/config';
 import { PURGE_LOCK, purgeNotifications, startPurgeSchedule } from '../src/notifications/notifications.purge';
 
 let svc: TestService;
@@ -102,6 +103,7 @@ describe('purge of old notifications', () => {
     const id = await create();
     await backdate(id, 'expires_at', 90);
     const stop = startPurgeSchedule(svc.deps.db, svc.deps.logger, {
+      ...loadNotificationsConfig({}),
       retentionDays: 30,
       purgeIntervalMs: 1_000,
       purgeBatchSize: 100,

@@ -112,6 +112,18 @@ const userIdParam = (description: string, required = false) => ({
   description,
 });
 
+/** The list's filters and page, shared with the end user's list. */
+export const listFilterParams = [
+  { name: 'read', in: 'query', schema: { type: 'boolean' } },
+  { name: 'type', in: 'query', schema: { enum: [...NOTIFICATION_TYPES] } },
+  {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE },
+  },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+];
+
 export const notificationPaths: Record<string, unknown> = {
   '/notifications': {
     post: {
@@ -128,14 +140,7 @@ export const notificationPaths: Record<string, unknown> = {
       security: KEYS,
       parameters: [
         userIdParam("That user's own notifications plus broadcasts, with read state as that user sees it"),
-        { name: 'read', in: 'query', schema: { type: 'boolean' } },
-        { name: 'type', in: 'query', schema: { enum: [...NOTIFICATION_TYPES] } },
-        {
-          name: 'limit',
-          in: 'query',
-          schema: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE },
-        },
-        { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+        ...listFilterParams,
       ],
       responses: {
         '200': jsonResponse('One page and the total for the same filter', ref('NotificationList')),

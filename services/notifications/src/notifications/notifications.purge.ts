@@ -32,6 +32,27 @@ export async function purgeNotifications(db: Knex, options: PurgeOptions): Promi
   });
 }
 
+/** Name of the advisory lock of the change-log purge. */
+export const CHANGES_PURGE_LOCK = 'notifications.changes-purge';
+
+/** Removes changes older than the replay window: a client that missed them gets `reset`. */
+export async function purgeChanges(
+  db: Knex,
+  options: { windowHours: number; batchSize: number },
+): Promise<LockedBatchesResult> {
+  return deleteInLockedBatches(db, CHANGES_PURGE_LOCK, options.batchSize, async (trx) => {
+    const result = await trx.raw<{ rowCount: number }>(
+      `delete from notification_events where ctid in (
+         select ctid from notification_events
+         where created_at < now() - make_interval(hours => ?::int)
+         limit ?::int
+         for update skip locked)`,
+      [options.windowHours, options.batchSize],
+    );
+    return result.rowCount;
+  });
+}
+
 /** Runs the purge every `purgeIntervalMs` (first run shortly after start); stop() waits for a run in flight. */
 export function startPurgeSchedule(db: Knex, logger: Logger, config: NotificationsConfig): StopFunction {
   return startRecurringJob({
@@ -43,6 +64,9 @@ export function startPurgeSchedule(db: Knex, logger: Logger, config: Notificatio
       const { retentionDays } = config;
       const result = await purgeNotifications(db, { retentionDays, batchSize: config.purgeBatchSize });
       if (result.removed) logger.info('notifications purged', { removed: result.removed, retentionDays });
+      const windowHours = config.live.replayWindowHours;
+      const changes = await purgeChanges(db, { windowHours, batchSize: config.purgeBatchSize });
+      if (changes.removed) logger.info('notification changes purged', { removed: changes.removed, windowHours });
     },
   });
 }

@@ -215,7 +215,39 @@ export async function markAllRead(trx: Knex.Transaction, tenant: Tenant, userId:
 }
 
 /** Soft delete: the row stays (until the purge) but no query sees it again. */
-export async function softDeleteNotification(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
-  const changed = await visible(db, tenant).andWhere('n.id', id).update({ deleted_at: db.fn.now() });
-  return changed > 0;
+export async function softDeleteNotification(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+): Promise<{ userId: string | null } | undefined> {
+  const [row] = await visible(db, tenant).andWhere('n.id', id).update({ deleted_at: db.fn.now() }, ['user_id']);
+  return row ? { userId: row.user_id } : undefined;
+}
+
+/**
+ * Unread counts of many users at once (what `unreadCount` gives one): their own unread rows,
+ * plus the unread broadcasts less those they hold a receipt for. Three statements however
+ * many users; run them in one snapshot.
+ */
+export async function unreadCounts(db: Knex, tenant: Tenant, users: string[]): Promise<Map<string, number>> {
+  const bindings = { tenantId: tenant.tenantId, projectId: tenant.projectId, users };
+  const unreadBroadcast = `${VISIBLE} and n.user_id is null and n.read_at is null`;
+  const own = await db.raw<{ rows: { user_id: string; count: string }[] }>(
+    `select n.user_id, count(*) from notifications n
+     where ${VISIBLE} and n.user_id = any(:users) and n.read_at is null group by n.user_id`,
+    bindings,
+  );
+  const broadcasts = await db.raw<{ rows: { count: string }[] }>(
+    `select count(*) from notifications n where ${unreadBroadcast}`,
+    bindings,
+  );
+  const receipts = await db.raw<{ rows: { user_id: string; count: string }[] }>(
+    `select r.user_id, count(*) from notification_receipts r join notifications n on n.id = r.notification_id
+     where ${unreadBroadcast} and r.user_id = any(:users) group by r.user_id`,
+    bindings,
+  );
+  const counts = new Map(users.map((user) => [user, Number(broadcasts.rows[0].count)]));
+  for (const row of own.rows) counts.set(row.user_id, counts.get(row.user_id)! + Number(row.count));
+  for (const row of receipts.rows) counts.set(row.user_id, counts.get(row.user_id)! - Number(row.count));
+  return counts;
 }

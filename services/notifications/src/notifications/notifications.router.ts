@@ -1,14 +1,27 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { parse, tenantOf } from '@platform/tenancy';
-import { createNotificationBody, listNotificationsQuery, markAllReadQuery, viewerQuery } from './notifications.schemas';
+import { parse, tenantOf, type Tenant } from '@platform/tenancy';
+import {
+  createNotificationBody,
+  listNotificationsQuery,
+  markAllReadQuery,
+  userQuery,
+  viewerQuery,
+} from './notifications.schemas';
+import type { ChangeRow } from './notifications.events';
 import * as notifications from './notifications.service';
 
-/** Thin handlers: validated input -> service -> response. Errors go to the one error handler. */
-export function notificationHandlers(db: Knex) {
+/**
+ * Thin handlers: validated input -> service -> response. Errors go to the one error handler.
+ * `announce` tells the live streams after a change was committed.
+ */
+export function notificationHandlers(db: Knex, announce: (tenant: Tenant, changes: ChangeRow[]) => void) {
   const create: RequestHandler = async (req, res) => {
     const input = parse(createNotificationBody, req.body);
-    res.status(201).json(await notifications.createNotification(db, tenantOf(req), input));
+    const tenant = tenantOf(req);
+    const changes: ChangeRow[] = [];
+    res.status(201).json(await notifications.createNotification(db, tenant, input, changes));
+    announce(tenant, changes);
   };
 
   const list: RequestHandler = async (req, res) => {
@@ -23,18 +36,29 @@ export function notificationHandlers(db: Knex) {
 
   const markRead: RequestHandler<{ id: string }> = async (req, res) => {
     const { userId } = parse(viewerQuery, req.query);
-    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userId));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userId, changes));
+    announce(tenantOf(req), changes);
   };
 
   const markAllRead: RequestHandler = async (req, res) => {
     const { userId } = parse(markAllReadQuery, req.query);
-    res.json(await notifications.markAllRead(db, tenantOf(req), userId));
+    const changes: ChangeRow[] = [];
+    res.json(await notifications.markAllRead(db, tenantOf(req), userId, changes));
+    announce(tenantOf(req), changes);
   };
 
   const remove: RequestHandler<{ id: string }> = async (req, res) => {
-    await notifications.deleteNotification(db, tenantOf(req), req.params.id);
+    const changes: ChangeRow[] = [];
+    await notifications.deleteNotification(db, tenantOf(req), req.params.id, changes);
     res.status(204).end();
+    announce(tenantOf(req), changes);
   };
 
-  return { create, list, get, markRead, markAllRead, remove };
+  const unreadCount: RequestHandler = async (req, res) => {
+    const { userId } = parse(userQuery, req.query);
+    res.json(await notifications.unreadCount(db, tenantOf(req), userId));
+  };
+
+  return { create, list, get, markRead, markAllRead, remove, unreadCount };
 }

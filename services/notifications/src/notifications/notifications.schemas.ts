@@ -62,3 +62,21 @@ export interface ViewerQuery {
 export const viewerQuery = Joi.object<ViewerQuery>({ userId });
 
 export const markAllReadQuery = Joi.object<{ userId: string }>({ userId: userId.required() });
+
+/** The end user's own list: the same filters and pagination, the user taken from the token. */
+export const inboxListQuery = Joi.object<Omit<ListNotificationsQuery, 'userId'>>({
+  read: Joi.boolean(),
+  type: Joi.string().valid(...NOTIFICATION_TYPES),
+  ...pageSchema(DEFAULT_PAGE_SIZE),
+});
+
+/** `?userId=` that a keyed route needs: whose count or stream. */
+export const userQuery = Joi.object<{ userId: string }>({ userId: userId.required() });
+
+/** The end user's stream takes its token from the query when the client cannot set headers. */
+export const inboxStreamQuery = Joi.object<{ access_token?: string }>({ access_token: Joi.string().max(8_192) });
+
+/** The id of the last event a reconnecting client saw (the Last-Event-ID header). */
+export const lastEventIdHeader = Joi.string()
+  .pattern(/^\d{1,15}$/)
+  .messages({ 'string.pattern.base': 'Last-Event-ID must be the id of an event of this stream' });
