@@ -96,11 +96,19 @@ const pick = (responses: Record<string, unknown> = {}, status: string) =>
 type Operation = { security?: Record<string, unknown>[]; responses?: Record<string, unknown> };
 
 /** Applies `change` to every operation of every path. */
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** Applies `change` to each operation; a path item's other fields (its shared `parameters`) stay as they are. */
 function eachOperation(paths: Record<string, unknown>, change: (op: Operation) => Operation): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
-      Object.fromEntries(Object.entries(item as Record<string, Operation>).map(([method, op]) => [method, change(op)])),
+      Object.fromEntries(
+        Object.entries(item as Record<string, Operation>).map(([key, value]) => [
+          key,
+          HTTP_METHODS.has(key) ? change(value) : value,
+        ]),
+      ),
     ]),
   );
 }

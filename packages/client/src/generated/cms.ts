@@ -67,6 +67,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -158,6 +168,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -231,6 +251,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -336,6 +366,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         post?: never;
@@ -380,6 +420,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -466,6 +516,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -528,6 +588,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -620,6 +690,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -687,6 +767,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -780,6 +870,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -828,6 +928,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -897,6 +1007,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -959,6 +1079,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1048,6 +1178,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1126,6 +1266,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1174,6 +1324,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1321,6 +1481,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1475,6 +1645,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1538,6 +1718,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {

@@ -60,6 +60,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -116,6 +126,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -195,6 +215,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -267,6 +297,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -312,6 +352,16 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -396,6 +446,625 @@ export interface paths {
                 /** @description Rate limited */
                 429: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's notifications as they happen (Server-Sent Events), for backends
+         * @description Server-Sent Events of one user's notifications: their own and the project's broadcasts. Events: `notification` (data: the notification as the REST API returns it), `read` (`{id}`), `read_all` (`{}`), `deleted` (`{id}`; also when a notification expires), `unread_count` (`{count}`; on connect and after every change of that count), `reset` (`{}`: more was missed than can be replayed; reload the list). Every event has an `id:`, the change's number in the project's log. A comment line (`: ping`) every NOTIFICATIONS_STREAM_HEARTBEAT_MS (default 15 s) keeps proxies from closing the connection. Streams per project and per user on one process are limited (NOTIFICATIONS_STREAMS_PER_PROJECT, NOTIFICATIONS_STREAMS_PER_USER: 429 beyond); a client that does not read is disconnected once NOTIFICATIONS_STREAM_BUFFER_BYTES are queued for it.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The user */
+                    userId: string;
+                };
+                header?: {
+                    /** @description Sent by EventSource when it reconnects: the stream first replays the changes after it (kept for NOTIFICATIONS_REPLAY_WINDOW_HOURS, default 24 h, at most NOTIFICATIONS_REPLAY_MAX_EVENTS, default 1000), in order and once each; when more were missed, or they are no longer kept, it sends `reset` instead. */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream; it stays open */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's unread count */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The user */
+                    userId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The count */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnreadCount"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The end user's notifications (their own and the broadcasts), newest first
+         * @description Authorised by the access token Authentication issued (project and user come from it). A request with an Origin header passes only from an origin in the project's `allowedOrigins` setting (403 otherwise) and gets `Access-Control-Allow-Origin`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    read?: boolean;
+                    type?: "info" | "success" | "warning" | "error" | "custom";
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page and the total for the same filter */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationList"];
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * CORS preflight of the end-user routes
+         * @description A preflight carries no token, so it cannot name the project: it answers which methods and headers may follow, and the request itself is checked against the project's allowed origins.
+         */
+        options: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Methods and headers allowed */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The end user's notifications as they happen (Server-Sent Events)
+         * @description Server-Sent Events of one user's notifications: their own and the project's broadcasts. Events: `notification` (data: the notification as the REST API returns it), `read` (`{id}`), `read_all` (`{}`), `deleted` (`{id}`; also when a notification expires), `unread_count` (`{count}`; on connect and after every change of that count), `reset` (`{}`: more was missed than can be replayed; reload the list). Every event has an `id:`, the change's number in the project's log. A comment line (`: ping`) every NOTIFICATIONS_STREAM_HEARTBEAT_MS (default 15 s) keeps proxies from closing the connection. Streams per project and per user on one process are limited (NOTIFICATIONS_STREAMS_PER_PROJECT, NOTIFICATIONS_STREAMS_PER_USER: 429 beyond); a client that does not read is disconnected once NOTIFICATIONS_STREAM_BUFFER_BYTES are queued for it. Authorised by the access token Authentication issued (project and user come from it). A request with an Origin header passes only from an origin in the project's `allowedOrigins` setting (403 otherwise) and gets `Access-Control-Allow-Origin`. The stream ends when the token expires; reconnect with a fresh one.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The access token, for clients that cannot set headers (the browser's EventSource) */
+                    access_token?: string;
+                };
+                header?: {
+                    /** @description Sent by EventSource when it reconnects: the stream first replays the changes after it (kept for NOTIFICATIONS_REPLAY_WINDOW_HOURS, default 24 h, at most NOTIFICATIONS_REPLAY_MAX_EVENTS, default 1000), in order and once each; when more were missed, or they are no longer kept, it sends `reset` instead. */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event stream; it stays open */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The end user's unread count
+         * @description Authorised by the access token Authentication issued (project and user come from it). A request with an Origin header passes only from an origin in the project's `allowedOrigins` setting (403 otherwise) and gets `Access-Control-Allow-Origin`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The count */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnreadCount"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/notifications/mark-all-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark every notification the end user sees read for them
+         * @description Authorised by the access token Authentication issued (project and user come from it). A request with an Origin header passes only from an origin in the project's `allowedOrigins` setting (403 otherwise) and gets `Access-Control-Allow-Origin`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How many notifications changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MarkAllReadResult"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/me/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark one of the end user's notifications (or a broadcast, for them) read
+         * @description Authorised by the access token Authentication issued (project and user come from it). A request with an Origin header passes only from an origin in the project's `allowedOrigins` setting (403 otherwise) and gets `Access-Control-Allow-Origin`. Another user's notification is 404.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The notification as the user sees it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Notification"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+                503: {
+                    headers: {
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -490,6 +1159,10 @@ export interface components {
             count: number;
             message: string;
         };
+        UnreadCount: {
+            /** @description The user's own unread notifications plus the broadcasts they have not read (expired and deleted left out) */
+            count: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -571,6 +1244,80 @@ export const operations = {
         "secretKey",
         "tenantId",
         "projectId"
+      ]
+    ]
+  },
+  "getNotificationsStream": {
+    "method": "get",
+    "path": "/notifications/stream",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getNotificationsUnreadCount": {
+    "method": "get",
+    "path": "/notifications/unread-count",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getMeNotifications": {
+    "method": "get",
+    "path": "/me/notifications",
+    "security": [
+      [
+        "bearer"
+      ]
+    ]
+  },
+  "optionsMeNotifications": {
+    "method": "options",
+    "path": "/me/notifications",
+    "security": []
+  },
+  "getMeNotificationsStream": {
+    "method": "get",
+    "path": "/me/notifications/stream",
+    "security": [
+      [
+        "bearer"
+      ]
+    ]
+  },
+  "getMeNotificationsUnreadCount": {
+    "method": "get",
+    "path": "/me/notifications/unread-count",
+    "security": [
+      [
+        "bearer"
+      ]
+    ]
+  },
+  "patchMeNotificationsMarkAllRead": {
+    "method": "patch",
+    "path": "/me/notifications/mark-all-read",
+    "security": [
+      [
+        "bearer"
+      ]
+    ]
+  },
+  "patchMeNotificationsByIdRead": {
+    "method": "patch",
+    "path": "/me/notifications/{id}/read",
+    "security": [
+      [
+        "bearer"
       ]
     ]
   }

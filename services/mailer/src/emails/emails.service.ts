@@ -224,7 +224,11 @@ export class EmailsService {
     }
     const template = await this.deps.templates.findForSend(db, tenant, input.templateId);
     if (!template) throw errors.notFound('Template');
-    const rendered = await this.deps.templates.render(tenant, forLocale(template, input.locale), input.templateData ?? {});
+    const rendered = await this.deps.templates.render(
+      tenant,
+      forLocale(template, input.locale),
+      input.templateData ?? {},
+    );
     return { content: { ...rendered, subject: input.subject ?? rendered.subject }, templateId: template.id };
   }
 
