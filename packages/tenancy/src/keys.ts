@@ -43,8 +43,8 @@ const lookupsBusy = () =>
 /**
  * The four key headers must all be present and name one active project. Every mismatch
  * gets the same 401 so a caller cannot learn which header was wrong. Failed checks are counted
- * per client address: an address over its limit gets 429 for any key the cache does not know
- * as valid, before any database work (a flood of made-up keys costs no queries).
+ * per client address: an address over its limit gets 429 for any key not known as valid
+ * lately, before any database work (a flood of made-up keys costs no queries).
  */
 export function requireKeys(directory: PlatformDirectory): RequestHandler {
   return (req, _res, next) => {
@@ -75,8 +75,10 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
     // A cached key is answered synchronously: most requests then cost no promise at all.
     const cached = directory.cachedKey(apiKey);
     if (cached) return accept(cached);
+    // A key that was real a few minutes ago is looked up again even then: a valid client behind
+    // the same address as a flood keeps working after its cache entry expires.
     const blocked = failedChecks.blockedFor(byIp(req));
-    if (blocked) throw tooManyFailures(blocked);
+    if (blocked && !directory.wasRecentlyValid(apiKey)) throw tooManyFailures(blocked);
     if (cached === null) return accept(cached);
     return directory.findKey(apiKey).then(accept);
   };

@@ -55,8 +55,13 @@ export const LOOKUPS_BUSY = Symbol('key lookups busy');
  * Read access to the platform database (tenants, projects, keys), with the in-memory
  * cache that lets a valid request pass without a database round trip.
  */
+/** How long a key that was found stays known as real, past its cache entry (keys.ts lets it be looked up again). */
+const RECENTLY_VALID_MS = 15 * 60_000;
+
 export class PlatformDirectory {
   private readonly keys: TtlCache<ApiKeyRecord>;
+  /** Public keys found in the database lately; only a lookup that found one adds to it, so unknown keys cannot push them out. */
+  private readonly recentlyValid: TtlCache<true>;
   private readonly unknownKeys: TtlCache<null>;
   private readonly projects: TtlCache<ProjectRecord | null>;
   private readonly inflight = new Map<string, Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY>>();
@@ -76,6 +81,7 @@ export class PlatformDirectory {
     const limits = { ...DEFAULT_KEY_CHECK_LIMITS, ...options.keyChecks };
     this.keys = new TtlCache();
     this.unknownKeys = new TtlCache(limits.unknownKeysCached);
+    this.recentlyValid = new TtlCache(limits.unknownKeysCached);
     this.projects = new TtlCache(1_000);
     this.lookups = new Slots(limits.lookupConcurrency, limits.lookupQueue);
     this.failedChecks = new FailedKeyChecks(limits.failuresPerAddress, limits.failureWindowMs);
@@ -84,6 +90,11 @@ export class PlatformDirectory {
   /** The cached answer for a key, without waiting: undefined when the cache does not know it. */
   cachedKey(publicKey: string): ApiKeyRecord | null | undefined {
     return this.keys.get(publicKey) ?? this.unknownKeys.get(publicKey);
+  }
+
+  /** Whether this public key was found in the database within the last minutes (whatever its cache entry says now). */
+  wasRecentlyValid(publicKey: string): boolean {
+    return this.recentlyValid.get(publicKey) === true;
   }
 
   /** A known key's record: null when unknown, LOOKUPS_BUSY when too many lookups are already waiting. */
@@ -121,8 +132,10 @@ export class PlatformDirectory {
           settings: row.settings ?? {},
         }
       : null;
-    if (record) this.keys.set(publicKey, record, this.ttlMs);
-    else this.unknownKeys.set(publicKey, null, this.negativeTtlMs);
+    if (record) {
+      this.keys.set(publicKey, record, this.ttlMs);
+      this.recentlyValid.set(publicKey, true, RECENTLY_VALID_MS);
+    } else this.unknownKeys.set(publicKey, null, this.negativeTtlMs);
     return record;
   }
 

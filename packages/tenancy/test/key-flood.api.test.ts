@@ -66,6 +66,16 @@ describe('bogus keys', () => {
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
   });
 
+  it("when a valid key's cache entry has expired while its address is over the failed-check limit, then it is looked up again and passes", async () => {
+    // A zero TTL: the key is never served from the cache, as after its entry has expired.
+    const directory = new PlatformDirectory(db, secrets, { ttlMs: 0, keyChecks: { failuresPerAddress: 3 } });
+    const app = appWith(directory);
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
+    expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(429);
+    expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+
   it('when a flood of unknown keys overfills the unknown-key cache, then a valid key is still answered from the cache', async () => {
     const directory = directoryWith({ failuresPerAddress: 1e9, unknownKeysCached: 5 });
     const app = appWith(directory);
