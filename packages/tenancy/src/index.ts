@@ -31,7 +31,7 @@ export { createHttpServer, listenHttp } from './http-server';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { isPublishedSecret } from './published-secrets';
 export { ownEntry } from './own-entry';
-export { findString, hasLoneSurrogate } from './text-guard';
+export { findString } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
 export {
@@ -46,3 +46,4 @@ export {
   type OpenApiInput,
 } from './openapi';
 export { toIso } from './time';
+export { ProjectSlots } from './project-slots';

@@ -1,7 +1,6 @@
-export { assertTargetAllowed, guardedLookup, isPrivateAddress, WebhookRefusedError } from './ssrf-guard';
+export { assertTargetAllowed, WebhookRefusedError } from './ssrf-guard';
 export { signWebhook, verifyWebhookSignature } from './webhook-signature';
-export { postWebhook, WebhookDeadlineError, type PostWebhookOptions, type WebhookResponse } from './webhook-sender';
-export { DeliverySlots } from './delivery-slots';
+export { postWebhook, type PostWebhookOptions, type WebhookResponse } from './webhook-sender';
 export {
   attemptSignedDelivery,
   nextAttemptAt,

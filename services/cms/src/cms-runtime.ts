@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { DeliverySlots } from '@platform/webhooks';
+import { ProjectSlots } from '@platform/tenancy';
 import { loadCmsConfig, type CmsConfig } from './config';
 import { ContentValidator } from './content-types/content-validation';
 import { PatternChecker } from './content-types/pattern-checker';
@@ -12,7 +12,7 @@ export interface CmsRuntime {
   /** Schema compiles and content validation on budgeted threads; stopped with the pattern checker. */
   contentValidator: ContentValidator;
   /** This process's webhook delivery slots, shared fairly by the projects. */
-  webhookSlots: DeliverySlots;
+  webhookSlots: ProjectSlots;
 }
 
 const runtimes = new WeakMap<ServiceDeps, CmsRuntime>();
@@ -25,7 +25,7 @@ export function cmsRuntime(deps: ServiceDeps): CmsRuntime {
       config,
       patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
       contentValidator: new ContentValidator(config.validationBudget),
-      webhookSlots: new DeliverySlots({
+      webhookSlots: new ProjectSlots({
         total: deps.config.webhooks.slots,
         perProject: deps.config.webhooks.projectSlots,
       }),

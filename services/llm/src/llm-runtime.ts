@@ -1,8 +1,7 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { DeliverySlots } from '@platform/webhooks';
+import { ProjectSlots } from '@platform/tenancy';
 import { loadLlmConfig, type LlmConfig } from './config';
 import { MeterSettler } from './limits/meter-settler';
-import { ProjectSlots } from './gateway/project-slots';
 import { CompletionLogWriter } from './usage/completion-log-writer';
 import { VendorClientCache } from './vendors/vendor-clients';
 import type { VendorOptions, ProviderType } from './vendors/vendor-types';
@@ -13,7 +12,7 @@ export interface LlmRuntime {
   clients: VendorClientCache;
   logs: CompletionLogWriter;
   /** This process's webhook delivery slots, shared fairly by the projects. */
-  webhookSlots: DeliverySlots;
+  webhookSlots: ProjectSlots;
   /** Settles finished gateway requests against their project's budget and rate meters. */
   meters: MeterSettler;
   /** Open streams per project on this replica. */
@@ -33,12 +32,12 @@ export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(
         flushMs: config.logFlushMs,
         maxBuffered: config.logMaxBuffered,
       }),
-      webhookSlots: new DeliverySlots({
+      webhookSlots: new ProjectSlots({
         total: deps.config.webhooks.slots,
         perProject: deps.config.webhooks.projectSlots,
       }),
       meters: new MeterSettler(deps.db, deps.logger, config.meterFlushMs),
-      streams: new ProjectSlots(config.gatewayMaxStreamsPerProject),
+      streams: new ProjectSlots({ perProject: config.gatewayMaxStreamsPerProject }),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
         timeoutMs: config.vendorTimeoutMs,

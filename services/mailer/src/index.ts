@@ -23,4 +23,3 @@ export const mailerService: ServiceDefinition = {
 
 export { authEmailHandler, sendAuthEmail, AUTH_EMAIL_QUEUE } from './auth-emails/auth-emails.consumer';
 export { TemplateCache, renderSource } from './templates/template-engine';
-export { TemplateRenderer } from './templates/template-budget';

@@ -63,14 +63,14 @@ export class AttemptLog {
 const NO_TOKENS: TokenCounts = Object.freeze({ prompt: 0, completion: 0, cached: 0, cacheWrite: 0 });
 
 /** A vendor 429, 408, 409 or 5xx (Anthropic's 529 included), or no answer at all: worth another try. */
-export function isRetryable(failure: VendorFailure): boolean {
+function isRetryable(failure: VendorFailure): boolean {
   if (failure.kind === 'unreachable') return true;
   const status = failure.status ?? 0;
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
 /** The vendor's Retry-After (retry-after-ms, or seconds or a date), in ms. */
-export function retryAfterMs(error: unknown): number | undefined {
+function retryAfterMs(error: unknown): number | undefined {
   const headers = (error as { headers?: { get?: (name: string) => string | null } } | null)?.headers;
   if (typeof headers?.get !== 'function') return undefined;
   const ms = Number(headers.get('retry-after-ms'));
@@ -95,7 +95,7 @@ export function failureOf(error: unknown, apiKey: string): VendorFailure {
 // A vendor's refusal of the request itself keeps its status, so the OpenAI SDKs raise the usual class.
 const PASSED_ON = new Set([400, 404, 413, 422]);
 
-export function gatewayError(failure: VendorFailure): AppError {
+function gatewayError(failure: VendorFailure): AppError {
   if (failure.kind === 'vendor' && failure.status && PASSED_ON.has(failure.status)) {
     return new AppError('VENDOR_ERROR', failure.message, { status: failure.status });
   }

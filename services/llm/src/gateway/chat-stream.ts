@@ -27,7 +27,8 @@ export async function streamChat(
   body: ChatBody,
   res: Response,
 ): Promise<void> {
-  if (!runtime.streams.take(tenant.projectId)) {
+  const releaseStream = runtime.streams.tryAcquire(tenant.projectId);
+  if (!releaseStream) {
     throw new AppError('RATE_LIMITED', 'Too many open streams for this project', { headers: { 'Retry-After': '1' } });
   }
   const controller = new AbortController();
@@ -79,7 +80,7 @@ export async function streamChat(
   } finally {
     clearTimeout(deadline);
     res.off('close', onClose);
-    runtime.streams.release(tenant.projectId);
+    releaseStream();
   }
 }
 

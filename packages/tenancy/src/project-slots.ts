@@ -1,20 +1,19 @@
 /**
- * The delivery slots of one process, shared by every project: at most `total` attempts at once,
- * and at most `perProject` of them for one project. A project whose receivers are slow (a
- * tarpit answering a byte at a time) fills its own share and no more; the callers of a project
- * without a free slot put its attempt back for later instead of waiting, so they never hold a
- * queue position that another project's delivery needs.
+ * Slots of one process that projects hold (webhook attempts, open streams, sends in flight): at
+ * most `perProject` for one project and, when given, `total` in all. Taking never waits: a
+ * project without a free slot is refused at once, so it never holds a queue position that
+ * another project needs (a project with slow receivers or vendors fills its own share and no more).
  */
-export class DeliverySlots {
+export class ProjectSlots {
   private readonly held = new Map<string, number>();
   private inUse = 0;
 
-  constructor(private readonly limits: { total: number; perProject: number }) {}
+  constructor(private readonly limits: { perProject: number; total?: number }) {}
 
   /** A release function when a slot was free for this project, else null. */
   tryAcquire(projectId: string): (() => void) | null {
     const mine = this.held.get(projectId) ?? 0;
-    if (this.inUse >= this.limits.total || mine >= this.limits.perProject) return null;
+    if (this.inUse >= (this.limits.total ?? Infinity) || mine >= this.limits.perProject) return null;
     this.inUse++;
     this.held.set(projectId, mine + 1);
     let released = false;

@@ -1,8 +1,8 @@
-import { DeliverySlots } from './delivery-slots';
+import { ProjectSlots } from './project-slots';
 
-describe('DeliverySlots', () => {
+describe('ProjectSlots', () => {
   it('when one project holds its whole share, then it gets no more while another project still gets a slot', () => {
-    const slots = new DeliverySlots({ total: 4, perProject: 2 });
+    const slots = new ProjectSlots({ total: 4, perProject: 2 });
     expect(slots.tryAcquire('x')).not.toBeNull();
     expect(slots.tryAcquire('x')).not.toBeNull();
     expect(slots.tryAcquire('x')).toBeNull();
@@ -11,7 +11,7 @@ describe('DeliverySlots', () => {
   });
 
   it('when all slots are held, then nobody gets one until a slot is released', () => {
-    const slots = new DeliverySlots({ total: 2, perProject: 2 });
+    const slots = new ProjectSlots({ total: 2, perProject: 2 });
     const release = slots.tryAcquire('x')!;
     slots.tryAcquire('y');
     expect(slots.tryAcquire('z')).toBeNull();
