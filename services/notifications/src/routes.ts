@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { projectKeys, type ServiceDeps } from '@platform/runtime';
-import { byProject, createRateLimit, type Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import type { ChangeRow } from './notifications/notifications.events';
 import { endUser, preflight } from './inbox/inbox.auth';
 import { inboxHandlers } from './inbox/inbox.router';
@@ -17,15 +17,9 @@ export function createRoutes(deps: ServiceDeps): Router {
   const notifications = notificationHandlers(deps.db, announce);
   const inbox = inboxHandlers(deps.db, announce);
   const live = liveHandlers(hub);
-  // The end user's routes: their access token instead of the keys, the same per-project limit.
-  const projectLimit = createRateLimit({
-    name: `${deps.service}-project`,
-    windowMs: deps.config.projectRateLimit.windowMs,
-    limit: deps.config.projectRateLimit.limit,
-    key: byProject,
-    redis: deps.redis,
-    logger: deps.logger,
-  });
+  // The end user's routes: their access token instead of the keys, and the very limiter the
+  // keyed routes count against, so a project has one allowance whichever way it calls.
+  const [, projectLimit] = keys;
   const endUserOptions = { publicKey: deps.jwt.publicKey, directory: deps.directory };
   const bearer = [endUser({ ...endUserOptions, queryToken: false }), projectLimit];
   const bearerOrQuery = [endUser({ ...endUserOptions, queryToken: true }), projectLimit];

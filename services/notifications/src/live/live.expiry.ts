@@ -39,7 +39,9 @@ export async function announceExpiries(
     const byProject = new Map<string, ExpiredRow[]>();
     for (const row of rows) {
       const key = `${row.tenant_id}/${row.project_id}`;
-      byProject.set(key, [...(byProject.get(key) ?? []), row]);
+      const group = byProject.get(key);
+      if (group) group.push(row);
+      else byProject.set(key, [row]);
     }
     const announced: { tenant: Tenant; changes: ChangeRow[] }[] = [];
     for (const expired of byProject.values()) {
