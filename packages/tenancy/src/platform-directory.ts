@@ -165,6 +165,7 @@ export class PlatformDirectory {
   clearCache(): void {
     this.keys.clear();
     this.unknownKeys.clear();
+    this.recentlyValid.clear();
     this.projects.clear();
   }
 }

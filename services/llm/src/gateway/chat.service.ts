@@ -60,7 +60,9 @@ export async function admitChat(
   const reservedUsd = worstCaseCostUsd(request, models, runtime.config.defaultMaxTokens);
   const defaults = runtime.config.gatewayLimits
     ? await admit(deps.db, tenant, reservedUsd)
-    : await readFallbacks(deps.db, tenant);
+    : body.fallbacks
+      ? []
+      : await readFallbacks(deps.db, tenant);
   // The project's fallbacks apply when the request names none of its own.
   const chain = body.fallbacks ? models : [body.model, ...defaults.filter((model) => model !== body.model)];
   return { request, models: chain, log: new AttemptLog(runtime, tenant, body.stream === true), reservedUsd };

@@ -159,6 +159,7 @@ export class EmailsService {
     const results: RecipientResult[] = [];
     const sentAt: Date[] = [];
     let tried = 0;
+    let unsubscribeHeaders: ((email: string) => Record<string, string>) | undefined;
     let firstFailure: VendorSendError | undefined;
     for (const to of recipients) {
       const suppression = blocked.get(to.toLowerCase());
@@ -175,8 +176,8 @@ export class EmailsService {
         continue;
       }
       tried += 1;
-      const headers =
-        input.category === 'marketing' ? await this.deps.unsubscribe.headersFor(db, tenant, to) : undefined;
+      if (input.category === 'marketing') unsubscribeHeaders ??= await this.deps.unsubscribe.headersSigner(db, tenant);
+      const headers = unsubscribeHeaders?.(to);
       const final = await this.failover(
         tenant,
         routes,

@@ -20,15 +20,18 @@ export class UnsubscribeService {
     private readonly publicUrl: string,
   ) {}
 
-  /** The List-Unsubscribe headers of one marketing email to `email`. */
-  async headersFor(db: Knex, tenant: Tenant, email: string): Promise<Record<string, string>> {
-    const token = signUnsubscribeToken(await this.secretOf(db, tenant, true), {
-      ...tenant,
-      email: email.toLowerCase(),
-    });
-    return {
-      'List-Unsubscribe': `<${this.publicUrl}/v1/unsubscribe/${token}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  /**
+   * What gives each marketing email of one send its List-Unsubscribe headers: the project's
+   * secret is read once per send, not once per recipient.
+   */
+  async headersSigner(db: Knex, tenant: Tenant): Promise<(email: string) => Record<string, string>> {
+    const secret = await this.secretOf(db, tenant, true);
+    return (email) => {
+      const token = signUnsubscribeToken(secret, { ...tenant, email: email.toLowerCase() });
+      return {
+        'List-Unsubscribe': `<${this.publicUrl}/v1/unsubscribe/${token}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      };
     };
   }
 
