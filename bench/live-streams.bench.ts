@@ -15,7 +15,7 @@ import { createProject, platformMigrations } from '@platform/admin';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
-import { allMigrations, type ServiceDeps } from '@platform/runtime';
+import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
 import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 import { keyHeaders, testJwtKeys } from '@platform/testkit';
 import { benchDatabaseServer } from './lib/database';
@@ -110,8 +110,13 @@ export default async function bench(): Promise<string[]> {
       secrets,
       jwt: testJwtKeys(),
     };
-    stop = await notificationsService.startBackground!(deps);
-    listening = await listenService(notificationsService.createApp(deps));
+    const service = assembleService(notificationsService, deps);
+    const stopJobs = await service.startJobs();
+    stop = async () => {
+      await stopJobs();
+      await service.close();
+    };
+    listening = await listenService(service.app);
     const { url } = listening;
     await ready;
 

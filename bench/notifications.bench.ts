@@ -17,7 +17,7 @@ import { createProject, platformMigrations, rotateKeys } from '@platform/admin';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
-import { allMigrations, type ServiceDeps } from '@platform/runtime';
+import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
 import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 import { testJwtKeys } from '@platform/testkit';
 import {
@@ -144,7 +144,7 @@ export default async function bench(): Promise<string[]> {
       secrets,
       jwt: testJwtKeys(),
     };
-    const subject = await listenService(notificationsService.createApp(deps));
+    const subject = await listenService(assembleService(notificationsService, deps).app);
     const baseline = await listenBare(baselineApp(pool, db, tenant));
     servers.push(subject, baseline);
 

@@ -1,4 +1,14 @@
-export type { ServiceDefinition, ServiceDeps, ServiceName, StopFunction } from './service-definition';
+export type {
+  BuiltServiceDefinition,
+  Job,
+  LegacyServiceDefinition,
+  ServiceDefinition,
+  ServiceDeps,
+  ServiceName,
+  ServiceParts,
+  StopFunction,
+} from './service-definition';
+export { assembleService, httpAppOf, type AssembledService } from './assemble';
 export { startRecurringJob, type RecurringJobOptions } from './recurring-job';
 export { openInfrastructure, type Infrastructure } from './infrastructure';
 export { startService, migrateService, allMigrations, type RunningService } from './start-service';

@@ -1,9 +1,9 @@
-import type { Express } from 'express';
+import type { Express, Router } from 'express';
 import type Redis from 'ioredis';
 import type { Knex } from 'knex';
 import type { Migration } from '@platform/db';
 import type { EventBus, OutboxRelay } from '@platform/events';
-import type { Logger, PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
+import type { HttpAppOptions, Logger, PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 
 export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications';
 
@@ -20,7 +20,7 @@ export interface ServiceDeps {
   platformDb: Knex;
   directory: PlatformDirectory;
   bus: EventBus;
-  /** Call `relay.kick()` after committing a transaction that wrote events, to send them at once. */
+  /** Kicked by `withOutbox` after a transaction that wrote events commits, to send them at once. */
   relay: OutboxRelay;
   secrets: SecretBox;
   redis?: Redis;
@@ -31,13 +31,53 @@ export interface ServiceDeps {
 
 export type StopFunction = () => Promise<void>;
 
-export interface ServiceDefinition {
+/** Work that runs beside the HTTP server: a consumer, a scheduler, a worker. */
+export interface Job {
+  name: string;
+  /** Starts the job; the function returned stops it (and waits for work in progress). */
+  start(): Promise<StopFunction>;
+}
+
+/** What a service's `build` returns: everything the runtime needs to serve and run it. */
+export interface ServiceParts<Shared = unknown> {
+  /** The whole /v1 route table. */
+  routes: Router;
+  /** The service's OpenAPI document, served at /v1/openapi.json. */
+  openapi: object;
+  /** The service's own metrics, served on /metrics beside the HTTP ones. */
+  metrics?: HttpAppOptions['metrics'];
+  /** Started by the runtime after the HTTP app is built; tests start them only when they ask. */
+  jobs: Job[];
+  /** What HTTP and the jobs share (built once in `build`); tests and benches may inspect it. */
+  shared: Shared;
+  /** Releases what `build` made (threads, timers, caches); called after the jobs stopped. */
+  close(): Promise<void>;
+}
+
+interface DefinitionBase {
   name: ServiceName;
   defaultPort: number;
   /** The service's own migrations; the event tables are added in front by the runtime. */
   migrations: Migration[];
+}
+
+/** A service with one composition root: `build(deps)` makes its routes, jobs and shared state. */
+export interface BuiltServiceDefinition<Shared = unknown> extends DefinitionBase {
+  build(deps: ServiceDeps): ServiceParts<Shared>;
+  createApp?: never;
+  startBackground?: never;
+}
+
+/**
+ * @deprecated The transitional shape of the services not yet converted to `build`; it goes
+ * once all six services are converted (issue #16, see docs/service-shape.md).
+ */
+export interface LegacyServiceDefinition extends DefinitionBase {
+  build?: never;
   /** Builds the HTTP app; pure, no listen(). */
   createApp(deps: ServiceDeps): Express;
   /** Consumers, schedulers and workers that run beside the HTTP server. */
   startBackground?(deps: ServiceDeps): Promise<StopFunction>;
 }
+
+export type ServiceDefinition<Shared = unknown> = BuiltServiceDefinition<Shared> | LegacyServiceDefinition;

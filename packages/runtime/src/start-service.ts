@@ -3,6 +3,7 @@ import { createDb, migrateLatest, type Migration } from '@platform/db';
 import { eventMigrations, OutboxRelay } from '@platform/events';
 import { listenHttp, PlatformDirectory, type Logger } from '@platform/tenancy';
 import type { Knex } from 'knex';
+import { assembleService } from './assemble';
 import type { Infrastructure } from './infrastructure';
 import type { ServiceDefinition, ServiceDeps, StopFunction } from './service-definition';
 
@@ -61,10 +62,10 @@ export async function startService(
     jwt: infra.jwt,
     lifecycle: { draining: false },
   };
-  const app = definition.createApp(deps);
-  const stopBackground = definition.startBackground ? await definition.startBackground(deps) : async () => undefined;
+  const service = assembleService(definition, deps);
+  const stopJobs = await service.startJobs();
   relay.start();
-  const server = await listenHttp(app, port);
+  const server = await listenHttp(service.app, port);
   server.keepAliveTimeout = 65_000;
   logger.info('listening', { port });
 
@@ -79,7 +80,8 @@ export async function startService(
     const drainTimeout = setTimeout(() => server.closeAllConnections(), infra.config.shutdownDrainMs);
     await drained;
     clearTimeout(drainTimeout);
-    await stopBackground();
+    await stopJobs();
+    await service.close();
     await relay.stop();
     await db.destroy();
   };

@@ -4,7 +4,14 @@ import type { Knex } from 'knex';
 import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus, OutboxRelay, type EventBus } from '@platform/events';
-import { allMigrations, type ServiceDefinition, type ServiceDeps } from '@platform/runtime';
+import {
+  allMigrations,
+  assembleService,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+  type StopFunction,
+} from '@platform/runtime';
 import {
   createLogger,
   loadPlatformConfig,
@@ -39,9 +46,16 @@ export interface TestServiceOptions {
   databaseRelay?: boolean;
 }
 
-export interface TestService {
+export interface TestService<Shared = unknown> {
   app: Express;
   deps: ServiceDeps;
+  /** What `build` returned (routes, jobs, shared state); undefined for a not yet converted service. */
+  parts?: ServiceParts<Shared>;
+  /**
+   * Starts the service's jobs (consumers, schedulers, workers), which tests otherwise run
+   * without; `close()` stops them too, the returned function stops them earlier.
+   */
+  startJobs(): Promise<StopFunction>;
   /** Makes a fresh tenant and project with its own keys. */
   createProject(settings?: ProjectSettings): Promise<TestProject>;
   /** With `databaseRelay`: the relay between the service and Postgres. */
@@ -60,10 +74,10 @@ export interface TestProject extends CreatedProject {
  * The service built as in production (real Postgres, migrations, middleware) around fresh
  * databases of its own, so that test files cannot see each other's data.
  */
-export async function createTestService(
-  definition: ServiceDefinition,
+export async function createTestService<Shared>(
+  definition: ServiceDefinition<Shared>,
   options: TestServiceOptions = {},
-): Promise<TestService> {
+): Promise<TestService<Shared>> {
   const platformDatabase = await createTestDatabase('platform');
   const serviceDatabase = await createTestDatabase(definition.name);
   const server = new URL(platformDatabase.url);
@@ -102,14 +116,26 @@ export async function createTestService(
     secrets,
     jwt,
   };
-  const app = definition.createApp(deps);
+  const service = assembleService(definition, deps);
+  const running = new Set<StopFunction>();
   return {
-    app,
+    app: service.app,
     deps,
+    parts: service.parts,
+    async startJobs() {
+      const stopJobs = await service.startJobs();
+      const stop: StopFunction = async () => {
+        if (running.delete(stop)) await stopJobs();
+      };
+      running.add(stop);
+      return stop;
+    },
     createProject: (settings) => createTestProject(platformDb, secrets, settings),
     databaseRelay: relay,
     async close() {
       relay?.restore();
+      for (const stop of [...running].reverse()) await stop();
+      await service.close();
       await deps.relay.stop();
       if (!options.bus) await bus.close();
       await db.destroy();

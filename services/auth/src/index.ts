@@ -1,9 +1,9 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import type { LegacyServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
 
-export const authService: ServiceDefinition = {
+export const authService: LegacyServiceDefinition = {
   name: 'auth',
   defaultPort: 4001,
   migrations,

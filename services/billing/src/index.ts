@@ -1,8 +1,8 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import type { LegacyServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 
-export const billingService: ServiceDefinition = {
+export const billingService: LegacyServiceDefinition = {
   name: 'billing',
   defaultPort: 4002,
   migrations,

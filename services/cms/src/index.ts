@@ -1,4 +1,4 @@
-import { startRecurringJob, type ServiceDefinition } from '@platform/runtime';
+import { startRecurringJob, type LegacyServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { cmsRuntime } from './cms-runtime';
@@ -6,7 +6,7 @@ import { startNewsScheduler } from './news/news.scheduler';
 import { runContentSchedule } from './scheduling/content-schedule.job';
 import { startWebhookDelivery } from './webhooks/webhook-delivery.consumer';
 
-export const cmsService: ServiceDefinition = {
+export const cmsService: LegacyServiceDefinition = {
   name: 'cms',
   defaultPort: 4003,
   migrations,

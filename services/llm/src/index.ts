@@ -1,11 +1,11 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import type { LegacyServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { BatchWorker } from './batches/batch-worker';
 import { llmRuntime } from './llm-runtime';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
 
-export const llmService: ServiceDefinition = {
+export const llmService: LegacyServiceDefinition = {
   name: 'llm',
   defaultPort: 4004,
   migrations,

@@ -1,11 +1,11 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import type { LegacyServiceDefinition } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
 import { startIdempotencyPrune } from './emails/idempotency.prune';
 import { mailerServices } from './services';
 
-export const mailerService: ServiceDefinition = {
+export const mailerService: LegacyServiceDefinition = {
   name: 'mailer',
   defaultPort: 4005,
   migrations,

@@ -1,26 +1,49 @@
-import type { ServiceDefinition } from '@platform/runtime';
+import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
-import { createApp } from './app';
+import { loadNotificationsConfig, type NotificationsConfig } from './config';
 import { startExpirySweep } from './live/live.expiry';
+import { LiveHub } from './live/live.hub';
 import { startPurgeSchedule } from './notifications/notifications.purge';
-import { notificationsRuntime } from './runtime';
+import { openapi } from './openapi';
+import { createRoutes } from './routes';
 
-export const notificationsService: ServiceDefinition = {
+/** What the HTTP side and the jobs of one instance share, built once in `build`. */
+export interface NotificationsShared {
+  config: NotificationsConfig;
+  /** The live streams of this process; its bus subscription and heartbeat are the `live` job. */
+  hub: LiveHub;
+}
+
+/** The composition root: config, the live hub, the route table and the jobs. */
+export function buildNotifications(deps: ServiceDeps): ServiceParts<NotificationsShared> {
+  const config = loadNotificationsConfig(deps.env);
+  const hub = new LiveHub(deps.db, deps.bus, deps.logger, config.live);
+  return {
+    routes: createRoutes(deps, hub),
+    openapi,
+    shared: { config, hub },
+    jobs: [
+      {
+        name: 'live',
+        async start() {
+          await hub.start();
+          return () => hub.close();
+        },
+      },
+      { name: 'purge', start: async () => startPurgeSchedule(deps.db, deps.logger, config) },
+      {
+        name: 'expiry',
+        start: async () =>
+          startExpirySweep(deps.db, deps.logger, config.live, (tenant, changes) => hub.announce(tenant, changes)),
+      },
+    ],
+    close: () => hub.close(),
+  };
+}
+
+export const notificationsService: BuiltServiceDefinition<NotificationsShared> = {
   name: 'notifications',
   defaultPort: 4006,
   migrations,
-  createApp,
-  async startBackground(deps) {
-    const { config, hub } = notificationsRuntime(deps);
-    await hub.start();
-    const stopPurge = startPurgeSchedule(deps.db, deps.logger, config);
-    const stopExpiry = startExpirySweep(deps.db, deps.logger, config.live, (tenant, changes) =>
-      hub.announce(tenant, changes),
-    );
-    return async () => {
-      await stopExpiry();
-      await stopPurge();
-      await hub.close();
-    };
-  },
+  build: buildNotifications,
 };

@@ -6,13 +6,12 @@ import { endUser, preflight } from './inbox/inbox.auth';
 import { inboxHandlers } from './inbox/inbox.router';
 import { liveHandlers } from './live/live.router';
 import { notificationHandlers } from './notifications/notifications.router';
-import { notificationsRuntime } from './runtime';
+import type { LiveHub } from './live/live.hub';
 
 /** The whole route table of the Notifications service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps): Router {
+export function createRoutes(deps: ServiceDeps, hub: LiveHub): Router {
   const router = Router();
   const keys = projectKeys(deps);
-  const { hub } = notificationsRuntime(deps);
   const announce = (tenant: Tenant, changes: ChangeRow[]) => hub.announce(tenant, changes);
   const notifications = notificationHandlers(deps.db, announce);
   const inbox = inboxHandlers(deps.db, announce);

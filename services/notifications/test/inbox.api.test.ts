@@ -41,7 +41,7 @@ function cover(method: string, path: string, status: number): void {
 
 beforeAll(async () => {
   svc = await createTestService(notificationsService, { env: { NOTIFICATIONS_STREAMS_PER_USER: '1' } });
-  stopBackground = await notificationsService.startBackground!(svc.deps);
+  stopBackground = await svc.startJobs();
   server = createServer(svc.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;

@@ -35,7 +35,7 @@ browserTest('EventSource in headless Chromium', () => {
 
   beforeAll(async () => {
     svc = await createTestService(notificationsService);
-    stopBackground = await notificationsService.startBackground!(svc.deps);
+    stopBackground = await svc.startJobs();
     const api = createServer(svc.app);
     const page = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));
     const other = createServer((_req, res) => res.setHeader('content-type', 'text/html').end(PAGE));

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
 import { AmqpBus } from '@platform/events';
-import type { ServiceDeps, StopFunction } from '@platform/runtime';
+import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/tenancy';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
@@ -32,8 +32,13 @@ describeAmqp('live streams across replicas', () => {
   const clients: SseClient[] = [];
   const namespace = `test-${randomUUID()}.`;
 
-  async function replica(deps: ServiceDeps, bus: AmqpBus, app: Express): Promise<Replica> {
-    const stop = await notificationsService.startBackground!(deps);
+  async function replica(service: AssembledService, bus: AmqpBus): Promise<Replica> {
+    const stopJobs = await service.startJobs();
+    const stop: StopFunction = async () => {
+      await stopJobs();
+      await service.close();
+    };
+    const app = service.app;
     const server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -45,8 +50,9 @@ describeAmqp('live streams across replicas', () => {
     for (const bus of buses) await bus.start();
     svc = await createTestService(notificationsService, { bus: buses[0] });
     const second: ServiceDeps = { ...svc.deps, bus: buses[1] };
-    replicas.push(await replica(svc.deps, buses[0], svc.app));
-    replicas.push(await replica(second, buses[1], notificationsService.createApp(second)));
+    const first = { app: svc.app, startJobs: () => svc.startJobs(), close: async () => undefined };
+    replicas.push(await replica(first, buses[0]));
+    replicas.push(await replica(assembleService(notificationsService, second), buses[1]));
   });
 
   afterEach(() => {

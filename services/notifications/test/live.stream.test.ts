@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { StopFunction } from '@platform/runtime';
 import { createTestService, waitFor, type TestProject, type TestService } from '@platform/testkit';
-import { notificationsService } from '../src';
-import { notificationsRuntime } from '../src/runtime';
+import { notificationsService, type NotificationsShared } from '../src';
 import { lastCount, named, openSse, type SseClient } from './sse-client';
 
-let svc: TestService;
+let svc: TestService<NotificationsShared>;
 let server: Server;
 let base: string;
 let stopBackground: StopFunction;
@@ -24,7 +23,7 @@ beforeAll(async () => {
       NOTIFICATIONS_STREAM_BUFFER_BYTES: '65536',
     },
   });
-  stopBackground = await notificationsService.startBackground!(svc.deps);
+  stopBackground = await svc.startJobs();
   server = createServer(svc.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
@@ -238,7 +237,7 @@ describe('GET /v1/notifications/stream', () => {
     const reader = await connected(project, 'bob');
     slow.pause();
     const big = { blob: 'x'.repeat(400_000) };
-    const { hub } = notificationsRuntime(svc.deps);
+    const { hub } = svc.parts!.shared;
     expect(hub.openStreams(project)).toBe(2);
     for (let i = 0; i < 100 && hub.openStreams(project) === 2; i++) {
       await api(project).create({ title: 'big', message: 'x', data: big });

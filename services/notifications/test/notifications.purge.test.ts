@@ -116,7 +116,7 @@ describe('purge of old notifications', () => {
   });
 
   it("when the service's background work is started and stopped, then it starts with the default settings and stops cleanly", async () => {
-    const stop = await notificationsService.startBackground!(svc.deps);
+    const stop = await svc.startJobs();
     await expect(stop()).resolves.toBeUndefined();
   });
 });
