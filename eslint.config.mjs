@@ -1,5 +1,45 @@
 // Strict TypeScript rules for every package and service; promises must be awaited or handled.
+// Below them, the service shape of issue #16 (docs/service-shape.md): tenancy through
+// tenantTable/sharedTable and the import boundaries.
 import tseslint from 'typescript-eslint';
+
+const SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'];
+
+// NOT YET CONVERTED to the service shape: the tenancy and boundary rules are off for these.
+// Remove a service from this list in the change that converts it (docs/service-shape.md).
+const NOT_YET_CONVERTED = ['auth', 'billing', 'cms', 'llm', 'mailer'];
+
+const CONVERTED = SERVICES.filter((service) => !NOT_YET_CONVERTED.includes(service));
+
+const KNEX_NAMES = '/^(db|trx|tx|knex|platformDb)$/';
+const TABLE_ARGUMENT = '[arguments.0.type=/^(Literal|TemplateLiteral)$/]';
+const noDirectTables = [
+  'error',
+  {
+    selector: `CallExpression[callee.type='Identifier'][callee.name=${KNEX_NAMES}]${TABLE_ARGUMENT}`,
+    message:
+      "Reach a tenant table through tenantTable(db, tenant, 'table') and a deliberately unscoped one through sharedTable(db, 'table') (@platform/db).",
+  },
+  {
+    selector: `CallExpression[callee.type='MemberExpression'][callee.property.name=${KNEX_NAMES}]${TABLE_ARGUMENT}`,
+    message:
+      "Reach a tenant table through tenantTable(db, tenant, 'table') and a deliberately unscoped one through sharedTable(db, 'table') (@platform/db).",
+  },
+];
+
+const noBench = {
+  group: ['**/bench/**', '**/bench'],
+  message: 'Benchmarks are not part of the product: nothing under src imports from bench/.',
+};
+const noOtherFeatureRepository = {
+  group: ['../*/*.repository', '../../*/*.repository', '../../*/*/*.repository'],
+  message: "A feature does not reach into another feature's repository; call that feature's service.",
+};
+const noRequestSchemas = {
+  group: ['*.schemas', '**/*.schemas'],
+  message: 'Repositories take typed input, never the request schemas of the edge.',
+};
+const restrictImports = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -16,4 +56,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Everywhere: product code never imports benchmarks.
+  {
+    files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(noBench) },
+  },
+  // Converted services: tables only through tenantTable/sharedTable, and the import boundaries.
+  ...(CONVERTED.length
+    ? [
+        {
+          files: CONVERTED.map((service) => `services/${service}/src/**/*.ts`),
+          ignores: ['**/*.test.ts'],
+          rules: {
+            'no-restricted-syntax': noDirectTables,
+            'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository),
+          },
+        },
+        {
+          files: CONVERTED.map((service) => `services/${service}/src/**/*.repository.ts`),
+          rules: { 'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository, noRequestSchemas) },
+        },
+      ]
+    : []),
 );

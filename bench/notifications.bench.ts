@@ -18,14 +18,13 @@ import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
 import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
-import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
+import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox, type Tenant } from '@platform/tenancy';
 import { testJwtKeys } from '@platform/testkit';
+import { toNotification } from '../services/notifications/src/notifications/notifications.mapper';
 import {
   listQueries,
   type NotificationRow,
-  type Tenant,
 } from '../services/notifications/src/notifications/notifications.repository';
-import { toNotification } from '../services/notifications/src/notifications/notifications.service';
 import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
 import { benchDatabaseServer } from './lib/database';
 import { listenBare, listenService } from './lib/listen';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { listQueries, markAllReadQueries, type Tenant } from '../src/notifications/notifications.repository';
+import type { Tenant } from '@platform/tenancy';
+import { listQueries, markAllReadQueries } from '../src/notifications/notifications.repository';
 import type { ListNotificationsQuery } from '../src/notifications/notifications.schemas';
 import { seedNotifications } from './seed';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Tenant } from '../src/notifications/notifications.repository';
+import type { Tenant } from '@platform/tenancy';
 
 export interface SeedShape {
   /** Notifications to insert into the project. */

@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
-import type { Logger } from '@platform/tenancy';
+import type { Logger, Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { recordChanges, type ChangeRow } from '../notifications/notifications.events';
-import type { Tenant } from '../notifications/notifications.repository';
 
 /** Name of the advisory lock that lets one replica at a time announce expiries. */
 export const EXPIRY_LOCK = 'notifications.expiry';

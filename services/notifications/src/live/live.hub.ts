@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
 import { envelopeOf, type EventBus } from '@platform/events';
-import { AppError, type Logger } from '@platform/tenancy';
+import { AppError, type Logger, type Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { currentSeq, listChanges, oldestSeq, type ChangeRow } from '../notifications/notifications.events';
-import { unreadCounts, type Tenant } from '../notifications/notifications.repository';
+import { unreadCounts } from '../notifications/notifications.service';
 import { LiveStream } from './live.stream';
 
 /** The bus topic that tells every replica a project's change log grew. */

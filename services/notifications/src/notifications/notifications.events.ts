@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Tenant } from './notifications.repository';
+import { ownerBindings, ownerColumns, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 
 /** What changed; `expired` is sent to clients as `deleted`. */
 export type ChangeKind = 'notification' | 'read' | 'read_all' | 'deleted' | 'expired';
@@ -37,14 +38,13 @@ export async function recordChanges(
     `insert into notification_feeds as f (tenant_id, project_id, last_seq) values (:tenantId, :projectId, :n)
      on conflict (tenant_id, project_id) do update set last_seq = f.last_seq + :n
      returning last_seq`,
-    { tenantId: tenant.tenantId, projectId: tenant.projectId, n: changes.length },
+    { ...ownerBindings(tenant), n: changes.length },
   );
   const last = Number(rows[0].last_seq);
   const seqOf = (i: number) => last - changes.length + 1 + i;
-  await trx('notification_events').insert(
+  await tenantTable(trx, tenant, 'notification_events').insert(
     changes.map((change, i) => ({
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       seq: seqOf(i),
       kind: change.kind,
       user_id: change.userId,
@@ -67,18 +67,13 @@ export async function recordChanges(
 
 /** The project's newest sequence number (0 before its first change). */
 export async function currentSeq(db: Knex, tenant: Tenant): Promise<number> {
-  const row = await db('notification_feeds')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .first('last_seq');
+  const row = await tenantTable<{ last_seq: string }>(db, tenant, 'notification_feeds').first('last_seq');
   return row ? Number(row.last_seq) : 0;
 }
 
 /** The oldest change still kept (the replay window's start), or undefined when none is. */
 export async function oldestSeq(db: Knex, tenant: Tenant): Promise<number | undefined> {
-  const row = await db('notification_events')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .min('seq as seq')
-    .first();
+  const row = await tenantTable(db, tenant, 'notification_events').min('seq as seq').first();
   return row?.seq == null ? undefined : Number(row.seq);
 }
 
@@ -101,8 +96,7 @@ export async function listChanges(db: Knex, tenant: Tenant, filter: ChangeFilter
      where e.tenant_id = :tenantId and e.project_id = :projectId and e.seq > :after${upTo}${user}
      order by e.seq limit :limit`,
     {
-      tenantId: tenant.tenantId,
-      projectId: tenant.projectId,
+      ...ownerBindings(tenant),
       after: filter.after,
       limit: filter.limit,
       ...(filter.upTo === undefined ? {} : { upTo: filter.upTo }),

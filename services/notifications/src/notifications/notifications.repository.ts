@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
-
-import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
-
+import { ownerBindings, ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
-export type { Tenant };
+import type { NewNotification, NotificationFilter, NotificationType } from './notifications.model';
 
 export interface NotificationRow {
   id: string;
@@ -33,15 +31,15 @@ const COLUMNS = [
 ];
 const DEFAULT_EXPIRY = "interval '30 days'";
 
-// Rows of this tenant that queries may see: not soft-deleted and not expired. The one
-// definition, used by the SQL of the lists below and, through visible(), by the builder.
-const VISIBLE =
-  'n.tenant_id = :tenantId and n.project_id = :projectId and n.deleted_at is null and n.expires_at > now()';
+// Rows that queries may see: not soft-deleted and not expired. The one definition, used by
+// the SQL of the lists below (with the owner) and, through visible(), by the builder.
+const LIVE = 'n.deleted_at is null and n.expires_at > now()';
+const VISIBLE = `n.tenant_id = :tenantId and n.project_id = :projectId and ${LIVE}`;
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
 const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 
-function visible(db: Knex, tenant: Tenant): Knex.QueryBuilder {
-  return db(NOTIFICATIONS).whereRaw(VISIBLE, { tenantId: tenant.tenantId, projectId: tenant.projectId });
+function visible(db: Knex, tenant: Tenant) {
+  return tenantTable<NotificationRow>(db, tenant, NOTIFICATIONS).whereRaw(LIVE);
 }
 
 // The list statements are written out in SQL: they are the hot path, and building them with
@@ -67,7 +65,7 @@ interface ListSql {
  * The page carries the total (an uncorrelated subquery, computed once), so a list is one
  * round trip; only a page past the end needs the separate count.
  */
-function listSql(filter: Pick<ListNotificationsQuery, 'userId' | 'read' | 'type'>): ListSql {
+function listSql(filter: Pick<NotificationFilter, 'userId' | 'read' | 'type'>): ListSql {
   const type = filter.type ? ' and n.type = :type' : '';
   const read = filter.read === undefined ? undefined : (String(filter.read) as 'true' | 'false');
   if (filter.userId === undefined) {
@@ -96,17 +94,12 @@ function listSql(filter: Pick<ListNotificationsQuery, 'userId' | 'read' | 'type'
 const listSqlCache = new Map<string, ListSql>();
 
 /** The statements of a list: one page, newest first, with the total for the same filter; and that total alone. */
-export function listQueries(
-  db: Knex,
-  tenant: Tenant,
-  filter: ListNotificationsQuery,
-): { page: Knex.Raw; count: Knex.Raw } {
+export function listQueries(db: Knex, tenant: Tenant, filter: NotificationFilter): { page: Knex.Raw; count: Knex.Raw } {
   const shape = `${filter.userId !== undefined}/${filter.read}/${filter.type !== undefined}`;
   let sql = listSqlCache.get(shape);
   if (!sql) listSqlCache.set(shape, (sql = listSql(filter)));
   const bindings: Record<string, string | number> = {
-    tenantId: tenant.tenantId,
-    projectId: tenant.projectId,
+    ...ownerBindings(tenant),
     limit: filter.limit,
     offset: filter.offset,
     cut: filter.limit + filter.offset,
@@ -119,7 +112,7 @@ export function listQueries(
 export async function listNotifications(
   db: Knex,
   tenant: Tenant,
-  filter: ListNotificationsQuery,
+  filter: NotificationFilter,
 ): Promise<{ rows: NotificationRow[]; total: number }> {
   const { page, count } = listQueries(db, tenant, filter);
   const rows = (await page).rows as (NotificationRow & { total: number })[];
@@ -128,15 +121,10 @@ export async function listNotifications(
   return { rows, total: Number((await count).rows[0].total) };
 }
 
-export async function insertNotification(
-  db: Knex,
-  tenant: Tenant,
-  input: CreateNotificationInput,
-): Promise<NotificationRow> {
-  const [row] = await db('notifications as n')
+export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
+  const [row] = await tenantTable(db, tenant, NOTIFICATIONS)
     .insert({
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       user_id: input.userId,
       title: input.title,
       message: input.message,
@@ -144,7 +132,7 @@ export async function insertNotification(
       data: input.data,
       expires_at: input.expiresAt ?? db.raw(`now() + ${DEFAULT_EXPIRY}`),
     })
-    .returning([...COLUMNS, 'n.read_at']);
+    .returning<NotificationRow[]>([...COLUMNS, 'n.read_at']);
   return row;
 }
 
@@ -169,7 +157,7 @@ export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise
     .andWhere('n.id', id)
     .whereNull('n.read_at')
     .update({ read_at: db.fn.now() }, ['read_at']);
-  return row?.read_at;
+  return row?.read_at ?? undefined;
 }
 
 /** Records that one user read a broadcast; returns the receipt's time, or undefined if they had one already. */
@@ -230,7 +218,7 @@ export async function softDeleteNotification(
  * many users; run them in one snapshot.
  */
 export async function unreadCounts(db: Knex, tenant: Tenant, users: string[]): Promise<Map<string, number>> {
-  const bindings = { tenantId: tenant.tenantId, projectId: tenant.projectId, users };
+  const bindings = { ...ownerBindings(tenant), users };
   const unreadBroadcast = `${VISIBLE} and n.user_id is null and n.read_at is null`;
   const own = await db.raw<{ rows: { user_id: string; count: string }[] }>(
     `select n.user_id, count(*) from notifications n

@@ -1,7 +1,7 @@
-import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import { Joi, pageSchema } from '@platform/tenancy';
+import { NOTIFICATION_TYPES, type NewNotification, type NotificationFilter } from './notifications.model';
 
-export const NOTIFICATION_TYPES = ['info', 'success', 'warning', 'error', 'custom'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export { NOTIFICATION_TYPES };
 
 export const LIMITS = { userId: 255, title: 255, message: 10_000 } as const;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -10,14 +10,7 @@ const userId = Joi.string().min(1).max(LIMITS.userId);
 // Required text must say something, but is stored exactly as sent (no trimming).
 const text = (max: number) => Joi.string().min(1).max(max).pattern(/\S/, 'non-blank');
 
-export interface CreateNotificationInput {
-  userId: string | null;
-  title: string;
-  message: string;
-  type: NotificationType;
-  data: Record<string, unknown>;
-  expiresAt?: Date | null;
-}
+export type CreateNotificationInput = NewNotification;
 
 // Far enough for any use, near enough that every layer (JS Date, Postgres, ISO 8601) agrees.
 const LATEST_EXPIRY = new Date('9999-12-31T23:59:59.999Z');
@@ -40,12 +33,7 @@ export const createNotificationBody = Joi.object<CreateNotificationInput>({
     .messages({ 'date.greater': 'expiresAt must be in the future' }),
 });
 
-export interface ListNotificationsQuery extends Page {
-  /** The user whose feed this is: their own notifications and the broadcasts. */
-  userId?: string;
-  read?: boolean;
-  type?: NotificationType;
-}
+export type ListNotificationsQuery = NotificationFilter;
 
 export const listNotificationsQuery = Joi.object<ListNotificationsQuery>({
   userId,

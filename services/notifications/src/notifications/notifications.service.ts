@@ -1,62 +1,21 @@
 import type { Knex } from 'knex';
-import { errors, isUuid, toIso } from '@platform/tenancy';
+import { errors, isUuid, type Tenant } from '@platform/tenancy';
 import { recordChanges, type ChangeRow } from './notifications.events';
+import {
+  toNotification,
+  type MarkAllReadResult,
+  type Notification,
+  type NotificationList,
+} from './notifications.mapper';
+import type { NewNotification, NotificationFilter } from './notifications.model';
 import * as repo from './notifications.repository';
-import type { NotificationRow, Tenant } from './notifications.repository';
-import type { CreateNotificationInput, ListNotificationsQuery, NotificationType } from './notifications.schemas';
-
-/** The Notification resource as the API returns it (SPEC.md "Notification"). */
-export interface Notification {
-  id: string;
-  userId: string | null;
-  title: string;
-  message: string;
-  type: NotificationType;
-  data: Record<string, unknown>;
-  read: boolean;
-  readAt: string | null;
-  createdAt: string;
-  expiresAt: string;
-  deletedAt: string | null;
-}
-
-export interface NotificationList {
-  notifications: Notification[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export interface MarkAllReadResult {
-  success: true;
-  updated: number;
-  count: number;
-  message: string;
-}
-
-/** Rows become API objects here and nowhere else. */
-export function toNotification(row: NotificationRow): Notification {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    title: row.title,
-    message: row.message,
-    type: row.type,
-    data: row.data,
-    read: row.read_at !== null,
-    readAt: toIso(row.read_at),
-    createdAt: toIso(row.created_at)!,
-    expiresAt: toIso(row.expires_at)!,
-    deletedAt: toIso(row.deleted_at),
-  };
-}
 
 const notFound = () => errors.notFound('Notification');
 
 export async function createNotification(
   db: Knex,
   tenant: Tenant,
-  input: CreateNotificationInput,
+  input: NewNotification,
   committed?: ChangeRow[],
 ): Promise<Notification> {
   return db.transaction(async (trx) => {
@@ -74,7 +33,7 @@ export async function createNotification(
 export async function listNotifications(
   db: Knex,
   tenant: Tenant,
-  query: ListNotificationsQuery,
+  query: NotificationFilter,
 ): Promise<NotificationList> {
   const { rows, total } = await repo.listNotifications(db, tenant, query);
   return { notifications: rows.map(toNotification), total, limit: query.limit, offset: query.offset };
@@ -147,4 +106,9 @@ export async function deleteNotification(db: Knex, tenant: Tenant, id: string, c
 export async function unreadCount(db: Knex, tenant: Tenant, userId: string): Promise<{ count: number }> {
   const { count } = repo.listQueries(db, tenant, { userId, read: false, limit: 1, offset: 0 });
   return { count: Number((await count).rows[0].total) };
+}
+
+/** Unread counts of many users at once (the live streams' recount), read in the caller's snapshot. */
+export function unreadCounts(db: Knex, tenant: Tenant, users: string[]): Promise<Map<string, number>> {
+  return repo.unreadCounts(db, tenant, users);
 }

@@ -1,4 +1,4 @@
-import { toNotification } from './notifications.service';
+import { toNotification } from './notifications.mapper';
 import type { NotificationRow } from './notifications.repository';
 
 const row: NotificationRow = {
