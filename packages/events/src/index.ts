@@ -3,6 +3,7 @@ export { DEFAULT_MAX_ATTEMPTS, type EventBus, type EventHandler, type Subscripti
 export { InProcessBus } from './in-process-bus';
 export { AmqpBus, EXCHANGE, type AmqpBusOptions } from './amqp-bus';
 export { writeEvent, type WriteEventOptions } from './outbox';
+export { withOutbox, type OutboxWriter } from './with-outbox';
 export { OutboxRelay, type RelayOptions } from './outbox-relay';
 export { idempotent } from './idempotent-consumer';
 export { eventMigrations } from './migrations';
