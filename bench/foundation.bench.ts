@@ -6,17 +6,8 @@
  * line per request), and again with LOG_LEVEL=http, which adds one access-log line per request.
  */
 import express, { Router } from 'express';
-import {
-  byProject,
-  createHttpApp,
-  createLogger,
-  createRateLimit,
-  Joi,
-  pageSchema,
-  parse,
-  requireKeys,
-  type Logger,
-} from '@platform/tenancy';
+import { createHttpApp, createLogger, type Logger } from '@platform/http';
+import { byProject, createRateLimit, Joi, pageSchema, parse, requireKeys } from '@platform/tenancy';
 import { alternate, compare, formatComparison, runLoad } from './lib/load';
 import { listenBare, listenService, type Listening } from './lib/listen';
 import { benchPlatform, discardingLogger, type BenchPlatform } from './lib/platform';

@@ -16,7 +16,8 @@ import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
 import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
-import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { loadPlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 import { keyHeaders, testJwtKeys } from '@platform/testkit';
 import { benchDatabaseServer } from './lib/database';
 import { listenService } from './lib/listen';

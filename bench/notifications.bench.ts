@@ -18,7 +18,8 @@ import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
 import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
-import { createLogger, loadPlatformConfig, PlatformDirectory, SecretBox, type Tenant } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { loadPlatformConfig, PlatformDirectory, SecretBox, type Tenant } from '@platform/tenancy';
 import { testJwtKeys } from '@platform/testkit';
 import { toNotification } from '../services/notifications/src/notifications/notifications.mapper';
 import {

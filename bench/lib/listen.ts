@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { listenHttp } from '@platform/tenancy';
+import { listenHttp } from '@platform/http';
 
 export interface Listening {
   url: string;

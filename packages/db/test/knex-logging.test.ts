@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { createTestDatabase, logLines, startTcpProxy, waitFor } from '@platform/testkit';
 import { createDb } from '../src';
 

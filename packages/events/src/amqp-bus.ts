@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
-import type { DependencyStatus, Logger } from '@platform/tenancy';
+import type { DependencyStatus, Logger } from '@platform/http';
 import { DEFAULT_MAX_ATTEMPTS, retryDelay, type EventBus, type Subscription } from './bus';
 import type { EventEnvelope } from './envelope';
 

@@ -1,4 +1,4 @@
-import type { DependencyStatus } from '@platform/tenancy';
+import type { DependencyStatus } from '@platform/http';
 import type { EventEnvelope } from './envelope';
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;

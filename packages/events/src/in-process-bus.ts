@@ -1,4 +1,4 @@
-import type { DependencyStatus, Logger } from '@platform/tenancy';
+import type { DependencyStatus, Logger } from '@platform/http';
 import { DEFAULT_MAX_ATTEMPTS, retryDelay, type EventBus, type Subscription } from './bus';
 import { topicMatches, type EventEnvelope } from './envelope';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import type { EventBus } from './bus';
 import { SECRET_BEARING_EVENTS } from './contracts';
 import type { EventEnvelope } from './envelope';

@@ -3,7 +3,7 @@ import amqp from 'amqplib';
 import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, startTcpProxy, waitFor, type TcpProxy } from '@platform/testkit';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { AmqpBus, envelopeOf, eventMigrations, idempotent, OutboxRelay, writeEvent, type EventEnvelope } from '../src';
 
 const AMQP_URL = process.env.TEST_AMQP_URL;

@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { waitFor } from '@platform/testkit';
 import { envelopeOf, InProcessBus, topicMatches } from '../src';
 

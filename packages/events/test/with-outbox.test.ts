@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { createTestDatabase, waitFor } from '@platform/testkit';
 import { eventMigrations, InProcessBus, OutboxRelay, withOutbox } from '../src';
 

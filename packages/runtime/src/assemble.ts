@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createHttpApp } from '@platform/tenancy';
+import { createHttpApp } from '@platform/http';
 import { readinessOf } from './readiness';
 import type { ServiceDefinition, ServiceDeps, ServiceParts, StopFunction } from './service-definition';
 

@@ -10,7 +10,8 @@ import {
 } from '@platform/db';
 import { AmqpBus, InProcessBus, type EventBus } from '@platform/events';
 import { devJwtKeys, devMasterKey, platformMigrations } from '@platform/admin';
-import { SecretBox, type Logger, type PlatformConfig } from '@platform/tenancy';
+import { type Logger } from '@platform/http';
+import { SecretBox, type PlatformConfig } from '@platform/tenancy';
 import path from 'node:path';
 
 /** What the services of one process share: where the databases are, the bus, secrets. */

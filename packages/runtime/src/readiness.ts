@@ -1,5 +1,5 @@
 import { isDatabaseUp } from '@platform/db';
-import type { Readiness } from '@platform/tenancy';
+import type { Readiness } from '@platform/http';
 import type { ServiceDeps } from './service-definition';
 
 /**

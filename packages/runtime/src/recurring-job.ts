@@ -1,4 +1,4 @@
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import type { StopFunction } from './service-definition';
 
 export interface RecurringJobOptions {

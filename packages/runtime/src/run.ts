@@ -1,4 +1,5 @@
-import { assertProductionSecrets, ConfigError, createLogger, loadPlatformConfig } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { assertProductionSecrets, ConfigError, loadPlatformConfig } from '@platform/tenancy';
 import { createDb, EmbeddedPostgresError } from '@platform/db';
 import { openInfrastructure } from './infrastructure';
 import type { ServiceDefinition } from './service-definition';

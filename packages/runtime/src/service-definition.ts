@@ -3,7 +3,8 @@ import type Redis from 'ioredis';
 import type { Knex } from 'knex';
 import type { Migration } from '@platform/db';
 import type { EventBus, OutboxRelay } from '@platform/events';
-import type { HttpAppOptions, Logger, PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
+import type { HttpAppOptions, Logger } from '@platform/http';
+import type { PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 
 export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications';
 

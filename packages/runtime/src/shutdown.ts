@@ -1,4 +1,4 @@
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 
 /** On SIGTERM or SIGINT: run `stop` once (stop accepting, drain, close pools and broker), then exit. */
 export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {

@@ -3,7 +3,8 @@ import { Router } from 'express';
 import { InProcessBus } from '@platform/events';
 import { createTestDatabase, waitFor } from '@platform/testkit';
 import { createDb } from '@platform/db';
-import { createHttpApp, createLogger, loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import { createHttpApp, createLogger } from '@platform/http';
+import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import { randomBytes } from 'node:crypto';
 import { readinessOf, startService, type Infrastructure, type ServiceDefinition } from '../src';
 

@@ -1,4 +1,4 @@
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { logLines, waitFor } from '@platform/testkit';
 import { startRecurringJob } from '../src';
 

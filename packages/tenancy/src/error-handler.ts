@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, errors } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from 'winston';
 
 interface HttpParserError {
   type?: string;

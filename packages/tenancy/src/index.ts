@@ -2,8 +2,6 @@ import './express-augment';
 
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
-export { createLogger, redact, type Logger } from './logger';
-export { requestId } from './request-context';
 export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export {
   PlatformDirectory,
@@ -25,13 +23,10 @@ export {
 } from './bearer';
 export { Joi, parse, pageSchema, type Page } from './validation';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
-export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOptions } from './metrics';
-export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
-export { createHttpServer, listenHttp } from './http-server';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { isPublishedSecret } from './published-secrets';
 export { ownEntry } from './own-entry';
-export { findString } from './text-guard';
+export { findString, rejectLoneSurrogates } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
 export {

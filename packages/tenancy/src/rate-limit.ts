@@ -3,7 +3,7 @@ import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-r
 import type Redis from 'ioredis';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import { AppError } from './errors';
-import type { Logger } from './logger';
+import type { Logger } from 'winston';
 
 export interface RateLimitOptions {
   /** Distinguishes this limiter's counters from every other's (in Redis). */

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
-import { createHttpApp, createLogger, PlatformDirectory, requireKeys, SecretBox } from '../src';
+import { createHttpApp, createLogger } from '@platform/http';
+import { PlatformDirectory, requireKeys, SecretBox } from '../src';
 import type { KeyCheckLimits } from '../src/platform-directory';
 
 const secrets = new SecretBox(randomBytes(32));

@@ -5,7 +5,8 @@ import type { Knex } from 'knex';
 import { createProject, platformMigrations, revokeKey, type CreatedProject } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
-import { createHttpApp, createLogger, PlatformDirectory, requireKeys, SecretBox } from '../src';
+import { createHttpApp, createLogger } from '@platform/http';
+import { PlatformDirectory, requireKeys, SecretBox } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -3,7 +3,8 @@ import { Router } from 'express';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { logLines } from '@platform/testkit';
-import { createHttpApp, createLogger, createRateLimit, byIp } from '../src';
+import { createHttpApp, createLogger } from '@platform/http';
+import { createRateLimit, byIp } from '../src';
 
 function appWith(redis?: Redis, logger = createLogger('test', 'silent')) {
   const routes = Router();

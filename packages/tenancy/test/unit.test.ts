@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { loadPlatformConfig, assertProductionSecrets, ConfigError, redact, SecretBox, TtlCache } from '../src';
+import { redact } from '@platform/http';
+import { loadPlatformConfig, assertProductionSecrets, ConfigError, SecretBox, TtlCache } from '../src';
 import { toAppError } from '../src/error-handler';
 
 describe('SecretBox', () => {

@@ -12,8 +12,8 @@ import {
   type ServiceParts,
   type StopFunction,
 } from '@platform/runtime';
+import { createLogger } from '@platform/http';
 import {
-  createLogger,
   loadPlatformConfig,
   PlatformDirectory,
   SecretBox,

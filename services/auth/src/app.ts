@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
-import { ConfigError, createHttpApp, signingKey } from '@platform/tenancy';
+import { createHttpApp } from '@platform/http';
+import { ConfigError, signingKey } from '@platform/tenancy';
 import { loadAuthConfig, type AuthConfig } from './config';
 import type { AuthContext } from './context';
 import { jwksOf } from './jwks/jwks';

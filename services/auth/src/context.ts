@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { OutboxRelay } from '@platform/events';
 import type { KeyObject } from 'node:crypto';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import type { AuthConfig } from './config';
 import type { PasswordHasher } from './passwords/password-hasher';
 

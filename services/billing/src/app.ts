@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
-import { createHttpApp } from '@platform/tenancy';
+import { createHttpApp } from '@platform/http';
 import { loadBillingConfig, type BillingConfig } from './config';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { readinessOf, type ServiceDeps } from '@platform/runtime';
-import { createHttpApp } from '@platform/tenancy';
+import { createHttpApp } from '@platform/http';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';
 

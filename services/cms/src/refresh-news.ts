@@ -4,7 +4,8 @@
  * DATABASE_URL and NEWS_FEEDS.
  */
 import { createDb } from '@platform/db';
-import { ConfigError, createLogger, loadPlatformConfig } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { ConfigError, loadPlatformConfig } from '@platform/tenancy';
 import { loadCmsConfig } from './config';
 import { refreshNews } from './news/news.refresh';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tryTransactionLock } from '@platform/db';
 import { startHttpStub, type HttpStub } from '@platform/testkit';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import { refreshNews } from '../src';
 import { NEWS_REFRESH_LOCK } from '../src/news/news.refresh';
 import { pruneNews, retentionCutoff } from '../src/news/news.prune';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { tryTransactionLock } from '@platform/db';
 import { NEWS_REFRESH_LOCK } from '../src/news/news.refresh';
 import { createTestService, startHttpStub, waitFor, type HttpStub, type TestService } from '@platform/testkit';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import { cmsService, refreshNews } from '../src';
 import { clientFor, startCms, type Client } from './helpers';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AmqpBus } from '@platform/events';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import { llmRuntime } from '../src/llm-runtime';
 import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';

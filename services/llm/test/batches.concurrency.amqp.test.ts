@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AmqpBus } from '@platform/events';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import type { TestProject, TestService } from '@platform/testkit';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
 import type { apiOf } from './support/api';

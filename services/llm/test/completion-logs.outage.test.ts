@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import request from 'supertest';
 import { createDb, withDatabase } from '@platform/db';
 import type { ServiceDeps, StopFunction } from '@platform/runtime';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { startTcpProxy, waitFor, type TcpProxy, type TestProject, type TestService } from '@platform/testkit';
 import { llmService } from '../src';
 import { llmRuntime } from '../src/llm-runtime';

@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { AmqpBus } from '@platform/events';
 import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
-import { createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
 import { named, openSse, type SseClient } from './sse-client';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { deleteInLockedBatches, type LockedBatchesResult } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import { LOCKOUT_MS } from './lockout.policy';
 import { deleteExpiredLoginFailures } from './login-failures.repository';
 

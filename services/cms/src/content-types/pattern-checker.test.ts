@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
-import { AppError, createLogger } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { AppError } from '@platform/tenancy';
 import { logLines, waitFor } from '@platform/testkit';
 import { MAX_WAITING_PER_PROJECT, PatternChecker } from './pattern-checker';
 import { spawnCompileWorker, type SpawnCompileWorker } from './pattern-compile-thread';

@@ -1,4 +1,5 @@
-import { AppError, errors, type Logger } from '@platform/tenancy';
+import { type Logger } from '@platform/http';
+import { AppError, errors } from '@platform/tenancy';
 import { PatternCompileThread, type SpawnCompileWorker } from './pattern-compile-thread';
 import { patternsOf, type SchemaPattern } from './schema-patterns';
 

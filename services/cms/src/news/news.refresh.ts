@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import { loadCmsConfig, type CmsConfig } from '../config';
 import { readFeed, type FeedSource } from './feed-reader';
 import { NEWS_REFRESH_LOCK } from './news.lock';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Logger, Tenant } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
+import type { Tenant } from '@platform/tenancy';
 import { leaseSlots, releaseAllSlots, releaseSlots, renewSlots, type HeldSlot } from './concurrency-slots.repository';
 
 export type Release = () => void;

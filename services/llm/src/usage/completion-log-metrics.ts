@@ -1,4 +1,4 @@
-import { scrapedMetric } from '@platform/tenancy';
+import { scrapedMetric } from '@platform/http';
 import type { CompletionLogWriter } from './completion-log-writer';
 
 /**

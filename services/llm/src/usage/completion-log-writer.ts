@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Logger, Tenant } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
+import type { Tenant } from '@platform/tenancy';
 import { insertLogs } from './usage.repository';
 import type { CompletionLogEntry } from './usage.types';
 

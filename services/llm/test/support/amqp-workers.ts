@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AmqpBus } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import type { TestService } from '@platform/testkit';
 import { BatchWorker } from '../../src/batches/batch-worker';
 import { llmRuntime } from '../../src/llm-runtime';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import OpenAI from 'openai';
-import { createHttpServer } from '@platform/tenancy';
+import { createHttpServer } from '@platform/http';
 import type { TestProject } from '@platform/testkit';
 
 export interface Listening {

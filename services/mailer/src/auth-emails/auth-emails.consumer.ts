@@ -8,7 +8,8 @@ import {
   type UserRegisteredData,
 } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import { AppError, type Logger } from '@platform/tenancy';
+import { type Logger } from '@platform/http';
+import { AppError } from '@platform/tenancy';
 import { mailerServices, type MailerServices } from '../services';
 import type { Tenant } from '../shared';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { AppError, errors, toIso, type Logger } from '@platform/tenancy';
+import { type Logger } from '@platform/http';
+import { AppError, errors, toIso } from '@platform/tenancy';
 import type { ProvidersService, Route } from '../providers/providers.service';
 import type { Tenant } from '../shared';
 import type { SuppressionsService } from '../suppressions/suppressions.service';

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { tryTransactionLock } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
-import type { Logger, Tenant } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
+import type { Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { recordChanges, type ChangeRow } from '../notifications/notifications.events';
 

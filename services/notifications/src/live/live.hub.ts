@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
 import { envelopeOf, type EventBus } from '@platform/events';
-import { AppError, type Logger, type Tenant } from '@platform/tenancy';
+import { type Logger } from '@platform/http';
+import { AppError, type Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { currentSeq, listChanges, oldestSeq, type ChangeRow } from '../notifications/notifications.events';
 import { unreadCounts } from '../notifications/notifications.service';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { deleteInLockedBatches, type LockedBatchesResult } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
-import type { Logger } from '@platform/tenancy';
+import type { Logger } from '@platform/http';
 import type { NotificationsConfig } from '../config';
 
 /** Name of the advisory lock that lets one replica at a time purge. */

@@ -1,12 +1,11 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Metric } from 'prom-client';
+import { errorHandler, notFoundHandler, rejectLoneSurrogates } from '@platform/tenancy';
 import { docsRouter } from './docs-page';
-import { errorHandler, notFoundHandler } from './error-handler';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
-import { rejectLoneSurrogates } from './text-guard';
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 

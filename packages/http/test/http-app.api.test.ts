@@ -1,17 +1,8 @@
 import { Router } from 'express';
 import request from 'supertest';
 import { logLines, testJwtKeys } from '@platform/testkit';
-import {
-  createHttpApp,
-  createLogger,
-  errors,
-  Joi,
-  pageSchema,
-  parse,
-  requireBearer,
-  scrapedMetric,
-  signAccessToken,
-} from '../src';
+import { createHttpApp, createLogger, scrapedMetric } from '../src';
+import { errors, Joi, pageSchema, parse, requireBearer, signAccessToken } from '@platform/tenancy';
 
 const keys = testJwtKeys();
 // The service's real logger (JSON, redaction), writing into this list instead of stdout.
