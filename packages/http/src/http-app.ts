@@ -28,6 +28,8 @@ export interface HttpAppOptions {
   bodyLimit?: string | number;
   /** The service's own metrics (see `scrapedMetric`), served on /metrics with the HTTP ones. */
   metrics?: Metric[];
+  /** Behind one proxy (TRUST_PROXY): the client address is taken from X-Forwarded-For. */
+  trustProxy?: boolean;
 }
 
 const accessLog =
@@ -71,7 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   const metrics = createHttpMetrics(options.service, { extra: options.metrics });
   app.disable('x-powered-by');
-  app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? 1 : false);
+  app.set('trust proxy', options.trustProxy ? 1 : false);
   app.set('etag', false);
 
   const parseJson = express.json({

@@ -52,7 +52,7 @@ const redactFormat = winston.format((info) => {
  * JSON lines on stdout (or `destination`: tests read what a service logs), one logger per
  * service; the level comes from LOG_LEVEL.
  */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info', destination?: Writable): Logger {
+export function createLogger(service: string, level = 'info', destination?: Writable): Logger {
   return winston.createLogger({
     level,
     defaultMeta: { service },

@@ -24,6 +24,7 @@ export function httpAppOf(deps: ServiceDeps, parts: Pick<ServiceParts, 'routes' 
     metrics: parts.metrics,
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
   });
 }
 

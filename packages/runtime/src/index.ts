@@ -15,6 +15,5 @@ export { startService, migrateService, allMigrations, type RunningService } from
 export { runStandalone, runMigrations } from './run';
 export { onShutdownSignal } from './shutdown';
 export { readinessOf } from './readiness';
-export { projectKeys } from './project-keys';
 export { BudgetPool, OverBudgetError, type BudgetLimit, type BudgetPoolOptions } from './budget-pool';
 export { spawnServiceWorker, type ServiceWorkerOptions } from './spawn-worker';

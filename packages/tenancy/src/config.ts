@@ -25,6 +25,8 @@ export interface PlatformConfig {
   /** What bounds the key checks that miss the cache (failed checks per address, lookups at once). */
   keyChecks: KeyCheckLimits;
   bodyLimit: string;
+  /** TRUST_PROXY: the services sit behind one proxy that sets X-Forwarded-For. */
+  trustProxy: boolean;
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
   vendors: {
@@ -61,6 +63,7 @@ const envSchema = Joi.object({
   JWT_PUBLIC_KEY: Joi.string(),
   DATA_DIR: Joi.string().default('.data'),
   EMBEDDED_PG_PORT: Joi.number().port().default(54329),
+  TRUST_PROXY: Joi.boolean().default(false),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
   KEY_FAILURE_LIMIT: Joi.number().integer().min(1).default(30),
@@ -139,6 +142,7 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       unknownKeysCached: value.KEY_UNKNOWN_CACHE_SIZE,
     },
     bodyLimit: value.BODY_LIMIT,
+    trustProxy: value.TRUST_PROXY,
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     vendors: {
       openaiBaseUrl: value.OPENAI_BASE_URL,

@@ -11,6 +11,7 @@ export {
   type DirectoryOptions,
 } from './platform-directory';
 export { requireKeys } from './keys';
+export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
   requireBearer,
   verifyAccessToken,

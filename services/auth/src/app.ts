@@ -32,5 +32,6 @@ export function createAuthApp(deps: ServiceDeps, config: AuthConfig): Express {
     routes: createRoutes(deps, ctx, config),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
   });
 }

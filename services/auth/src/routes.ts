@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
-import { requireBearer } from '@platform/tenancy';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { AuthContext } from './context';
 import { jwksHandler } from './jwks/jwks.router';

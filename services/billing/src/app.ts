@@ -13,5 +13,6 @@ export function createApp(deps: ServiceDeps, config: BillingConfig = loadBilling
     routes: createRoutes(deps, config),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
   });
 }

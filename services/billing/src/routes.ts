@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
-import { createRateLimit, requireBearer } from '@platform/tenancy';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys, createRateLimit, requireBearer } from '@platform/tenancy';
 import { accountHandlers } from './account/account.router';
 import { checkoutHandlers } from './checkout/checkout.router';
 import type { BillingConfig } from './config';

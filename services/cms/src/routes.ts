@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys } from '@platform/tenancy';
 import { cmsRuntime } from './cms-runtime';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';

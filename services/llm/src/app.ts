@@ -14,6 +14,7 @@ export function createApp(deps: ServiceDeps): Express {
     routes: createRoutes(deps),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
     metrics: completionLogMetrics(llmRuntime(deps).logs),
   });
 }

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys } from '@platform/tenancy';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
 import { gatewayRouter } from './gateway/gateway.router';

@@ -12,5 +12,6 @@ export function createApp(deps: ServiceDeps): Express {
     routes: createRoutes(deps),
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
+    trustProxy: deps.config.trustProxy,
   });
 }

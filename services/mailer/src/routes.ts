@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys } from '@platform/tenancy';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
 import { mailerServices } from './services';

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { projectKeys, type ServiceDeps } from '@platform/runtime';
+import type { ServiceDeps } from '@platform/runtime';
+import { projectKeys } from '@platform/tenancy';
 import type { Tenant } from '@platform/tenancy';
 import type { ChangeRow } from './notifications/notifications.events';
 import { endUser, preflight } from './inbox/inbox.auth';

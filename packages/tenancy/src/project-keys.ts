@@ -1,6 +1,19 @@
 import type { RequestHandler } from 'express';
-import { byProject, createRateLimit, requireKeys } from '@platform/tenancy';
-import type { ServiceDeps } from './service-definition';
+import type Redis from 'ioredis';
+import type { Logger } from 'winston';
+import type { PlatformConfig } from './config';
+import { requireKeys } from './keys';
+import type { PlatformDirectory } from './platform-directory';
+import { byProject, createRateLimit } from './rate-limit';
+
+/** What the key middleware needs of a service's deps (`ServiceDeps` fits). */
+export interface ProjectKeysDeps {
+  service: string;
+  config: Pick<PlatformConfig, 'projectRateLimit'>;
+  directory: PlatformDirectory;
+  redis?: Redis;
+  logger: Logger;
+}
 
 /**
  * The key check and, after it, the service's per-project rate limit (PROJECT_RATE_LIMIT per
@@ -8,7 +21,7 @@ import type { ServiceDeps } from './service-definition';
  * takes the key headers runs first. Counted after the keys, so no one can spend another
  * project's allowance by naming it.
  */
-export function projectKeys(deps: ServiceDeps): RequestHandler[] {
+export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
   const { limit, windowMs } = deps.config.projectRateLimit;
   return [
     requireKeys(deps.directory),
