@@ -6,7 +6,8 @@ import type { EventBus, OutboxRelay } from '@platform/events';
 import type { HttpAppOptions, Logger } from '@platform/http';
 import type { PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
 
-export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications';
+/** The six services, and the example in services/_template. */
+export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'template';
 
 /** Everything a service is handed at start; tests build the same object around a fresh database. */
 export interface ServiceDeps {

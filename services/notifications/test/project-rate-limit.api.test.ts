@@ -4,7 +4,7 @@ import { notificationsService } from '../src';
 import { openapi } from '../src/openapi';
 
 // RESOLUTIONS 2: limits are counted per project. Every service's keyed endpoints share the
-// mechanism (projectKeys in @platform/runtime); notifications stands for them here.
+// mechanism (projectKeys in @platform/tenancy); notifications stands for them here.
 let svc: TestService;
 
 beforeAll(async () => {
