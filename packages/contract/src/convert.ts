@@ -22,7 +22,11 @@ interface Description {
 const REF = '#/components/schemas/';
 
 /** Converts one Joi schema; schemas named with `.id()` land in `components` and are referenced. */
-export function toJsonSchema(schema: Joi.Schema, components: Components, direction: 'request' | 'response'): JsonSchema {
+export function toJsonSchema(
+  schema: Joi.Schema,
+  components: Components,
+  direction: 'request' | 'response',
+): JsonSchema {
   const local: Components = {};
   const json = parse(schema, 'open-api-3.1', local) as JsonSchema;
   delete json.schemas;
@@ -43,7 +47,8 @@ export function toJsonSchema(schema: Joi.Schema, components: Components, directi
  * key counts. Walks the description beside the output and adds them.
  */
 function patch(desc: Description, json: JsonSchema, local: Components, seen = new Set<JsonSchema>()): void {
-  const ref = typeof json.$ref === 'string' && json.$ref.startsWith(REF) ? local[json.$ref.slice(REF.length)] : undefined;
+  const ref =
+    typeof json.$ref === 'string' && json.$ref.startsWith(REF) ? local[json.$ref.slice(REF.length)] : undefined;
   const target = ref ?? json;
   if (seen.has(target)) return;
   seen.add(target);

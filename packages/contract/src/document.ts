@@ -15,7 +15,11 @@ interface Described {
 }
 
 /** Each key of a Joi object schema as one OpenAPI parameter; the key's `.description()` is the parameter's. */
-function parametersOf(where: 'path' | 'query' | 'header', schema: Joi.ObjectSchema | undefined, components: Components) {
+function parametersOf(
+  where: 'path' | 'query' | 'header',
+  schema: Joi.ObjectSchema | undefined,
+  components: Components,
+) {
   if (!schema) return [];
   const object = toJsonSchema(schema, components, 'request');
   const properties = (object.properties ?? {}) as Record<string, Described>;

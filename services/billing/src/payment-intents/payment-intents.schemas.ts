@@ -14,7 +14,13 @@ export interface CreatePaymentIntentInput {
 
 export const createPaymentIntentSchema = Joi.object<CreatePaymentIntentInput>({
   // In the smallest currency unit, so a whole number; Stripe's ceiling is 99,999,999.
-  amount: Joi.number().integer().strict().min(1).max(99_999_999).required().description('In the smallest currency unit'),
+  amount: Joi.number()
+    .integer()
+    .strict()
+    .min(1)
+    .max(99_999_999)
+    .required()
+    .description('In the smallest currency unit'),
   currency: Joi.string()
     .pattern(/^[a-z]{3}$/, 'three lowercase letters')
     .required()

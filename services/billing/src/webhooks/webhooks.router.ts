@@ -5,7 +5,6 @@ import { environmentOf } from '../shared/environment';
 import { webhookParamsSchema } from './webhooks.schemas';
 import { receiveStripeEvent } from './webhooks.service';
 
-
 export function webhookHandlers(ctx: BillingContext, directory: PlatformDirectory): Record<'receive', RequestHandler> {
   return {
     receive: async (req, res) => {
