@@ -43,6 +43,11 @@ export const defineOperation = (operation: OperationDefinition): OperationDefini
 /** A response with a JSON body. */
 export const json = (description: string, schema: Joi.Schema): ResponseDefinition => ({ description, schema });
 
-/** A successful answer: `success: true` plus the given keys. */
-export const succeeded = (joi: typeof Joi, keys: Joi.PartialSchemaMap = {}): Joi.ObjectSchema =>
-  joi.object({ success: joi.valid(true).required(), ...keys });
+/** A successful answer: `success: true` plus the given keys (typed by `T` when given: unknown keys do not compile). */
+export const succeeded = <T extends object = Record<string, unknown>>(
+  joi: typeof Joi,
+  keys: Joi.PartialSchemaMap<T> = {},
+): Joi.ObjectSchema<T & { success: true }> =>
+  joi.object<T & { success: true }>({ success: joi.valid(true).required(), ...keys } as Joi.PartialSchemaMap<
+    T & { success: true }
+  >);

@@ -1,10 +1,11 @@
 import { succeeded } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
 import { environmentValue, nullableStr, str } from '../shared/responses';
+import type { AccountStatus } from './account.service';
 
 const strings = () => Joi.array().items(str());
 
-export const accountStatusResponse = succeeded(Joi, {
+export const accountStatusResponse = succeeded<AccountStatus>(Joi, {
   configured: Joi.boolean().required(),
   ready: Joi.boolean().required().description('Charges and payouts enabled and the account not disabled'),
   account: Joi.object({

@@ -1,7 +1,9 @@
 import { Joi } from '@platform/tenancy';
 import { nullableStr, str } from '../shared/responses';
+import type { CustomerView } from './customer.mapper';
 
-export const customerResponse = Joi.object({
+/** Typed by the mapper's view, so a key the view lacks does not compile. */
+export const customerResponse = Joi.object<CustomerView>({
   id: str().required(),
   object: Joi.valid('customer').required(),
   email: nullableStr().required(),

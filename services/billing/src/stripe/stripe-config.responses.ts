@@ -1,6 +1,7 @@
 import { succeeded } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
 import { environmentValue, nullableStr, str } from '../shared/responses';
+import type { StripeConfigStatus } from './stripe-config.service';
 
 const statusKeys = {
   environment: environmentValue().required(),
@@ -10,7 +11,7 @@ const statusKeys = {
   updatedAt: nullableStr().required().meta({ format: 'date-time' }),
 };
 
-export const stripeConfigStatus = Joi.object(statusKeys).id('StripeConfigStatus');
+export const stripeConfigStatus = Joi.object<StripeConfigStatus>(statusKeys).id('StripeConfigStatus');
 
 export const stripeConfigResponse = succeeded(Joi, {
   ...statusKeys,
