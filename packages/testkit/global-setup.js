@@ -18,7 +18,14 @@ async function answers(url) {
   }
 }
 
+const os = require('node:os');
+
 module.exports = async () => {
+  // Where test clients record the operations they exercised; checked in global-teardown.js.
+  if (!process.env.CONTRACT_COVERAGE_DIR) {
+    process.env.CONTRACT_COVERAGE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'platform-contract-'));
+    globalThis.__CONTRACT_COVERAGE_DIR_MADE__ = true;
+  }
   if (process.env.TEST_DATABASE_URL) return;
   const port = Number(process.env.TEST_EMBEDDED_PG_PORT || 54339);
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;

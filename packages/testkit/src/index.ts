@@ -9,6 +9,23 @@ export {
   type TestServiceOptions,
 } from './test-service';
 export { assertMatchesOpenApi } from './openapi-check';
+export { assertRequestMatchesOpenApi, type SentRequest } from './openapi-request-check';
+export {
+  apiClient,
+  type ApiCall,
+  type ApiCallOptions,
+  type ApiClient,
+  type ApiClientOptions,
+  type HttpMethod,
+} from './api-client';
+export {
+  assertOperationCoverage,
+  coverageReports,
+  documentedEntries,
+  type CoverageExemption,
+  type CoverageOptions,
+  type CoverageReport,
+} from './operation-coverage';
 export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type StubHandler } from './http-stub';
 export { waitFor } from './wait-for';
 export { logLines, startWithLogLines } from './log-lines';

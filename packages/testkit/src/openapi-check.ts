@@ -8,11 +8,21 @@ interface ResponseLike {
   req: { method: string; path: string };
 }
 
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: object;
+}
+
+export interface DocOperation {
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> };
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
 type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
-  >;
+  paths: Record<string, Record<string, DocOperation>>;
   components?: object;
 };
 
@@ -25,13 +35,16 @@ function templateMatches(template: string, path: string): boolean {
 }
 
 /** Finds the operation for a request path; literal paths win over templated ones. */
-function findOperation(doc: Doc, method: string, path: string) {
-  const templates = Object.keys(doc.paths).sort(
-    (a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0),
-  );
+export function findOperation(
+  doc: object,
+  method: string,
+  path: string,
+): { template: string; operation: DocOperation } | undefined {
+  const paths = (doc as Doc).paths;
+  const templates = Object.keys(paths).sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0));
   for (const template of templates) {
-    if (templateMatches(template, path) && doc.paths[template][method])
-      return { template, operation: doc.paths[template][method] };
+    if (templateMatches(template, path) && paths[template][method])
+      return { template, operation: paths[template][method] };
   }
   return undefined;
 }
@@ -45,7 +58,7 @@ export function assertMatchesOpenApi(doc: object, sent: ResponseLike | Response)
   const res = sent as unknown as ResponseLike;
   const method = res.req.method.toLowerCase();
   const path = decodeURIComponent(res.req.path.split('?')[0]).replace(/^\/v1(?=\/)/, '');
-  const found = findOperation(doc as Doc, method, path);
+  const found = findOperation(doc, method, path);
   if (!found) throw new Error(`OpenAPI: no operation for ${method.toUpperCase()} ${path}`);
   const response = found.operation.responses?.[String(res.status)];
   if (!response)

@@ -1,8 +1,13 @@
 import type { Express } from 'express';
-import request from 'supertest';
 import type { Knex } from 'knex';
 import type { EventEnvelope } from '@platform/events';
-import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
+import {
+  apiClient,
+  createTestService,
+  type ApiCallOptions,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
 import { authService } from '../src';
 import { createAuthApp } from '../src/app';
 import { loadAuthConfig } from '../src/config';
@@ -24,34 +29,12 @@ export async function startAuth(env: Record<string, string> = {}): Promise<TestS
   return createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
 }
 
-export interface CallOptions {
-  headers?: Record<string, string>;
-  bearer?: string;
-  body?: unknown;
-  query?: Record<string, string>;
-}
+export type CallOptions = ApiCallOptions;
 
-type Method = 'get' | 'post' | 'patch' | 'delete';
-
-/** supertest against the app; every response is checked against the OpenAPI document. */
+/** The shared test client: responses, and the requests the service accepts, checked against the OpenAPI document. */
 export function apiOf(app: Express) {
-  const call = async (method: Method, path: string, options: CallOptions = {}) => {
-    let test = request(app)[method](`/v1${path}`);
-    if (options.headers) test = test.set(options.headers);
-    if (options.bearer) test = test.set('authorization', `Bearer ${options.bearer}`);
-    if (options.query) test = test.query(options.query);
-    if (options.body !== undefined) test = test.send(options.body as object);
-    const res = await test;
-    // supertest's Response type omits `req`, which is there at run time (method and path).
-    assertMatchesOpenApi(openapi, res);
-    return res;
-  };
-  return {
-    get: (path: string, options?: CallOptions) => call('get', path, options),
-    post: (path: string, options?: CallOptions) => call('post', path, options),
-    patch: (path: string, options?: CallOptions) => call('patch', path, options),
-    delete: (path: string, options?: CallOptions) => call('delete', path, options),
-  };
+  const { get, post, patch, delete: remove } = apiClient(app, { openapi });
+  return { get, post, patch, delete: remove };
 }
 
 export type Api = ReturnType<typeof apiOf>;

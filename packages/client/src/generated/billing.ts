@@ -455,7 +455,7 @@ export interface components {
         StripeConfigInput: {
             /**
              * @description Defaults to the `environment` query parameter, then `test`
-             * @enum {unknown}
+             * @enum {string}
              */
             environment?: "test" | "live";
             /** @description Stripe secret (or restricted) key; stored encrypted, never returned */
@@ -464,7 +464,7 @@ export interface components {
             webhookSecret?: string;
         };
         StripeConfigStatus: {
-            /** @enum {unknown} */
+            /** @enum {string} */
             environment: "test" | "live";
             /** @description A secret key is stored for this environment */
             configured: boolean;
@@ -476,7 +476,9 @@ export interface components {
             updatedAt: string | null;
         };
         StripeConfig: {
-            /** @enum {unknown} */
+            /** @constant */
+            success: true;
+            /** @enum {string} */
             environment: "test" | "live";
             /** @description A secret key is stored for this environment */
             configured: boolean;
@@ -486,21 +488,7 @@ export interface components {
             webhookPath: string;
             /** Format: date-time */
             updatedAt: string | null;
-        } & {
-            /** @constant */
-            success: true;
-            environments?: {
-                /** @enum {unknown} */
-                environment: "test" | "live";
-                /** @description A secret key is stored for this environment */
-                configured: boolean;
-                /** @description A webhook signing secret is stored for this environment */
-                webhookConfigured: boolean;
-                /** @description Path (on this service) to register as the Stripe webhook endpoint */
-                webhookPath: string;
-                /** Format: date-time */
-                updatedAt: string | null;
-            }[];
+            environments?: components["schemas"]["StripeConfigStatus"][];
         };
         LineItem: {
             /** @description Stripe price id */
@@ -509,7 +497,7 @@ export interface components {
         };
         CheckoutSessionInput: {
             line_items: components["schemas"]["LineItem"][];
-            /** @enum {unknown} */
+            /** @enum {string} */
             mode: "payment" | "subscription" | "setup";
             /** Format: uri */
             success_url: string;
@@ -525,7 +513,7 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
             allow_promotion_codes?: boolean;
-            /** @enum {unknown} */
+            /** @enum {string} */
             billing_address_collection?: "auto" | "required";
         };
         CheckoutSessionCreated: {
@@ -535,7 +523,7 @@ export interface components {
                 id: string;
                 url: string | null;
                 customer: string;
-                /** @enum {unknown} */
+                /** @enum {string} */
                 mode: "payment" | "subscription" | "setup";
             };
         };
@@ -567,7 +555,7 @@ export interface components {
             payment_method_types?: string[];
             /** Format: email */
             receipt_email?: string;
-            /** @enum {unknown} */
+            /** @enum {string} */
             setup_future_usage?: "on_session" | "off_session";
         };
         PaymentIntentCreated: {
@@ -632,6 +620,9 @@ export interface components {
             description: string | null;
             phone: string | null;
             metadata: {
+                tenantId: string;
+                projectId: string;
+            } & {
                 [key: string]: string;
             };
             created: number;
@@ -647,40 +638,23 @@ export interface components {
             data?: components["schemas"]["Customer"][];
             has_more: boolean;
         };
+        CustomerUpdateInput: {
+            /** Format: email */
+            email?: string;
+            name?: string;
+            description?: string;
+            phone?: string;
+            /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+        };
         DeletedCustomer: {
             id: string;
             /** @constant */
             object?: "customer";
             /** @constant */
             deleted: true;
-        };
-        Subscription: {
-            id: string;
-            tenantId: string;
-            projectId?: string;
-            /** @enum {unknown} */
-            environment?: "test" | "live";
-            /** @description Stripe price id of the first item */
-            planId: string | null;
-            /** @description Stripe's subscription status */
-            status: string;
-            /** Format: date-time */
-            currentPeriodEnd: string | null;
-            /** @description Stripe subscription id */
-            paySubscriptionId: string;
-            customerId?: string;
-            customerEmail?: string | null;
-            cancelAtPeriodEnd: boolean;
-            /** Format: date-time */
-            canceledAt: string | null;
-            plan: {
-                id?: string | null;
-                name: string | null;
-            };
-            /** Format: date-time */
-            createdAt?: string;
-            /** Format: date-time */
-            updatedAt?: string;
         };
         AccountStatus: {
             /** @constant */
@@ -706,7 +680,7 @@ export interface components {
             };
             /** @description What keeps the account from charging or paying out, in words */
             issues: string[];
-            /** @enum {unknown} */
+            /** @enum {string} */
             environment: "test" | "live";
         };
         WebhookReceived: {
@@ -716,6 +690,34 @@ export interface components {
             duplicate: boolean;
             id?: string;
             type?: string;
+        };
+        Subscription: {
+            id: string;
+            tenantId: string;
+            projectId?: string;
+            /** @enum {string} */
+            environment?: "test" | "live";
+            /** @description Stripe price id of the first item */
+            planId: string | null;
+            /** @description Stripe's subscription status */
+            status: string;
+            /** Format: date-time */
+            currentPeriodEnd: string | null;
+            /** @description Stripe subscription id */
+            paySubscriptionId: string;
+            customerId?: string;
+            customerEmail?: string | null;
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            canceledAt: string | null;
+            plan: {
+                id?: string | null;
+                name: string | null;
+            };
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
         };
     };
     responses: never;
@@ -1642,7 +1644,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerInput"];
+                "application/json": components["schemas"]["CustomerUpdateInput"];
             };
         };
         responses: {
@@ -2919,7 +2921,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerInput"];
+                "application/json": components["schemas"]["CustomerUpdateInput"];
             };
         };
         responses: {
@@ -3302,7 +3304,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        subscription: components["schemas"]["Subscription"] | null;
+                        subscription: components["schemas"]["Subscription"] | unknown;
                     };
                 };
             };

@@ -19,9 +19,9 @@ export const createCheckoutSchema = Joi.object<CreateCheckoutInput>({
   line_items: Joi.array()
     .items(
       Joi.object({
-        price: Joi.string().trim().min(1).max(255).required(),
+        price: Joi.string().trim().min(1).max(255).required().description('Stripe price id'),
         quantity: Joi.number().integer().strict().min(1).max(1_000_000).required(),
-      }),
+      }).id('LineItem'),
     )
     .min(1)
     .max(100)
@@ -29,11 +29,17 @@ export const createCheckoutSchema = Joi.object<CreateCheckoutInput>({
   mode: Joi.string().valid('payment', 'subscription', 'setup').required(),
   success_url: urlSchema().required(),
   cancel_url: urlSchema().required(),
-  customer_email: Joi.string().trim().email().max(512),
+  customer_email: Joi.string()
+    .trim()
+    .email()
+    .max(512)
+    .description(
+      "Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email",
+    ),
   metadata: metadataSchema(),
   allow_promotion_codes: Joi.boolean(),
   billing_address_collection: Joi.string().valid('auto', 'required'),
-});
+}).id('CheckoutSessionInput');
 
 export const sessionIdSchema = Joi.string()
   .trim()

@@ -15,7 +15,8 @@ export interface CustomerInput {
 export const metadataSchema = () =>
   Joi.object()
     .pattern(Joi.string().max(40), Joi.alternatives(Joi.string().max(500).allow(''), Joi.number(), Joi.boolean()))
-    .max(47);
+    .max(47)
+    .description('Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden.');
 
 const fields = {
   email: Joi.string().trim().email().max(512),
@@ -25,11 +26,14 @@ const fields = {
   metadata: metadataSchema(),
 };
 
-export const createCustomerSchema = Joi.object<CustomerInput>(fields);
+export const createCustomerSchema = Joi.object<CustomerInput>(fields).id('CustomerInput');
 
-export const updateCustomerSchema = Joi.object<CustomerInput>(fields).min(1).messages({
-  'object.min': 'Send at least one of email, name, description, phone, metadata',
-});
+export const updateCustomerSchema = Joi.object<CustomerInput>(fields)
+  .min(1)
+  .messages({
+    'object.min': 'Send at least one of email, name, description, phone, metadata',
+  })
+  .id('CustomerUpdateInput');
 
 export const customerIdSchema = Joi.string()
   .trim()

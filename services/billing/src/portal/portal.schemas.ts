@@ -9,6 +9,6 @@ export interface CreatePortalInput {
 
 /** `customer` is optional: without it, the signed-in user's own customer is used. */
 export const createPortalSchema = Joi.object<CreatePortalInput>({
-  customer: customerIdSchema,
+  customer: customerIdSchema.description("The signed-in user's own customer (404 for any other); the default"),
   return_url: urlSchema().required(),
-});
+}).id('PortalSessionInput');

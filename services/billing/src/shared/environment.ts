@@ -9,10 +9,11 @@ export const ENVIRONMENTS: Environment[] = ['test', 'live'];
 export const environmentSchema = (fallback: Environment) =>
   Joi.string()
     .valid(...ENVIRONMENTS)
-    .default(fallback);
+    .default(fallback)
+    .description(`Stripe mode whose keys and data are used (default \`${fallback}\`). Any other value is 400.`);
 
-/** Built once, not per request. */
-const environmentQuery = {
+/** Built once, not per request; also the documented query of the routes that read only `environment`. */
+export const environmentQuery = {
   test: Joi.object<{ environment: Environment }>({ environment: environmentSchema('test') }),
   live: Joi.object<{ environment: Environment }>({ environment: environmentSchema('live') }),
 };

@@ -1,18 +1,14 @@
 import type { RequestHandler } from 'express';
-import { Joi, parse, type PlatformDirectory } from '@platform/tenancy';
+import { parse, type PlatformDirectory } from '@platform/tenancy';
 import type { BillingContext } from '../shared/context';
 import { environmentOf } from '../shared/environment';
+import { webhookParamsSchema } from './webhooks.schemas';
 import { receiveStripeEvent } from './webhooks.service';
-
-const paramsSchema = Joi.object<{ tenant_id: string; project_id: string }>({
-  tenant_id: Joi.string().guid().required(),
-  project_id: Joi.string().guid().required(),
-});
 
 export function webhookHandlers(ctx: BillingContext, directory: PlatformDirectory): Record<'receive', RequestHandler> {
   return {
     receive: async (req, res) => {
-      const params = parse(paramsSchema, req.params);
+      const params = parse(webhookParamsSchema, req.params);
       // The JSON parser keeps the exact bytes in rawBody; other content types arrive as a raw Buffer.
       const rawBody = req.rawBody ?? (Buffer.isBuffer(req.body) ? req.body : undefined);
       const result = await receiveStripeEvent(ctx, directory, {

@@ -1,0 +1,124 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { Joi, KEYS } from '@platform/tenancy';
+import { buildContractDocument, defineOperation, json, succeeded, toJsonSchema } from '../src';
+
+type Schema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
+
+describe('Joi to OpenAPI conversion', () => {
+  it('when an object takes keys by schema and counts them, then the document says so (joi-to-json drops both)', () => {
+    const metadata = Joi.object()
+      .pattern(Joi.string().max(40), Joi.alternatives(Joi.string().max(500), Joi.number(), Joi.boolean()))
+      .max(47);
+    const out = toJsonSchema(Joi.object({ metadata }).min(1), {}, 'request') as Schema;
+    expect(out.minProperties).toBe(1);
+    expect(out.properties?.metadata).toEqual({
+      type: 'object',
+      maxProperties: 47,
+      propertyNames: { type: 'string', maxLength: 40 },
+      additionalProperties: { anyOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }] },
+    });
+  });
+
+  it('when a request object is converted, then unknown keys are not forbidden (parse strips them)', () => {
+    const schema = Joi.object({ a: Joi.string(), inner: Joi.object({ b: Joi.number() }) });
+    expect(JSON.stringify(toJsonSchema(schema, {}, 'request'))).not.toContain('additionalProperties');
+    expect(toJsonSchema(schema, {}, 'response').additionalProperties).toBe(false);
+    expect(toJsonSchema(schema.unknown(), {}, 'response').additionalProperties).toBe(true);
+  });
+
+  it('when values are listed, nullable or constant, then they become enum, a null type and const', () => {
+    const out = toJsonSchema(
+      Joi.object({
+        mode: Joi.string().valid('a', 'b').required(),
+        url: Joi.string().allow(null).required(),
+        ok: Joi.valid(true).required(),
+      }),
+      {},
+      'response',
+    ) as Schema;
+    expect(out.properties).toEqual({
+      mode: { type: 'string', enum: ['a', 'b'] },
+      url: { type: ['string', 'null'] },
+      ok: { const: true },
+    });
+    expect(out.required).toEqual(['mode', 'url', 'ok']);
+  });
+
+  it('when a schema is named with .id(), then it is a shared component referenced wherever it is used', () => {
+    const components = {};
+    const item = Joi.object({ id: Joi.string().required() }).id('Item');
+    const out = toJsonSchema(Joi.object({ items: Joi.array().items(item), first: item }), components, 'response');
+    expect(out.properties).toEqual({
+      items: { type: 'array', items: { $ref: '#/components/schemas/Item' } },
+      first: { $ref: '#/components/schemas/Item' },
+    });
+    expect(components).toEqual({
+      Item: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false },
+    });
+  });
+
+  it('when two different schemas share one name, then building fails instead of one silently winning', () => {
+    const components = {};
+    toJsonSchema(Joi.object({ a: Joi.string() }).id('Thing'), components, 'response');
+    expect(() => toJsonSchema(Joi.object({ b: Joi.string() }).id('Thing'), components, 'response')).toThrow(/Thing/);
+  });
+});
+
+describe('the document built from operations', () => {
+  const body = Joi.object({ name: Joi.string().required() }).id('ThingInput');
+  const doc = buildContractDocument({
+    title: 'Things',
+    description: 'test',
+    operations: [
+      defineOperation({
+        method: 'post',
+        path: '/things/{thing_id}',
+        operationId: 'createThing',
+        summary: 'Create',
+        security: KEYS,
+        request: {
+          params: Joi.object({ thing_id: Joi.string().guid().description('Thing id') }),
+          query: Joi.object({ limit: Joi.number().integer().min(1).default(10), q: Joi.string().required() }),
+          body,
+        },
+        responses: { 201: json('Created', succeeded(Joi, { id: Joi.string().required() }).id('Thing')) },
+        errors: [400, 404],
+      }),
+    ],
+  }) as { paths: Record<string, Record<string, Record<string, unknown>>>; components: { schemas: object } };
+  const op = doc.paths['/things/{thing_id}'].post;
+
+  it('when request parts are Joi objects, then each key is a parameter with its place, requiredness and description', () => {
+    expect(op.parameters).toEqual([
+      {
+        name: 'thing_id',
+        in: 'path',
+        required: true,
+        description: 'Thing id',
+        schema: { type: 'string', format: 'uuid' },
+      },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', default: 10, minimum: 1 } },
+      { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+    ]);
+    expect(op.requestBody).toEqual({
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingInput' } } },
+    });
+  });
+
+  it('when errors are listed, then they use the common envelope, and keyed operations also document 429 and 503', () => {
+    expect(Object.keys(op.responses as object).sort()).toEqual(['201', '400', '404', '429', '503']);
+    expect((op.responses as Record<string, unknown>)['404']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    });
+  });
+
+  it('when every schema is compiled, then every reference resolves and valid answers pass', () => {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile({ $ref: '#/components/schemas/Thing', components: doc.components });
+    expect(validate({ success: true, id: 'x' })).toBe(true);
+    expect(validate({ success: true })).toBe(false);
+  });
+});
