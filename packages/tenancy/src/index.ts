@@ -34,6 +34,7 @@ export { ownEntry } from './own-entry';
 export { findString } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
+export { FixedWindowCounter } from './fixed-window-counter';
 export {
   buildOpenApiDocument,
   errorResponses,
