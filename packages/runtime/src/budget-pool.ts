@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError, errors, FixedWindowCounter } from '@platform/tenancy';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
+import { TimeShare } from './time-share';
 
 /** Which budget a request went over: its time, or its thread's memory (resourceLimits). */
 export type BudgetLimit = 'time' | 'memory';
@@ -40,6 +41,13 @@ export interface BudgetPoolOptions {
    * the cores busy for everyone.
    */
   overruns?: { limit: number; windowMs: number };
+  /**
+   * Thread time one project may use per second on average (default a quarter of a thread),
+   * in bursts of up to four budgets; beyond, 429 until it has time again. Without it one
+   * project whose every request runs just under the budget keeps its threads busy, and on a
+   * small machine its cores, for as long as it keeps sending.
+   */
+  projectMsPerSecond?: number;
 }
 
 interface Job<Req, Res> {
@@ -130,11 +138,13 @@ export class BudgetPool<Req, Res> {
   private closed = false;
   private readonly threadsPerProject: number;
   private readonly overruns: FixedWindowCounter;
+  private readonly timeShare: TimeShare;
 
   constructor(private readonly options: BudgetPoolOptions) {
     this.threadsPerProject = Math.max(1, Math.min(options.threads, options.threadsPerProject ?? 1));
     const { limit, windowMs } = options.overruns ?? DEFAULT_OVERRUNS;
     this.overruns = new FixedWindowCounter(limit, windowMs);
+    this.timeShare = new TimeShare(options.projectMsPerSecond ?? 250, 4 * options.budgetMs);
   }
 
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
@@ -142,6 +152,8 @@ export class BudgetPool<Req, Res> {
     if (this.closed) return Promise.reject(closedError());
     const blocked = this.overruns.blockedFor(project);
     if (blocked) return Promise.reject(this.tooManyOverruns(blocked));
+    const spent = this.timeShare.blockedFor(project);
+    if (spent) return Promise.reject(this.timeSpent(spent));
     const mine = this.waiting.get(project) ?? [];
     if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull());
     const result = new Promise<Res>((resolve, reject) => mine.push({ request, resolve, reject }));
@@ -174,6 +186,12 @@ export class BudgetPool<Req, Res> {
     });
   }
 
+  private timeSpent(seconds: number): AppError {
+    return new AppError('RATE_LIMITED', `This project has used its share of ${this.options.name} time; try again later`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+
   /**
    * The next project to serve: the fewest requests running, then the longest since its last
    * turn; undefined when every project waiting already holds its share of the threads.
@@ -198,6 +216,14 @@ export class BudgetPool<Req, Res> {
       const project = this.nextProject();
       if (project === undefined) return;
       const jobs = this.waiting.get(project)!;
+      const spent = this.timeShare.blockedFor(project);
+      if (spent) {
+        // Its earlier requests used up its time while these waited: refused now, not run.
+        this.waiting.delete(project);
+        for (const waiting of jobs) waiting.reject(this.timeSpent(spent));
+        if (!this.activeByProject.has(project)) this.lastTurn.delete(project);
+        continue;
+      }
       const job = jobs.shift()!;
       if (!jobs.length) this.waiting.delete(project);
       this.lastTurn.set(project, ++this.turns);
@@ -236,6 +262,7 @@ export class BudgetPool<Req, Res> {
     const overBudget = new Promise<'over budget'>((resolve) => {
       timer = setTimeout(() => resolve('over budget'), this.options.budgetMs);
     });
+    const started = Date.now();
     const outcome = await Promise.race([
       thread.call(job.request).then(
         (value) => ({ value }),
@@ -244,6 +271,7 @@ export class BudgetPool<Req, Res> {
       overBudget,
     ]);
     clearTimeout(timer);
+    this.timeShare.charge(project, Date.now() - started);
     if (outcome !== 'over budget' && thread.usable && !this.closed) {
       this.idle.push(thread);
     } else {

@@ -37,6 +37,7 @@ const schema = Joi.object({
   MAILER_RENDER_MAX_WAITING: Joi.number().integer().min(1).default(10),
   MAILER_RENDER_THREADS_PER_PROJECT: Joi.number().integer().min(1).max(16).default(1),
   MAILER_RENDER_MAX_OVERRUNS: Joi.number().integer().min(1).default(3),
+  MAILER_RENDER_PROJECT_MS_PER_SECOND: Joi.number().integer().min(1).max(16_000).default(250),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
   MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   MAILER_PUBLIC_URL: Joi.string()
@@ -62,6 +63,7 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
       maxWaitingPerProject: value.MAILER_RENDER_MAX_WAITING,
       threadsPerProject: value.MAILER_RENDER_THREADS_PER_PROJECT,
       overrunsPerMinute: value.MAILER_RENDER_MAX_OVERRUNS,
+      projectMsPerSecond: value.MAILER_RENDER_PROJECT_MS_PER_SECOND,
       cacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
     },
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,

@@ -15,6 +15,8 @@ export interface ValidationBudget {
   threadsPerProject?: number;
   /** Checks of one project that may go over budget per minute; beyond, 429 until the minute ends. */
   overrunsPerMinute?: number;
+  /** Thread time one project may use per second on average; beyond, 429 until it has time again. */
+  projectMsPerSecond?: number;
   /** Most problems listed in one 400. */
   maxErrors: number;
 }
@@ -47,6 +49,7 @@ export class ContentValidator {
       maxWaitingPerProject: budget.maxWaitingPerProject,
       threadsPerProject: budget.threadsPerProject,
       overruns: budget.overrunsPerMinute ? { limit: budget.overrunsPerMinute, windowMs: 60_000 } : undefined,
+      projectMsPerSecond: budget.projectMsPerSecond,
       spawn: () =>
         spawnServiceWorker({
           callerFile: __filename,

@@ -18,6 +18,8 @@ export interface RenderBudget {
   threadsPerProject?: number;
   /** Renderings of one project that may go over budget per minute; beyond, 429 until the minute ends. */
   overrunsPerMinute?: number;
+  /** Thread time one project may use per second on average; beyond, 429 until it has time again. */
+  projectMsPerSecond?: number;
   /** Compiled templates each thread keeps. */
   cacheSize: number;
 }
@@ -51,6 +53,7 @@ export class TemplateRenderer {
       maxWaitingPerProject: budget.maxWaitingPerProject,
       threadsPerProject: budget.threadsPerProject,
       overruns: budget.overrunsPerMinute ? { limit: budget.overrunsPerMinute, windowMs: 60_000 } : undefined,
+      projectMsPerSecond: budget.projectMsPerSecond,
       spawn: () =>
         spawnServiceWorker({
           callerFile: __filename,
