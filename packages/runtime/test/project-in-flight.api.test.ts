@@ -33,12 +33,12 @@ beforeAll(async () => {
   y = await createProject(db, secrets, { tenant, project: 'y' });
   const keys = [requireKeys(new PlatformDirectory(db, secrets)), projectInFlight(2)];
   const routes = Router();
-  routes.get('/slow', keys, async (_req, res) => {
+  routes.get('/slow', ...keys, async (_req, res) => {
     arrived++;
     await gate.opened;
     res.json({ ok: true });
   });
-  routes.get('/stream', keys, (_req, res) => {
+  routes.get('/stream', ...keys, (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(': open\n\n');
   });
