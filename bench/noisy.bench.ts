@@ -77,8 +77,7 @@ export default async function bench(): Promise<string[]> {
     platform.send({ type: 'rss' });
     return (await nextMessage<{ rss: number }>(platform, 'rss')).rss;
   };
-  const read = () =>
-    runLoad({ url: `${urls.cms}/v1/content`, headers: y, connections: 10, durationSeconds: seconds });
+  const read = () => runLoad({ url: `${urls.cms}/v1/content`, headers: y, connections: 10, durationSeconds: seconds });
 
   await read(); // warm-up
   const quiet = await read();

@@ -187,9 +187,13 @@ export class BudgetPool<Req, Res> {
   }
 
   private timeSpent(seconds: number): AppError {
-    return new AppError('RATE_LIMITED', `This project has used its share of ${this.options.name} time; try again later`, {
-      headers: { 'Retry-After': String(seconds) },
-    });
+    return new AppError(
+      'RATE_LIMITED',
+      `This project has used its share of ${this.options.name} time; try again later`,
+      {
+        headers: { 'Retry-After': String(seconds) },
+      },
+    );
   }
 
   /**
@@ -275,7 +279,8 @@ export class BudgetPool<Req, Res> {
     if (outcome !== 'over budget' && thread.usable && !this.closed) {
       this.idle.push(thread);
     } else {
-      if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error))) this.overruns.record(project);
+      if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error)))
+        this.overruns.record(project);
       void this.discard(thread);
       // The replacement starts loading now, so the next request does not wait for it.
       if (!this.closed) this.idle.push(this.spawnThread());

@@ -23,6 +23,8 @@ export interface MailerConfig {
   maxRecipients: number;
   /** Sends of one project in flight per replica before 429. */
   sendsPerProject: number;
+  /** Sends of all projects in flight on one replica: below the database pool (10), so sends never hold all of it. */
+  sendsTotal: number;
 }
 
 const schema = Joi.object({
@@ -46,7 +48,8 @@ const schema = Joi.object({
   MAILER_FAILOVER_FAILURES: Joi.number().integer().min(1).max(1000).default(3),
   MAILER_FAILOVER_COOLDOWN_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   MAILER_MAX_RECIPIENTS: Joi.number().integer().min(1).max(1000).default(50),
-  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(8),
+  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(4),
+  MAILER_SENDS_TOTAL: Joi.number().integer().min(1).max(1000).default(8),
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
@@ -73,5 +76,6 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
     failoverCooldownMs: value.MAILER_FAILOVER_COOLDOWN_SECONDS * 1000,
     maxRecipients: value.MAILER_MAX_RECIPIENTS,
     sendsPerProject: value.MAILER_SENDS_PER_PROJECT,
+    sendsTotal: value.MAILER_SENDS_TOTAL,
   };
 }
