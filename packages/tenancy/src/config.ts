@@ -75,7 +75,7 @@ const envSchema = Joi.object({
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
   PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
-  PROJECT_MAX_IN_FLIGHT: Joi.number().integer().min(1).default(32),
+  PROJECT_MAX_IN_FLIGHT: Joi.number().integer().min(1).default(64),
   OPENAI_BASE_URL: Joi.string().uri(),
   ANTHROPIC_BASE_URL: Joi.string().uri(),
   STRIPE_API_BASE: Joi.string().uri(),
