@@ -185,7 +185,9 @@ describe('abusive tenant-defined work and bogus keys', () => {
   // Budgets well above a quiet request's cost on a loaded 2-core machine, far below the abuse's.
   beforeAll(async () => {
     mailer = await createTestService(mailerService, { env: { MAILER_RENDER_BUDGET_MS: '2000' } });
-    cms = await createTestService(cmsService, { env: { CMS_VALIDATION_BUDGET_MS: '2000' } });
+    cms = await createTestService(cmsService, {
+      env: { CMS_VALIDATION_BUDGET_MS: '2000', PROJECT_MAX_IN_FLIGHT: '8' },
+    });
   });
   afterAll(async () => {
     await mailer.close();
@@ -210,6 +212,43 @@ describe('abusive tenant-defined work and bogus keys', () => {
     ]);
     expect(abusive.status).toBe(400);
     expect(abusive.body.error.message).toMatch(/budget/);
+    expect(other.status).toBe(200);
+  });
+
+  it("when a project keeps previewing blow-ups, then past its allowance of overruns it gets 429 at once and another project's preview succeeds", async () => {
+    const [noisy, quiet] = [await mailer.createProject(), await mailer.createProject()];
+    const heavy = await post(mailer, noisy.headers, '/v1/templates', {
+      name: 'x',
+      subject: 's',
+      html: TEMPLATE_BLOW_UP,
+    });
+    const light = await post(mailer, quiet.headers, '/v1/templates', { name: 'y', subject: 's', html: 'Hi {{n}}' });
+    const blowUp = () =>
+      post(mailer, noisy.headers, `/v1/templates/${heavy.body.id}/preview`, {
+        data: { a: Array.from({ length: 60 }, (_, i) => i) },
+      });
+    // MAILER_RENDER_MAX_OVERRUNS (3 a minute) renderings over budget, each one a thread restarted.
+    for (let i = 0; i < 3; i++) expect((await blowUp()).status).toBe(400);
+    const started = Date.now();
+    const [refused, other] = await Promise.all([
+      blowUp(),
+      post(mailer, quiet.headers, `/v1/templates/${light.body.id}/preview`, { data: { n: 1 } }),
+    ]);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(other.status).toBe(200);
+  }, 60_000);
+
+  it("when a project fires more requests at once than its in-flight cap, then the rest get 429, none a 5xx, and another project's read succeeds", async () => {
+    const [noisy, quiet] = [await cms.createProject(), await cms.createProject()];
+    const [burst, other] = await Promise.all([
+      Promise.all(Array.from({ length: 60 }, () => request(cms.app).get('/v1/content').set(noisy.headers))),
+      request(cms.app).get('/v1/content').set(quiet.headers),
+    ]);
+    const statuses = burst.map((res) => res.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses).toContain(429);
     expect(other.status).toBe(200);
   });
 

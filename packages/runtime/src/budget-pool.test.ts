@@ -2,12 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { AppError } from '@platform/tenancy';
 import { BudgetPool, OverBudgetError } from './budget-pool';
 
-/** A thread speaking serveBudgetRequests' protocol: `spin` loops forever, `grow` fills its heap, else echoes. */
+/** A thread speaking serveBudgetRequests' protocol: `spin` loops forever, `grow` fills its heap, `busy` works 150 ms, else echoes. */
 const THREAD = `
 const { parentPort } = require('node:worker_threads');
 parentPort.on('message', ({ id, request }) => {
   if (request === 'spin') for (;;);
   if (request === 'grow') { const hold = []; for (;;) hold.push(new Array(100000).fill(hold.length)); }
+  if (request === 'busy') { const end = Date.now() + 150; while (Date.now() < end); }
   parentPort.postMessage({ id, ok: true, value: 'echo:' + request });
 });
 parentPort.postMessage({ ready: true });
@@ -15,13 +16,23 @@ parentPort.postMessage({ ready: true });
 
 const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
 const pools: BudgetPool<string, string>[] = [];
-const pool = (overrides: { budgetMs?: number; maxWaitingPerProject?: number } = {}) => {
+const pool = (
+  overrides: {
+    budgetMs?: number;
+    maxWaitingPerProject?: number;
+    threads?: number;
+    overruns?: { limit: number; windowMs: number };
+    projectMsPerSecond?: number;
+  } = {},
+) => {
   const created = new BudgetPool<string, string>({
     name: 'test work',
     spawn,
-    threads: 1,
+    threads: overrides.threads ?? 1,
     budgetMs: overrides.budgetMs ?? 200,
     maxWaitingPerProject: overrides.maxWaitingPerProject ?? 10,
+    overruns: overrides.overruns ?? { limit: 100, windowMs: 60_000 },
+    projectMsPerSecond: overrides.projectMsPerSecond ?? 100_000,
   });
   pools.push(created);
   return created;
@@ -68,6 +79,42 @@ describe('BudgetPool', () => {
       );
     await Promise.all([track('a', 'spin'), track('a', 'spin'), track('a', 'spin'), track('b', 'b1')]);
     expect(order).toEqual(['a:over', 'echo:b1', 'a:over', 'a:over']);
+  });
+
+  it("when a project keeps going over budget, then its requests get 429 at once and another project's are served", async () => {
+    const p = pool({ overruns: { limit: 2, windowMs: 60_000 } });
+    await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
+    await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
+    const started = Date.now();
+    const refused = await p.run('a', 'hello').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThan(0);
+    await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+  });
+
+  it("when a project's requests use up its share of thread time, then its next one gets 429 at once and another project's is served", async () => {
+    // A burst of four budgets (800 ms) that refills at 10 ms a second.
+    const p = pool({ projectMsPerSecond: 10 });
+    for (let i = 0; i < 6; i++) await expect(p.run('a', 'busy')).resolves.toBe('echo:busy');
+    const started = Date.now();
+    const refused = await p.run('a', 'hello').catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
+    await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+  });
+
+  it('when a project has a long line, then it holds one thread and another project gets the other at once', async () => {
+    const p = pool({ threads: 2, budgetMs: 1_000 });
+    const started = Date.now();
+    const line = [p.run('a', 'spin').catch(() => 'over'), p.run('a', 'spin').catch(() => 'over')];
+    // Both threads loaded, so the timing below measures waiting, not start-up.
+    await expect(p.run('b', 'warm')).resolves.toBe('echo:warm');
+    const other = await p.run('b', 'mine');
+    expect(other).toBe('echo:mine');
+    expect(Date.now() - started).toBeLessThan(900);
+    await Promise.all(line);
   });
 
   it('when closed, then waiting requests fail with 503', async () => {

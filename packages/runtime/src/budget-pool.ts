@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
-import { AppError, errors } from '@platform/tenancy';
+import { AppError, errors, FixedWindowCounter } from '@platform/tenancy';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
+import { TimeShare } from './time-share';
 
 /** Which budget a request went over: its time, or its thread's memory (resourceLimits). */
 export type BudgetLimit = 'time' | 'memory';
@@ -28,6 +29,25 @@ export interface BudgetPoolOptions {
   maxWaitingPerProject: number;
   /** How long a new thread may take to load (not part of any budget). */
   startupTimeoutMs?: number;
+  /**
+   * Threads one project may hold at once (default 1): a project with a long line leaves the
+   * others' threads (and cores) free for other projects.
+   */
+  threadsPerProject?: number;
+  /**
+   * Requests of one project that may go over budget per window (default 3 per 60 s); beyond,
+   * its requests get 429 until the window ends. Every overrun costs a thread's whole budget
+   * and a fresh thread's start-up, so a project that keeps overrunning would otherwise keep
+   * the cores busy for everyone.
+   */
+  overruns?: { limit: number; windowMs: number };
+  /**
+   * Thread time one project may use per second on average (default a quarter of a thread),
+   * in bursts of up to four budgets; beyond, 429 until it has time again. Without it one
+   * project whose every request runs just under the budget keeps its threads busy, and on a
+   * small machine its cores, for as long as it keeps sending.
+   */
+  projectMsPerSecond?: number;
 }
 
 interface Job<Req, Res> {
@@ -116,12 +136,24 @@ export class BudgetPool<Req, Res> {
   private readonly waiting = new Map<string, Job<Req, Res>[]>();
   private active = 0;
   private closed = false;
+  private readonly threadsPerProject: number;
+  private readonly overruns: FixedWindowCounter;
+  private readonly timeShare: TimeShare;
 
-  constructor(private readonly options: BudgetPoolOptions) {}
+  constructor(private readonly options: BudgetPoolOptions) {
+    this.threadsPerProject = Math.max(1, Math.min(options.threads, options.threadsPerProject ?? 1));
+    const { limit, windowMs } = options.overruns ?? DEFAULT_OVERRUNS;
+    this.overruns = new FixedWindowCounter(limit, windowMs);
+    this.timeShare = new TimeShare(options.projectMsPerSecond ?? 250, 4 * options.budgetMs);
+  }
 
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
   run(project: string, request: Req): Promise<Res> {
     if (this.closed) return Promise.reject(closedError());
+    const blocked = this.overruns.blockedFor(project);
+    if (blocked) return Promise.reject(this.tooManyOverruns(blocked));
+    const spent = this.timeShare.blockedFor(project);
+    if (spent) return Promise.reject(this.timeSpent(spent));
     const mine = this.waiting.get(project) ?? [];
     if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull());
     const result = new Promise<Res>((resolve, reject) => mine.push({ request, resolve, reject }));
@@ -147,30 +179,61 @@ export class BudgetPool<Req, Res> {
     });
   }
 
-  /** The next project to serve: the fewest requests running, then the longest since its last turn. */
-  private nextProject(): string {
+  private tooManyOverruns(seconds: number): AppError {
+    const { name } = this.options;
+    return new AppError('RATE_LIMITED', `This project's ${name} requests went over budget too often; try again later`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
+  }
+
+  private timeSpent(seconds: number): AppError {
+    return new AppError(
+      'RATE_LIMITED',
+      `This project has used its share of ${this.options.name} time; try again later`,
+      {
+        headers: { 'Retry-After': String(seconds) },
+      },
+    );
+  }
+
+  /**
+   * The next project to serve: the fewest requests running, then the longest since its last
+   * turn; undefined when every project waiting already holds its share of the threads.
+   */
+  private nextProject(): string | undefined {
     let best: string | undefined;
     let bestRank: [number, number] = [Infinity, Infinity];
     for (const project of this.waiting.keys()) {
-      const rank: [number, number] = [this.activeByProject.get(project) ?? 0, this.lastTurn.get(project) ?? 0];
+      const running = this.activeByProject.get(project) ?? 0;
+      if (running >= this.threadsPerProject) continue;
+      const rank: [number, number] = [running, this.lastTurn.get(project) ?? 0];
       if (rank[0] < bestRank[0] || (rank[0] === bestRank[0] && rank[1] < bestRank[1])) {
         best = project;
         bestRank = rank;
       }
     }
-    return best!;
+    return best;
   }
 
   private pump(): void {
     while (this.active < this.options.threads && this.waiting.size > 0) {
       const project = this.nextProject();
+      if (project === undefined) return;
       const jobs = this.waiting.get(project)!;
+      const spent = this.timeShare.blockedFor(project);
+      if (spent) {
+        // Its earlier requests used up its time while these waited: refused now, not run.
+        this.waiting.delete(project);
+        for (const waiting of jobs) waiting.reject(this.timeSpent(spent));
+        if (!this.activeByProject.has(project)) this.lastTurn.delete(project);
+        continue;
+      }
       const job = jobs.shift()!;
       if (!jobs.length) this.waiting.delete(project);
       this.lastTurn.set(project, ++this.turns);
       this.active++;
       this.activeByProject.set(project, (this.activeByProject.get(project) ?? 0) + 1);
-      void this.execute(job).finally(() => {
+      void this.execute(project, job).finally(() => {
         this.active--;
         const left = this.activeByProject.get(project)! - 1;
         if (left) this.activeByProject.set(project, left);
@@ -192,7 +255,7 @@ export class BudgetPool<Req, Res> {
     await thread.terminate().catch(() => undefined);
   }
 
-  private async execute(job: Job<Req, Res>): Promise<void> {
+  private async execute(project: string, job: Job<Req, Res>): Promise<void> {
     let thread: BudgetThread<Req, Res>;
     try {
       thread = await this.readyThread();
@@ -203,6 +266,7 @@ export class BudgetPool<Req, Res> {
     const overBudget = new Promise<'over budget'>((resolve) => {
       timer = setTimeout(() => resolve('over budget'), this.options.budgetMs);
     });
+    const started = Date.now();
     const outcome = await Promise.race([
       thread.call(job.request).then(
         (value) => ({ value }),
@@ -211,9 +275,12 @@ export class BudgetPool<Req, Res> {
       overBudget,
     ]);
     clearTimeout(timer);
+    this.timeShare.charge(project, Date.now() - started);
     if (outcome !== 'over budget' && thread.usable && !this.closed) {
       this.idle.push(thread);
     } else {
+      if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error)))
+        this.overruns.record(project);
       void this.discard(thread);
       // The replacement starts loading now, so the next request does not wait for it.
       if (!this.closed) this.idle.push(this.spawnThread());
@@ -257,5 +324,7 @@ export class BudgetPool<Req, Res> {
     }
   }
 }
+
+const DEFAULT_OVERRUNS = { limit: 3, windowMs: 60_000 };
 
 const closedError = () => errors.unavailable('The service is shutting down; try again');

@@ -29,6 +29,8 @@ export interface PlatformConfig {
   trustProxy: boolean;
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
+  /** Requests of one project in progress at once, per service process (429 beyond). */
+  projectMaxInFlight: number;
   vendors: {
     openaiBaseUrl?: string;
     anthropicBaseUrl?: string;
@@ -76,6 +78,7 @@ const envSchema = Joi.object({
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
   PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
+  PROJECT_MAX_IN_FLIGHT: Joi.number().integer().min(1).default(64),
   OPENAI_BASE_URL: Joi.string().uri(),
   ANTHROPIC_BASE_URL: Joi.string().uri(),
   STRIPE_API_BASE: Joi.string().uri(),
@@ -144,6 +147,7 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     bodyLimit: value.BODY_LIMIT,
     trustProxy: value.TRUST_PROXY,
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
+    projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
     vendors: {
       openaiBaseUrl: value.OPENAI_BASE_URL,
       anthropicBaseUrl: value.ANTHROPIC_BASE_URL,

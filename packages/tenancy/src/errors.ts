@@ -44,7 +44,15 @@ export class AppError extends Error {
   readonly headers?: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // A client's error (4xx) is never logged with a stack, and a flood of them (bad keys, 429s)
+    // would pay for capturing one each time.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if ((options.status ?? ERROR_STATUS[code]) < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'AppError';
     this.code = code;
     // VENDOR_UNREACHABLE is reported to clients as VENDOR_ERROR with 502.

@@ -30,6 +30,7 @@ export { ownEntry } from './own-entry';
 export { findString, rejectLoneSurrogates } from './text-guard';
 export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { TtlCache } from './ttl-cache';
+export { FixedWindowCounter } from './fixed-window-counter';
 export {
   buildOpenApiDocument,
   errorResponses,

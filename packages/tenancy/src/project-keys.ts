@@ -4,12 +4,13 @@ import type { Logger } from 'winston';
 import type { PlatformConfig } from './config';
 import { requireKeys } from './keys';
 import type { PlatformDirectory } from './platform-directory';
+import { projectInFlight } from './project-in-flight';
 import { byProject, createRateLimit } from './rate-limit';
 
 /** What the key middleware needs of a service's deps (`ServiceDeps` fits). */
 export interface ProjectKeysDeps {
   service: string;
-  config: Pick<PlatformConfig, 'projectRateLimit'>;
+  config: Pick<PlatformConfig, 'projectRateLimit' | 'projectMaxInFlight'>;
   directory: PlatformDirectory;
   redis?: Redis;
   logger: Logger;
@@ -17,9 +18,10 @@ export interface ProjectKeysDeps {
 
 /**
  * The key check and, after it, the service's per-project rate limit (PROJECT_RATE_LIMIT per
- * PROJECT_RATE_LIMIT_WINDOW_MS, shared through Redis when configured): what every endpoint that
- * takes the key headers runs first. Counted after the keys, so no one can spend another
- * project's allowance by naming it.
+ * PROJECT_RATE_LIMIT_WINDOW_MS, shared through Redis when configured) and its cap on requests
+ * in progress at once (PROJECT_MAX_IN_FLIGHT per process): what every endpoint that takes the
+ * key headers runs first. Counted after the keys, so no one can spend another project's
+ * allowance by naming it.
  */
 export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
   const { limit, windowMs } = deps.config.projectRateLimit;
@@ -33,5 +35,6 @@ export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
       redis: deps.redis,
       logger: deps.logger,
     }),
+    projectInFlight(deps.config.projectMaxInFlight),
   ];
 }

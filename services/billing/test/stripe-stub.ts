@@ -7,6 +7,8 @@ type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 export interface StripeStub extends HttpStub {
   /** Secret keys the stand-in accepts; any other gets Stripe's 401 authentication_error. */
   keys: Set<string>;
+  /** Accepted keys whose calls are answered with headers and then a byte every 100 ms, for ever. */
+  trickling: Set<string>;
   objects: Map<string, Obj>;
   account: Obj;
   /** Adds an object (a subscription, a product) as if made in Stripe's dashboard. */
@@ -26,6 +28,7 @@ const missing = (what: string, value: string) =>
  */
 export async function startStripeStub(): Promise<StripeStub> {
   const keys = new Set<string>();
+  const trickling = new Set<string>();
   const objects = new Map<string, Obj>();
   const account: Obj = {
     id: 'acct_stub',
@@ -94,6 +97,13 @@ export async function startStripeStub(): Promise<StripeStub> {
     if (!keys.has(key)) {
       const masked = `${key.slice(0, 8)}****${key.slice(-4)}`;
       return sendJson(res, 401, stripeError('authentication_error', `Invalid API Key provided: ${masked}`));
+    }
+    if (trickling.has(key)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"');
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+      return;
     }
     if (key.includes('apierror')) return sendJson(res, 500, stripeError('api_error', 'Something went wrong on Stripe'));
     const url = new URL(req.path, 'http://stub');
@@ -234,5 +244,5 @@ export async function startStripeStub(): Promise<StripeStub> {
         );
     }
   });
-  return Object.assign(stub, { keys, objects, account, put });
+  return Object.assign(stub, { keys, trickling, objects, account, put });
 }

@@ -23,6 +23,8 @@ export interface MailerConfig {
   maxRecipients: number;
   /** Sends of one project in flight per replica before 429. */
   sendsPerProject: number;
+  /** Sends of all projects in flight on one replica: below the database pool (10), so sends never hold all of it. */
+  sendsTotal: number;
 }
 
 const schema = Joi.object({
@@ -35,6 +37,9 @@ const schema = Joi.object({
   MAILER_RENDER_MEMORY_MB: Joi.number().integer().min(16).default(64),
   MAILER_RENDER_THREADS: Joi.number().integer().min(1).max(16).default(2),
   MAILER_RENDER_MAX_WAITING: Joi.number().integer().min(1).default(10),
+  MAILER_RENDER_THREADS_PER_PROJECT: Joi.number().integer().min(1).max(16).default(1),
+  MAILER_RENDER_MAX_OVERRUNS: Joi.number().integer().min(1).default(3),
+  MAILER_RENDER_PROJECT_MS_PER_SECOND: Joi.number().integer().min(1).max(16_000).default(250),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
   MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   MAILER_PUBLIC_URL: Joi.string()
@@ -43,7 +48,8 @@ const schema = Joi.object({
   MAILER_FAILOVER_FAILURES: Joi.number().integer().min(1).max(1000).default(3),
   MAILER_FAILOVER_COOLDOWN_SECONDS: Joi.number().integer().min(1).max(86_400).default(60),
   MAILER_MAX_RECIPIENTS: Joi.number().integer().min(1).max(1000).default(50),
-  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(8),
+  MAILER_SENDS_PER_PROJECT: Joi.number().integer().min(1).max(1000).default(4),
+  MAILER_SENDS_TOTAL: Joi.number().integer().min(1).max(1000).default(8),
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
@@ -58,6 +64,9 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
       memoryMb: value.MAILER_RENDER_MEMORY_MB,
       threads: value.MAILER_RENDER_THREADS,
       maxWaitingPerProject: value.MAILER_RENDER_MAX_WAITING,
+      threadsPerProject: value.MAILER_RENDER_THREADS_PER_PROJECT,
+      overrunsPerMinute: value.MAILER_RENDER_MAX_OVERRUNS,
+      projectMsPerSecond: value.MAILER_RENDER_PROJECT_MS_PER_SECOND,
       cacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
     },
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
@@ -67,5 +76,6 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
     failoverCooldownMs: value.MAILER_FAILOVER_COOLDOWN_SECONDS * 1000,
     maxRecipients: value.MAILER_MAX_RECIPIENTS,
     sendsPerProject: value.MAILER_SENDS_PER_PROJECT,
+    sendsTotal: value.MAILER_SENDS_TOTAL,
   };
 }

@@ -41,7 +41,7 @@ export const openapi = buildOpenApiDocument({
           'Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again ' +
           '(with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a ' +
           'different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. ' +
-          'A project with MAILER_SENDS_PER_PROJECT (default 8) sends in flight on one replica gets 429 RATE_LIMITED with Retry-After.',
+          'A project with MAILER_SENDS_PER_PROJECT (default 4) sends in flight on one replica, or a replica with MAILER_SENDS_TOTAL (default 8) sends of all projects in flight, answers 429 RATE_LIMITED with Retry-After.',
         security: KEYS,
         parameters: [
           {

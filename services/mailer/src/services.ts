@@ -43,7 +43,7 @@ export function mailerServices(deps: ServiceDeps): MailerServices {
     unsubscribe,
     // Shared by the API and the auth-email consumer: both learn which providers keep failing.
     cooldowns: new ProviderCooldowns(config.failoverFailureThreshold, config.failoverCooldownMs),
-    slots: new ProjectSendSlots(config.sendsPerProject),
+    slots: new ProjectSendSlots(config.sendsPerProject, config.sendsTotal),
     logger: deps.logger,
     defaultFrom: config.defaultFrom,
   });

@@ -7,6 +7,7 @@ import {
   DOWN_SENDGRID_KEY,
   HANGING_SENDGRID_KEY,
   REJECTED_RECIPIENT,
+  TRICKLING_SENDGRID_KEY,
 } from './support/vendor-stubs';
 
 // A short vendor timeout so a hanging provider fails over quickly; two failures start a cool-down;
@@ -49,6 +50,8 @@ describe('provider failover', () => {
     ['a 5xx', DOWN_SENDGRID_KEY],
     ['refused credentials', BAD_SENDGRID_KEY],
     ['a timeout', HANGING_SENDGRID_KEY],
+    // Never idle, so only the overall deadline (MAILER_VENDOR_TIMEOUT_MS) ends it.
+    ['an answer trickled a byte at a time', TRICKLING_SENDGRID_KEY],
   ])(
     'when the primary fails with %s, then the next provider delivers and the log records both attempts',
     async (_, key) => {

@@ -3,6 +3,7 @@ import Stripe from 'stripe';
 import { errors, TtlCache, type SecretBox } from '@platform/tenancy';
 import type { BillingConfig } from '../config';
 import type { Scope } from '../shared/scope';
+import { deadlineFetch } from './deadline-fetch';
 import { findStripeConfig } from './stripe-config.repository';
 
 /** A project's Stripe account in one environment: the SDK client and the webhook signing secret. */
@@ -77,6 +78,8 @@ export class StripeClients {
     const stripe = new Stripe(this.secrets.decrypt(row.secretKeyEnc), {
       ...this.connection,
       timeout: this.config.stripeTimeoutMs,
+      // An overall deadline per call, body included: the SDK's own timeouts end at the headers or when idle.
+      httpClient: Stripe.createFetchHttpClient(deadlineFetch(this.config.stripeTimeoutMs)),
       maxNetworkRetries: this.config.stripeMaxNetworkRetries,
       telemetry: false,
       appInfo: { name: 'platform-billing' },

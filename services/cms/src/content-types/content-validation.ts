@@ -11,6 +11,12 @@ export interface ValidationBudget {
   threads: number;
   /** Checks one project may have waiting; beyond it, 429. */
   maxWaitingPerProject: number;
+  /** Validation threads one project may hold at once. */
+  threadsPerProject?: number;
+  /** Checks of one project that may go over budget per minute; beyond, 429 until the minute ends. */
+  overrunsPerMinute?: number;
+  /** Thread time one project may use per second on average; beyond, 429 until it has time again. */
+  projectMsPerSecond?: number;
   /** Most problems listed in one 400. */
   maxErrors: number;
 }
@@ -41,6 +47,9 @@ export class ContentValidator {
       threads: budget.threads,
       budgetMs: budget.timeMs,
       maxWaitingPerProject: budget.maxWaitingPerProject,
+      threadsPerProject: budget.threadsPerProject,
+      overruns: budget.overrunsPerMinute ? { limit: budget.overrunsPerMinute, windowMs: 60_000 } : undefined,
+      projectMsPerSecond: budget.projectMsPerSecond,
       spawn: () =>
         spawnServiceWorker({
           callerFile: __filename,

@@ -22,6 +22,22 @@ describe('per-project send slots', () => {
     await expect(slots.run('p1', async () => 'again')).resolves.toBe('again');
   });
 
+  it("when all projects together have the replica's total in flight, then another project's send is 429 too", async () => {
+    const slots = new ProjectSendSlots(2, 3);
+    const held1 = [held(), held()];
+    const held2 = held();
+    const running = [...held1.map((h) => slots.run('p1', h.work)), slots.run('p2', held2.work)];
+    await expect(slots.run('p3', async () => 'x')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many sends in progress at the moment; try again',
+    });
+    held2.finish();
+    await running[2];
+    await expect(slots.run('p3', async () => 'now')).resolves.toBe('now');
+    for (const h of held1) h.finish();
+    await Promise.all(running);
+  });
+
   it('when a send fails, then its slot is given back', async () => {
     const slots = new ProjectSendSlots(1);
     await expect(slots.run('p', async () => Promise.reject(new AppError('VENDOR_ERROR', 'x')))).rejects.toThrow('x');

@@ -5,6 +5,7 @@ import type { Tenant } from '../shared';
 import { mailgunTransport } from '../transports/mailgun.transport';
 import { outboxTransport } from '../transports/outbox.transport';
 import { sendgridTransport } from '../transports/sendgrid.transport';
+import { withDeadline } from '../transports/deadline';
 import type { Transport } from '../transports/transport';
 import * as repo from './providers.repository';
 import { TYPE_ALIASES, type CreateProviderInput, type ProviderConfig } from './providers.schemas';
@@ -95,13 +96,14 @@ export class ProvidersService {
   private routeFor(row: repo.ProviderRow): Route {
     const config = this.configOf(row);
     const options = { timeoutMs: this.mailer.vendorTimeoutMs };
-    const transport =
+    const vendor =
       row.type === 'mailgun'
         ? mailgunTransport(
             { apiKey: config.apiKey, domain: config.domain!, region: config.region },
             { ...options, baseUrl: this.platform.vendors.mailgunApiBase },
           )
         : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: this.platform.vendors.sendgridApiBase });
+    const transport = withDeadline(vendor, this.mailer.vendorTimeoutMs);
     const from = config.fromEmail ?? (config.domain ? `no-reply@${config.domain}` : this.mailer.defaultFrom);
     return { providerId: row.id, transport, from };
   }

@@ -14,6 +14,12 @@ export interface RenderBudget {
   threads: number;
   /** Checks and renders one project may have waiting; beyond it, 429. */
   maxWaitingPerProject: number;
+  /** Render threads one project may hold at once. */
+  threadsPerProject?: number;
+  /** Renderings of one project that may go over budget per minute; beyond, 429 until the minute ends. */
+  overrunsPerMinute?: number;
+  /** Thread time one project may use per second on average; beyond, 429 until it has time again. */
+  projectMsPerSecond?: number;
   /** Compiled templates each thread keeps. */
   cacheSize: number;
 }
@@ -45,6 +51,9 @@ export class TemplateRenderer {
       threads: budget.threads,
       budgetMs: budget.timeMs,
       maxWaitingPerProject: budget.maxWaitingPerProject,
+      threadsPerProject: budget.threadsPerProject,
+      overruns: budget.overrunsPerMinute ? { limit: budget.overrunsPerMinute, windowMs: 60_000 } : undefined,
+      projectMsPerSecond: budget.projectMsPerSecond,
       spawn: () =>
         spawnServiceWorker({
           callerFile: __filename,

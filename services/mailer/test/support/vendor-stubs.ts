@@ -9,12 +9,29 @@ export const DOWN_SENDGRID_KEY = 'SG.outage';
 /** Keys whose sends are never answered (the client's timeout has to end them). */
 export const HANGING_MAILGUN_KEY = 'key-hang';
 export const HANGING_SENDGRID_KEY = 'SG.hang';
+/** Keys whose sends are answered one byte every 100 ms, for ever (no idle timeout ends them). */
+export const TRICKLING_MAILGUN_KEY = 'key-trickle';
+export const TRICKLING_SENDGRID_KEY = 'SG.trickle';
 /** A recipient both vendors refuse as a bad message (400): no other provider would take it either. */
 export const REJECTED_RECIPIENT = 'invalid-mailbox@example.com';
 
-type Outcome = 'ok' | 'down' | 'hang';
+type Outcome = 'ok' | 'down' | 'hang' | 'trickle';
 const outcomeOf = (key: string, down: string, hang: string): Outcome =>
-  key === down ? 'down' : key === hang ? 'hang' : 'ok';
+  key === down
+    ? 'down'
+    : key === hang
+      ? 'hang'
+      : key === TRICKLING_MAILGUN_KEY || key === TRICKLING_SENDGRID_KEY
+        ? 'trickle'
+        : 'ok';
+
+/** A 200 whose body never ends: a byte every 100 ms until the client goes away. */
+function trickle(res: import('node:http').ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"id":"');
+  const timer = setInterval(() => res.write('x'), 100);
+  res.on('close', () => clearInterval(timer));
+}
 
 /** The fields of a multipart/form-data body (what mailgun.js sends). */
 export function formFields(req: RecordedRequest): Record<string, string[]> {
@@ -43,6 +60,7 @@ export function startMailgunStub(): Promise<HttpStub> {
     }
     const outcome = outcomeOf(auth.slice(4), DOWN_MAILGUN_KEY, HANGING_MAILGUN_KEY);
     if (outcome === 'hang') return;
+    if (outcome === 'trickle') return trickle(res);
     if (outcome === 'down') return sendJson(res, 503, { message: 'Service Unavailable' });
     const fields = formFields(req);
     if (!fields.to || !fields.from) return sendJson(res, 400, { message: "'to' parameter is missing" });
@@ -68,6 +86,7 @@ export function startSendgridStub(): Promise<HttpStub> {
     }
     const outcome = outcomeOf(key, DOWN_SENDGRID_KEY, HANGING_SENDGRID_KEY);
     if (outcome === 'hang') return;
+    if (outcome === 'trickle') return trickle(res);
     if (outcome === 'down') return sendJson(res, 503, { errors: [{ message: 'Service Unavailable' }] });
     const to = (req.body as { personalizations?: { to?: { email?: string }[] }[] })?.personalizations?.[0]?.to?.[0]
       ?.email;
