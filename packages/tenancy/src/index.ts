@@ -15,6 +15,7 @@ export {
 export { requireKeys } from './keys';
 export {
   requireBearer,
+  bearerTokenOf,
   verifyAccessToken,
   signAccessToken,
   signingKey,
