@@ -48,6 +48,11 @@ export function verifyAccessToken(token: string, publicKey: string | KeyObject):
   }
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
+export function bearerTokenOf(header: string | undefined): string | undefined {
+  return header ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+}
+
 /**
  * Requires `Authorization: Bearer <access token>`. When the key middleware ran first, the
  * token must belong to the same tenant and project as the keys.
@@ -56,9 +61,8 @@ export function requireBearer(publicKey: string): RequestHandler {
   // Parsed once: reading the PEM on every request was about a sixth of a bearer check.
   const key = createPublicKey(publicKey);
   return (req, _res, next) => {
-    const header = req.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const claims = match ? verifyAccessToken(match[1], key) : null;
+    const token = bearerTokenOf(req.get('authorization'));
+    const claims = token ? verifyAccessToken(token, key) : null;
     if (!claims) throw errors.invalidSession('Missing, invalid or expired access token');
     if (req.tenant && (req.tenant.tenantId !== claims.tenantId || req.tenant.projectId !== claims.projectId)) {
       throw errors.unauthorized('Access token does not belong to this project');

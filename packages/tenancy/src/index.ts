@@ -14,6 +14,7 @@ export { requireKeys } from './keys';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
   requireBearer,
+  bearerTokenOf,
   verifyAccessToken,
   signAccessToken,
   signingKey,

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { errors, verifyAccessToken, type PlatformDirectory } from '@platform/tenancy';
+import { bearerTokenOf, errors, verifyAccessToken, type PlatformDirectory } from '@platform/tenancy';
 
 /** Methods and headers a browser may send to the end-user routes. */
 const ALLOWED_METHODS = 'GET, PATCH';
@@ -14,8 +14,8 @@ export interface EndUserOptions {
 }
 
 function tokenOf(header: string | undefined, query: unknown, queryToken: boolean): string | undefined {
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  if (match) return match[1];
+  const fromHeader = bearerTokenOf(header);
+  if (fromHeader) return fromHeader;
   const fromQuery = queryToken ? (query as { access_token?: unknown }).access_token : undefined;
   return typeof fromQuery === 'string' ? fromQuery : undefined;
 }

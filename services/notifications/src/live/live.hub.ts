@@ -20,7 +20,8 @@ interface ProjectFeed {
   /** -1 until the first stream's snapshot says where the log stands. */
   lastSeq: number;
   streams: Set<LiveStream>;
-  users: Map<string, Set<LiveStream>>;
+  /** A user's streams: most users hold one, kept without a Set of its own. */
+  users: Map<string, LiveStream | Set<LiveStream>>;
   /** Streams opened or opening, per user: what the limits count. */
   slots: number;
   userSlots: Map<string, number>;
@@ -186,9 +187,10 @@ export class LiveHub {
 
   private join(feed: ProjectFeed, stream: LiveStream, endsAt?: number): void {
     feed.streams.add(stream);
-    let mine = feed.users.get(stream.userId);
-    if (!mine) feed.users.set(stream.userId, (mine = new Set()));
-    mine.add(stream);
+    const mine = feed.users.get(stream.userId);
+    if (!mine) feed.users.set(stream.userId, stream);
+    else if (mine instanceof Set) mine.add(stream);
+    else feed.users.set(stream.userId, new Set([mine, stream]));
     const timer =
       endsAt === undefined
         ? undefined
@@ -196,11 +198,19 @@ export class LiveHub {
     timer?.unref();
     stream.onClose(() => {
       clearTimeout(timer);
-      feed.streams.delete(stream);
-      mine.delete(stream);
-      if (!mine.size) feed.users.delete(stream.userId);
-      this.release(feed, stream.userId);
+      this.leave(feed, stream);
     });
+  }
+
+  private leave(feed: ProjectFeed, stream: LiveStream): void {
+    feed.streams.delete(stream);
+    const mine = feed.users.get(stream.userId);
+    if (mine === stream) feed.users.delete(stream.userId);
+    else if (mine instanceof Set) {
+      mine.delete(stream);
+      if (mine.size === 1) feed.users.set(stream.userId, mine.values().next().value!);
+    }
+    this.release(feed, stream.userId);
   }
 
   /** Gives a stream's slot back. */
@@ -331,8 +341,9 @@ export class LiveHub {
     const stale = new Set<LiveStream>();
     const touched = new Set<LiveStream>();
     for (const row of rows) {
-      const targets = row.user_id === null ? feed.streams : feed.users.get(row.user_id);
-      for (const stream of targets ?? []) {
+      const mine = row.user_id === null ? feed.streams : feed.users.get(row.user_id);
+      const targets = mine instanceof LiveStream ? [mine] : (mine ?? []);
+      for (const stream of targets) {
         if (!touched.has(stream)) {
           touched.add(stream);
           if (stream.cutIfBehind()) continue;

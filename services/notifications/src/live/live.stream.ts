@@ -11,6 +11,30 @@ const EVENT_NAMES = {
 } as const;
 
 /**
+ * Each change's event, serialised once: a broadcast writes the same Buffer to every stream
+ * instead of a string per stream (its `id:` is the change's seq, the same for everyone).
+ */
+const frames = new WeakMap<ChangeRow, Buffer>();
+
+function frameOf(change: ChangeRow): Buffer {
+  let frame = frames.get(change);
+  if (!frame) {
+    frame = Buffer.from(eventText(change.seq, EVENT_NAMES[change.kind], change.payload));
+    frames.set(change, frame);
+  }
+  return frame;
+}
+
+function eventText(id: number, event: string, data: unknown): string {
+  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** What a response keeps that the stream needs no longer once its head is sent. */
+interface AnsweredRequest {
+  next?: unknown;
+}
+
+/**
  * One Server-Sent Events connection of one user. `sentSeq` is the last change it sent (or
  * passed over as not this user's): anything at or below it is skipped, so overlapping reads
  * never send a change twice. `count` is the user's unread count as of change `countSeq`.
@@ -21,6 +45,8 @@ export class LiveStream {
   private count: number;
   private countSent = -1;
   closed = false;
+  /** Called once when the connection closes (the hub gives the stream's slot back). */
+  private onClosed?: () => void;
 
   constructor(
     private readonly res: ServerResponse,
@@ -31,8 +57,11 @@ export class LiveStream {
     this.sentSeq = snapshot.seq;
     this.countSeq = snapshot.seq;
     this.count = snapshot.count;
+    // The hub's close handler is called from this one listener: each listener is a closure (and
+    // a once-wrapper) that every open stream keeps.
     res.once('close', () => {
       this.closed = true;
+      this.onClosed?.();
     });
   }
 
@@ -44,12 +73,20 @@ export class LiveStream {
       'x-accel-buffering': 'no',
     });
     this.res.socket?.setNoDelay(true);
+    // The head in a write of its own: the socket write flattens the header string in place, so
+    // the response keeps one string instead of the pieces it was concatenated from.
+    this.res.flushHeaders();
+    // The request is answered: Express's continuation (its router's closures) would otherwise
+    // stay reachable from the request for as long as the stream is open.
+    const req = this.res.req as AnsweredRequest | undefined;
+    if (req?.next) req.next = undefined;
     this.write('retry: 3000\n\n');
   }
 
+  /** Sets what runs when the connection closes (at once when it has closed already). */
   onClose(listener: () => void): void {
     if (this.closed) listener();
-    else this.res.once('close', listener);
+    else this.onClosed = listener;
   }
 
   /**
@@ -60,7 +97,7 @@ export class LiveStream {
   deliver(change: ChangeRow): boolean {
     if (change.seq <= this.sentSeq) return false;
     this.sentSeq = change.seq;
-    if (change.visible) this.send(change.seq, EVENT_NAMES[change.kind], change.payload);
+    if (change.visible) this.write(frameOf(change));
     if (change.seq <= this.countSeq) return false;
     if (change.kind === 'notification' && change.visible) this.count++;
     else if (change.kind === 'read' && change.user_id !== null) this.count = Math.max(0, this.count - 1);
@@ -99,7 +136,7 @@ export class LiveStream {
   }
 
   private send(id: number, event: string, data: unknown): void {
-    this.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.write(eventText(id, event, data));
   }
 
   /** Resolves once the client has taken what was written (or is gone): replays pace themselves on it. */
@@ -129,7 +166,7 @@ export class LiveStream {
     return true;
   }
 
-  private write(chunk: string): void {
+  private write(chunk: string | Buffer): void {
     if (!this.closed) this.res.write(chunk);
   }
 }
