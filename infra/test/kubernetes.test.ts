@@ -155,8 +155,9 @@ function overlayTests(): void {
             ref.key,
           );
         }
-        const databaseRef = container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
-        expect(databaseRef).toEqual({ name: `${service}-database`, key: 'uri' });
+        const refOf = (name: string) => container.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+        expect(refOf('DATABASE_URL')).toEqual({ name: `${service}-database`, key: 'uri' });
+        expect(refOf('PLATFORM_DATABASE_URL')).toEqual({ name: `${service}-database`, key: 'platform-uri' });
         const signsTokens = container.env?.some((e) => e.name === 'JWT_PRIVATE_KEY');
         expect(signsTokens).toBe(name === 'auth');
       });
@@ -193,33 +194,69 @@ function overlayTests(): void {
       expect(loadServiceConfig('llm', envOf('llm-worker')).service.role).toBe('worker');
       expect(loadServiceConfig('llm', envOf('llm')).service.role).toBe('api');
     });
-
     test.each(SERVICE_NAMES)(
-      'when %s is deployed, then a migration Job runs `node dist/migrate.js` of its image on its database',
+      'when %s is deployed, then a migration Job runs `node dist/migrate.js` of its image as the owner, then grants its own login',
       (name) => {
         const job = one<IJob>('Job', `${name}-migrate`);
         const pod = job.spec!.template.spec!;
-        const [container] = pod.containers;
+        const [migrate] = pod.initContainers ?? [];
+        const [grant, ...others] = pod.containers;
         const apiImage = one<IDeployment>('Deployment', name).spec!.template.spec!.containers[0].image;
-        expect(container.command).toEqual(['node', 'dist/migrate.js']);
-        expect(container.image).toBe(apiImage);
-        expect(container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
-          name: `${name}-database`,
-          key: 'uri',
-        });
+        const refOf = (container: typeof grant, variable: string) =>
+          container.env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
+        expect(others).toEqual([]);
+        expect(pod.initContainers).toHaveLength(1);
+        // the init container finishes before the grant starts: migrations, then the login
+        expect(migrate.command).toEqual(['node', 'dist/migrate.js']);
+        expect(migrate.image).toBe(apiImage);
+        expect(refOf(migrate, 'DATABASE_URL')).toEqual({ name: 'database-owner', key: name });
+        expect(grant.image).toMatch(new RegExp(`^${expected.registry.replace(/\./g, '\\.')}admin:`));
+        expect(grant.args).toEqual([
+          'grant-service-role',
+          '--service',
+          name,
+          '--role',
+          '$(SERVICE_DB_USER)',
+          '--password-env',
+          'SERVICE_DB_PASSWORD',
+          '--json',
+        ]);
+        expect(refOf(grant, 'PLATFORM_DATABASE_URL')).toEqual({ name: 'database-owner', key: 'platform' });
+        // the login the Deployment connects with (its Secret's uri and platform-uri)
+        expect(refOf(grant, 'SERVICE_DB_USER')).toEqual({ name: `${name}-database`, key: 'username' });
+        expect(refOf(grant, 'SERVICE_DB_PASSWORD')).toEqual({ name: `${name}-database`, key: 'password' });
         expect(pod.restartPolicy).toBe('Never');
         expect(pod.securityContext?.runAsNonRoot).toBe(true);
-        expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
+        for (const container of [migrate, grant]) expect(container.securityContext?.readOnlyRootFilesystem).toBe(true);
         expect(job.spec?.backoffLimit).toBeGreaterThan(0);
         expect(job.spec?.ttlSecondsAfterFinished).toBeGreaterThan(0);
       },
     );
 
-    test('when the platform is deployed, then a Job runs `admin migrate` for the platform schema', () => {
+    test('when the platform is deployed, then a Job runs `admin migrate` for the platform schema as the owner', () => {
       const container = one<IJob>('Job', 'platform-migrate').spec!.template.spec!.containers[0];
       expect(container.image).toMatch(new RegExp(`^${expected.registry.replace(/\./g, '\\.')}admin:`));
       expect(container.args).toEqual(['migrate', '--json']);
       expect(container.envFrom?.map((s) => s.secretRef?.name).filter(Boolean)).toEqual(['platform-secrets']);
+      expect(container.env?.find((e) => e.name === 'PLATFORM_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'database-owner',
+        key: 'platform',
+      });
+    });
+
+    test('when a Deployment runs, then none of its containers can read the owner login', () => {
+      for (const deployment of deployments) {
+        const pod = deployment.spec!.template.spec!;
+        const secrets = [...pod.containers, ...(pod.initContainers ?? [])].flatMap((c) => [
+          ...(c.envFrom ?? []).map((s) => s.secretRef?.name),
+          ...(c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.name),
+        ]);
+        const volumes = (pod.volumes ?? []).map((v) => v.secret?.secretName);
+        expect([deployment.metadata.name, [...secrets, ...volumes].filter((n) => n === 'database-owner')]).toEqual([
+          deployment.metadata.name,
+          [],
+        ]);
+      }
     });
 
     test('when traffic arrives, then the Ingress routes one host to each service', () => {
@@ -325,18 +362,36 @@ if (kubectlMissing) test.skip(kubectlMissing, () => undefined);
 else overlayTests();
 
 describe('k8s secret templates', () => {
+  const template = (name: string) => SECRET_TEMPLATES.find((s) => s.metadata?.name === name);
+
   test('when the templates are validated, then they are Secrets that hold placeholders only', () => {
-    expect(SECRET_TEMPLATES.length).toBeGreaterThanOrEqual(8);
+    expect(SECRET_TEMPLATES.length).toBeGreaterThanOrEqual(9);
     for (const secret of SECRET_TEMPLATES) {
       expect(kubernetesSchemaError(secret as unknown as Manifest)).toBeUndefined();
       expect(secret.data).toBeUndefined();
-      for (const value of Object.values(secret.stringData ?? {})) expect(value).toMatch(/<[^>]+>/);
+      // a login's name is no secret
+      for (const [key, value] of Object.entries(secret.stringData ?? {}))
+        if (key !== 'username') expect(value).toMatch(/<[^>]+>/);
     }
   });
 
-  test('when a service is deployed, then a database Secret template exists for it', () => {
-    const names = SECRET_TEMPLATES.map((s) => s.metadata?.name);
-    for (const name of SERVICE_NAMES) expect(names).toContain(`${name}-database`);
-    expect(names).toEqual(expect.arrayContaining(['platform-secrets', 'auth-jwt-signing']));
+  test('when a service is deployed, then a Secret template holds its own login, used by both of its URLs', () => {
+    for (const name of SERVICE_NAMES) {
+      const data = template(`${name}-database`)?.stringData ?? {};
+      expect(data.username).toBe(`${name}_app`);
+      expect(data.uri).toMatch(new RegExp(`^postgres://${name}_app:<password>@[^/]+/${name}$`));
+      expect(data['platform-uri']).toMatch(new RegExp(`^postgres://${name}_app:<password>@[^/]+/platform$`));
+      expect(data.password).toBeDefined();
+    }
+    expect(SECRET_TEMPLATES.map((s) => s.metadata?.name)).toEqual(
+      expect.arrayContaining(['platform-secrets', 'auth-jwt-signing', 'database-owner']),
+    );
+  });
+
+  test('when the owner login is kept, then only in database-owner, one URL per database, and not among the shared secrets', () => {
+    expect(Object.keys(template('database-owner')?.stringData ?? {}).sort()).toEqual(
+      [...SERVICE_NAMES, 'platform'].sort(),
+    );
+    expect(Object.keys(template('platform-secrets')?.stringData ?? {})).not.toContain('PLATFORM_DATABASE_URL');
   });
 });
