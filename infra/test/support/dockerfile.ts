@@ -1,7 +1,9 @@
 /**
- * A small Dockerfile reader: instructions (continuation lines joined, comments dropped),
- * grouped into build stages.
+ * The Dockerfile as dockerfile-ast (the parser of the Docker language server) reads it, grouped
+ * into build stages: each instruction with its flags and arguments on one line.
  */
+import { DockerfileParser, From, ModifiableInstruction } from 'dockerfile-ast';
+
 export interface Instruction {
   keyword: string;
   args: string;
@@ -15,36 +17,27 @@ export interface Stage {
 }
 
 export function parseDockerfile(text: string): { globalArgs: Instruction[]; stages: Stage[] } {
-  const instructions: Instruction[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const start = i;
-    let line = lines[i];
-    if (/^\s*(#|$)/.test(line)) continue;
-    while (/\\\s*$/.test(line) && i + 1 < lines.length) {
-      line = line.replace(/\\\s*$/, ' ');
-      i++;
-      if (/^\s*#/.test(lines[i])) continue; // comment lines inside a continuation are dropped
-      line += lines[i];
-    }
-    const m = /^\s*(\w+)\s+(.*)$/s.exec(line);
-    if (!m) throw new Error(`Dockerfile line ${start + 1}: cannot parse "${line}"`);
-    instructions.push({ keyword: m[1].toUpperCase(), args: m[2].replace(/\s+/g, ' ').trim(), line: start + 1 });
-  }
   const globalArgs: Instruction[] = [];
   const stages: Stage[] = [];
-  for (const instruction of instructions) {
-    if (instruction.keyword === 'FROM') {
-      const m = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(instruction.args);
-      if (!m) throw new Error(`Dockerfile line ${instruction.line}: cannot parse FROM ${instruction.args}`);
-      stages.push({ from: m[1], name: m[2], instructions: [] });
-    } else if (stages.length) {
-      stages[stages.length - 1].instructions.push(instruction);
-    } else if (instruction.keyword === 'ARG') {
-      globalArgs.push(instruction);
-    } else {
-      throw new Error(`Dockerfile line ${instruction.line}: ${instruction.keyword} before the first FROM`);
+  for (const instruction of DockerfileParser.parse(text).getInstructions()) {
+    if (instruction instanceof From) {
+      const from = instruction.getImage();
+      if (!from) throw new Error(`Dockerfile line ${instruction.getRange().start.line + 1}: FROM without an image`);
+      stages.push({ from, name: instruction.getBuildStage() ?? undefined, instructions: [] });
+      continue;
     }
+    const flags =
+      instruction instanceof ModifiableInstruction
+        ? instruction.getFlags().map((f) => `--${f.getName()}${f.getValue() === null ? '' : `=${f.getValue()}`}`)
+        : [];
+    const parsed: Instruction = {
+      keyword: instruction.getKeyword(),
+      args: [...flags, instruction.getArgumentsContent() ?? ''].join(' ').replace(/\s+/g, ' ').trim(),
+      line: instruction.getRange().start.line + 1,
+    };
+    if (stages.length) stages[stages.length - 1].instructions.push(parsed);
+    else if (parsed.keyword === 'ARG') globalArgs.push(parsed);
+    else throw new Error(`Dockerfile line ${parsed.line}: ${parsed.keyword} before the first FROM`);
   }
   return { globalArgs, stages };
 }
