@@ -61,6 +61,9 @@ const volumeSource = (volume: NonNullable<ComposeService['volumes']>[number]) =>
   typeof volume === 'string' ? volume.split(':')[0] : volume.source;
 const volumeTarget = (volume: NonNullable<ComposeService['volumes']>[number]) =>
   typeof volume === 'string' ? volume.split(':')[1] : volume.target;
+/** depends_on as `{ name: { condition } }` (Compose v2 also prints `required` and `restart`). */
+const conditionsOf = (service: ComposeService) =>
+  Object.fromEntries(Object.entries(service.depends_on ?? {}).map(([name, { condition }]) => [name, { condition }]));
 const shellOf = (service: ComposeService) => [service.entrypoint, service.command].flat().filter(Boolean).join(' ');
 
 /** Settings the services read (RESOLUTIONS section 9 and the runtime): catches typos in env names. */
@@ -163,7 +166,7 @@ function composeTests(): void {
       const admin = resolved().services.admin;
       expect(admin.build?.target).toBe('admin');
       expect(admin.restart).toBe('no');
-      expect(admin.depends_on).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
+      expect(conditionsOf(admin)).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
       expect(shellOf(admin)).toMatch(/^\/bin\/sh -c node dist\/cli\.js create-project --tenant .+ --project /s);
       const migrate = resolved().services['platform-migrate'];
       expect(migrate.command).toEqual(['migrate', '--json']);
@@ -177,7 +180,7 @@ function composeTests(): void {
       const roles = resolved().services['db-roles'];
       expect(roles.build?.target).toBe('admin');
       expect(roles.restart).toBe('no');
-      expect(roles.depends_on).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
+      expect(conditionsOf(roles)).toEqual({ 'platform-migrate': { condition: 'service_completed_successfully' } });
       expect(roles.environment?.PLATFORM_DATABASE_URL).toBe(`postgres://${OWNER()}postgres:5432/platform`);
       const grants = [
         ...shellOf(roles).matchAll(
@@ -209,7 +212,7 @@ function composeTests(): void {
     );
 
     test.each(WORKLOADS)('when %s starts, then the logins have been granted first', (workload) => {
-      expect(resolved().services[workload].depends_on?.['db-roles']).toEqual({
+      expect(conditionsOf(resolved().services[workload])['db-roles']).toEqual({
         condition: 'service_completed_successfully',
       });
     });
@@ -249,7 +252,7 @@ function composeTests(): void {
     });
 
     test('when `docker compose up` starts it, then it waits for healthy infrastructure, the logins and finished migrations', () => {
-      expect(service().depends_on).toEqual({
+      expect(conditionsOf(service())).toEqual({
         postgres: { condition: 'service_healthy' },
         rabbitmq: { condition: 'service_healthy' },
         redis: { condition: 'service_healthy' },
