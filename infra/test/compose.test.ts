@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -176,6 +177,26 @@ function composeTests(): void {
   });
 
   describe('docker-compose.yml database logins (least privilege)', () => {
+    test('when .env comes from generate-env.sh, then Compose accepts it and every service starts in production with its own login', () => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'compose-env-')), '.env');
+      writeFileSync(
+        file,
+        execFileSync('sh', [path.join(REPO_ROOT, 'infra/compose/generate-env.sh')], { encoding: 'utf8' }),
+      );
+      const { config, error } = composeConfig(file);
+      expect(error).toBeUndefined();
+      const urls = new Set<string>();
+      for (const workload of WORKLOADS) {
+        const env = config!.services[workload].environment ?? {};
+        const { platform } = loadServiceConfig(serviceOf(workload), env);
+        expect(() => assertProductionSecrets(platform, { jwtPrivateKey: workload === 'auth' })).not.toThrow();
+        expect(new URL(env.DATABASE_URL ?? '').username).toBe(`${serviceOf(workload)}_app`);
+        urls.add(env.DATABASE_URL ?? '');
+      }
+      // llm-worker shares llm's login; every other service has its own password
+      expect(new Set([...urls].map((url) => new URL(url).password)).size).toBe(SERVICE_NAMES.length);
+    });
+
     test('when the db-roles one-shot runs, then it grants each service its own login, as the owner, after the platform schema', () => {
       const roles = resolved().services['db-roles'];
       expect(roles.build?.target).toBe('admin');
