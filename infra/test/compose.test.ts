@@ -306,6 +306,8 @@ function composeTests(): void {
       expect(job.image).toBe(service().image);
       expect(job.environment?.DATABASE_URL).toBe(`postgres://${OWNER()}postgres:5432/${name}`);
       expect(job.restart).toBe('no');
+      // the logins first, so that the tables it creates get their grants
+      expect(conditionsOf(job)['db-roles']).toEqual({ condition: 'service_completed_successfully' });
     });
   });
 
