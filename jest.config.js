@@ -1,7 +1,7 @@
 /** One configuration for every package and service: `pnpm test` runs them all. */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/examples'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/examples', '<rootDir>/infra'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': [

@@ -32,30 +32,42 @@ export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Pro
   const platform = spec.platformDatabase ?? 'platform';
   for (const name of [spec.role, spec.database, platform])
     if (!SAFE_NAME.test(name)) throw new Error(`unsafe name: ${name}`);
-  await withDb(withDatabase(adminUrl, spec.database), async (db) => {
-    const exists = await db('pg_roles').where({ rolname: spec.role }).first('rolname');
-    // Identifiers are checked against SAFE_NAME above; the password is a bound literal.
-    await db.raw(`${exists ? 'ALTER' : 'CREATE'} ROLE ?? LOGIN PASSWORD ${quoteLiteral(spec.password)}`, [spec.role]);
-    for (const database of [spec.database, platform]) {
-      await db.raw('REVOKE ALL ON DATABASE ?? FROM PUBLIC', [database]);
-      await db.raw('GRANT CONNECT ON DATABASE ?? TO ??', [database, spec.role]);
-    }
-    await db.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
-    await db.raw('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ??', [spec.role]);
-    await db.raw('GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ??', [spec.role]);
-    // Tables later migrations create (as this owner) get the same grants.
-    await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ??', [
-      spec.role,
-    ]);
-    await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ??', [
-      spec.role,
-    ]);
-  });
-  await withDb(withDatabase(adminUrl, platform), async (db) => {
-    await db.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
-    for (const [table, columns] of Object.entries(PLATFORM_READS))
-      await db.raw(`GRANT SELECT (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [...columns, table, spec.role]);
-  });
+  // Migration jobs of several services may grant at once (Kubernetes runs them side by side);
+  // they change the same catalogue rows (the platform database's ACL), which Postgres refuses to
+  // update concurrently, so they take turns on a lock in the platform database.
+  await withDb(withDatabase(adminUrl, platform), (platformDb) =>
+    platformDb.transaction(async (tx) => {
+      await tx.raw('select pg_advisory_xact_lock(hashtext(?))', ['grant-service-role']);
+      await withDb(withDatabase(adminUrl, spec.database), async (db) => {
+        const exists = await db('pg_roles').where({ rolname: spec.role }).first('rolname');
+        // Identifiers are checked against SAFE_NAME above; the password is a bound literal.
+        await db.raw(`${exists ? 'ALTER' : 'CREATE'} ROLE ?? LOGIN PASSWORD ${quoteLiteral(spec.password)}`, [
+          spec.role,
+        ]);
+        for (const database of [spec.database, platform]) {
+          await db.raw('REVOKE ALL ON DATABASE ?? FROM PUBLIC', [database]);
+          await db.raw('GRANT CONNECT ON DATABASE ?? TO ??', [database, spec.role]);
+        }
+        await db.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
+        await db.raw('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ??', [spec.role]);
+        await db.raw('GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ??', [spec.role]);
+        // Tables later migrations create (as this owner) get the same grants.
+        await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ??', [
+          spec.role,
+        ]);
+        await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ??', [
+          spec.role,
+        ]);
+      });
+      await tx.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
+      for (const [table, columns] of Object.entries(PLATFORM_READS))
+        await tx.raw(`GRANT SELECT (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
+          ...columns,
+          table,
+          spec.role,
+        ]);
+    }),
+  );
 }
 
 const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;

@@ -12,6 +12,9 @@ let other: TestDatabase;
 let platform: TestDatabase;
 const role = `svc_${randomBytes(4).toString('hex')}`;
 const otherRole = `${role}_other`;
+/** Logins granted side by side, one database each. */
+const sideRoles = ['a', 'b', 'c', 'd', 'e', 'f'].map((suffix) => `${role}_${suffix}`);
+let sideDatabases: TestDatabase[] = [];
 
 /** A query as the service's login; resolves to the Postgres error code, or 'ok'. */
 async function asService(database: TestDatabase, sql: string): Promise<string> {
@@ -57,10 +60,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([own, other, platform].map((d) => d?.drop()));
+  await Promise.all([own, other, platform, ...sideDatabases].map((d) => d?.drop()));
   const server = new pg.Client({ connectionString: own.url.replace(/\/[^/]*$/, '/postgres') });
   await server.connect();
-  for (const name of [role, otherRole]) await server.query(`DROP ROLE IF EXISTS ${name}`);
+  for (const name of [role, otherRole, ...sideRoles]) await server.query(`DROP ROLE IF EXISTS ${name}`);
   await server.end();
 });
 
@@ -93,4 +96,19 @@ describe('service database roles', () => {
     expect(await asService(platform, "update projects set settings = '{}'")).toBe('42501');
     expect(await asService(platform, 'delete from api_keys')).toBe('42501');
   });
+
+  it("when six services' migration jobs grant their logins at the same moment, then every grant succeeds", async () => {
+    sideDatabases = await Promise.all(sideRoles.map((_, i) => createTestDatabase(`roles_side_${i}`)));
+    const results = await Promise.allSettled(
+      sideRoles.map((name, i) =>
+        grantServiceRole(sideDatabases[i].url, {
+          role: name,
+          password: 'service-password',
+          database: sideDatabases[i].name,
+          platformDatabase: platform.name,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** The repository root (packages/deploy/src -> ../../..). */
+/** The repository root (infra/test/support -> ../../..). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const K8S_DIR = path.join(REPO_ROOT, 'k8s');
 export const OVERLAYS = ['dev', 'prod'] as const;

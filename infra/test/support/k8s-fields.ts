@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import ts from 'typescript';
-import type { Manifest } from './kustomize';
+import type { Manifest } from './stock-tools';
 
 const TYPES: Record<string, { module: string; type: string }> = {
   'apps/v1/Deployment': { module: 'kubernetes-models/apps/v1', type: 'IDeployment' },

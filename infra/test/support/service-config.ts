@@ -4,13 +4,13 @@
  * a crash-looping pod).
  */
 import { loadPlatformConfig, type PlatformConfig } from '@platform/tenancy';
-import { loadAuthConfig } from '../../../../services/auth/src/config';
-import { loadBillingConfig } from '../../../../services/billing/src/config';
-import { loadCmsConfig } from '../../../../services/cms/src/config';
-import { loadLlmConfig } from '../../../../services/llm/src/config';
-import { loadMailerConfig } from '../../../../services/mailer/src/config';
-import { loadNotificationsConfig } from '../../../../services/notifications/src/config';
-import type { ServiceName } from '../../src/paths';
+import { loadAuthConfig } from '../../../services/auth/src/config';
+import { loadBillingConfig } from '../../../services/billing/src/config';
+import { loadCmsConfig } from '../../../services/cms/src/config';
+import { loadLlmConfig } from '../../../services/llm/src/config';
+import { loadMailerConfig } from '../../../services/mailer/src/config';
+import { loadNotificationsConfig } from '../../../services/notifications/src/config';
+import type { ServiceName } from './paths';
 
 const LOADERS = {
   auth: loadAuthConfig,

@@ -1,19 +1,19 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { unknownFieldErrors, unknownFieldErrorsByGroup } from '../src/k8s-fields';
-import { readYamlDocuments, render, type Manifest } from '../src/kustomize';
-import { K8S_DIR, OVERLAYS, overlayDir } from '../src/paths';
+import { unknownFieldErrors, unknownFieldErrorsByGroup } from './support/k8s-fields';
+import { K8S_DIR, OVERLAYS, overlayDir } from './support/paths';
+import { kubectlMissing, kustomize, readYamlDocuments, type Manifest } from './support/stock-tools';
 
 const secretsDir = path.join(K8S_DIR, 'secrets');
 const groups: Record<string, Manifest[]> = {
-  ...Object.fromEntries(OVERLAYS.map((o) => [o, render(overlayDir(o))])),
+  ...(kubectlMissing ? {} : Object.fromEntries(OVERLAYS.map((o) => [o, kustomize(overlayDir(o))]))),
   secrets: readdirSync(secretsDir).flatMap((f) => readYamlDocuments(path.join(secretsDir, f)) as Manifest[]),
 };
 // one TypeScript program for every group
 const errors = unknownFieldErrorsByGroup(groups);
 
 describe('k8s manifests have no unknown fields', () => {
-  test.each([...OVERLAYS, 'secrets'])(
+  test.each(Object.keys(groups))(
     'when the %s manifests are type-checked against the Kubernetes types, then no field is unknown',
     (group) => {
       expect(groups[group].length).toBeGreaterThan(0);
@@ -21,8 +21,10 @@ describe('k8s manifests have no unknown fields', () => {
     },
   );
 
+  if (kubectlMissing) test.skip(kubectlMissing, () => undefined);
+
   test('when a field is misspelled deep in a pod spec, then it is reported with its manifest', () => {
-    const deployment = groups.dev.find((m) => m.kind === 'Deployment')!;
+    const deployment = readYamlDocuments(path.join(K8S_DIR, 'base', 'auth', 'deployment.yaml'))[0] as Manifest;
     const broken = structuredClone(deployment) as Manifest & {
       spec: { template: { spec: { containers: Record<string, unknown>[] } } };
     };

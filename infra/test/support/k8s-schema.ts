@@ -9,7 +9,7 @@ import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
-import type { Manifest } from './kustomize';
+import type { Manifest } from './stock-tools';
 
 type ModelClass = new (data: never) => { validate(): void };
 

@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readCompose } from '../src/compose';
-import { effectiveInstructions, parseDockerfile } from '../src/dockerfile';
-import { REPO_ROOT, SERVICE_NAMES } from '../src/paths';
+import { parse } from 'yaml';
+import { effectiveInstructions, parseDockerfile } from './support/dockerfile';
+import { REPO_ROOT, SERVICE_NAMES } from './support/paths';
+import type { ComposeFile } from './support/stock-tools';
 
 const run = promisify(execFile);
 /** bundle.mjs's entries when a build script names none. */
@@ -129,7 +130,10 @@ describe('Dockerfile', () => {
   });
 
   test('when compose builds images, then it only names targets the Dockerfile has', () => {
-    const compose = readCompose(path.join(REPO_ROOT, 'docker-compose.yml'));
+    const compose = parse(readFileSync(path.join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), {
+      merge: true,
+      maxAliasCount: -1,
+    }) as ComposeFile;
     const names = new Set(stages.map((s) => s.name));
     for (const service of Object.values(compose.services))
       if (service.build?.target) expect(names).toContain(service.build.target);
