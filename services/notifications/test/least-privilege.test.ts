@@ -11,7 +11,8 @@ import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus } from '@platform/events';
 import { allMigrations, startService, type Infrastructure, type RunningService } from '@platform/runtime';
 import { createTestDatabase, createTestProject, testJwtKeys, type TestProject } from '@platform/testkit';
-import { createLogger, loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import { createLogger } from '@platform/http';
+import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import { notificationsService } from '../src';
 
 type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
