@@ -37,7 +37,8 @@ async function open(project: TestProject, controller = new AbortController()) {
 
 async function refusalOf(project: TestProject) {
   const { res } = await open(project);
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+  const body = (await res.json()) as { error: Record<string, unknown> };
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body };
 }
 
 describe('open streams per project and per process', () => {

@@ -18,6 +18,16 @@ export interface AdmittedChat {
   reservedUsd: number;
 }
 
+/** A fallback list (a request's or the project's default): known models, and not too many. */
+export function checkFallbacks(runtime: LlmRuntime, fallbacks: string[]): void {
+  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
+  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
+    throw errors.validation('Too many fallbacks', [
+      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
+    ]);
+  }
+}
+
 function checkModels(runtime: LlmRuntime, body: ChatBody, models: string[]): void {
   routeModel(body.model);
   checkFallbacks(runtime, body.fallbacks ?? []);
@@ -36,16 +46,6 @@ function checkModels(runtime: LlmRuntime, body: ChatBody, models: string[]): voi
 function vendorRequest(body: ChatBody): ChatRequest {
   const { stream: _stream, stream_options: _options, fallbacks: _fallbacks, ...rest } = body;
   return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null)) as ChatRequest;
-}
-
-/** A fallback list (a request's or the project's default): known models, and not too many. */
-export function checkFallbacks(runtime: LlmRuntime, fallbacks: string[]): void {
-  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
-  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
-    throw errors.validation('Too many fallbacks', [
-      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
-    ]);
-  }
 }
 
 /**
