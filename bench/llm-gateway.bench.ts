@@ -136,7 +136,14 @@ export default async function gatewayBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
   const standIn = await startStandIn(STAND_IN);
-  const env = { OPENAI_BASE_URL: `${standIn.url}/v1`, LOG_LEVEL: 'error', LLM_VENDOR_MAX_RETRIES: '0' };
+  const env = {
+    OPENAI_BASE_URL: `${standIn.url}/v1`,
+    LOG_LEVEL: 'error',
+    LLM_VENDOR_MAX_RETRIES: '0',
+    // Row 2 has one project hold 1,000 streams on one process: above the default caps on purpose.
+    LLM_GATEWAY_MAX_STREAMS: String(OPEN_STREAMS + 100),
+    LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: String(OPEN_STREAMS + 100),
+  };
   const svc = await createTestService(llmService, { env });
   const stopBackground = await llmService.startBackground!(svc.deps);
   const service = await listenService(svc.app);

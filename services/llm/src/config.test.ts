@@ -21,4 +21,17 @@ describe('LLM configuration', () => {
     expect(delays.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(3_600_000);
     delays.slice(1).forEach((ms, i) => expect(ms).toBeGreaterThan(delays[i]));
   });
+
+  it('when the stream caps are not configured, then a project may hold a quarter of the process’s streams', () => {
+    const config = loadLlmConfig({});
+    expect(config.gatewayMaxStreams).toBe(500);
+    expect(config.gatewayMaxStreamsPerProject).toBe(125);
+    expect(loadLlmConfig({ LLM_GATEWAY_MAX_STREAMS: '2000' }).gatewayMaxStreamsPerProject).toBe(500);
+  });
+
+  it('when a project’s stream cap exceeds the process’s, then start-up is refused', () => {
+    expect(() => loadLlmConfig({ LLM_GATEWAY_MAX_STREAMS: '100', LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: '101' })).toThrow(
+      ConfigError,
+    );
+  });
 });

@@ -53,7 +53,9 @@ export interface LlmConfig {
   gatewayRetryMaxWaitMs: number;
   /** Fallback models one request may name (and the project's default list may hold). */
   gatewayMaxFallbacks: number;
-  /** Streams one project may hold open on one replica at once (each holds a vendor connection). */
+  /** Streams this process holds open at once, all projects together (each holds two sockets). */
+  gatewayMaxStreams: number;
+  /** Streams one project may hold open on one replica at once: by default a quarter of the total. */
   gatewayMaxStreamsPerProject: number;
   /** The longest a stream may stay open; then it ends with an error event. */
   gatewayStreamMaxMs: number;
@@ -92,7 +94,8 @@ const schema = Joi.object({
   LLM_GATEWAY_RETRY_BASE_MS: Joi.number().integer().min(0).default(250),
   LLM_GATEWAY_RETRY_MAX_WAIT_MS: Joi.number().integer().min(0).default(10_000),
   LLM_GATEWAY_MAX_FALLBACKS: Joi.number().integer().min(0).max(20).default(5),
-  LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: Joi.number().integer().min(1).default(1_000),
+  LLM_GATEWAY_MAX_STREAMS: Joi.number().integer().min(1).default(500),
+  LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: Joi.number().integer().min(1),
   LLM_GATEWAY_STREAM_MAX_MS: Joi.number().integer().min(1_000).default(600_000),
   LLM_GATEWAY_LIMITS: Joi.boolean().default(true),
   LLM_METER_FLUSH_MS: Joi.number().integer().min(1).default(20),
@@ -103,6 +106,11 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
   if (error) throw new ConfigError(`Invalid LLM configuration: ${error.message}`);
   if (value.LLM_BATCH_HEARTBEAT_MS >= value.LLM_BATCH_STALE_MS) {
     throw new ConfigError('LLM_BATCH_HEARTBEAT_MS must be shorter than LLM_BATCH_STALE_MS');
+  }
+  // A project's fair share: at least four projects can fill theirs at once.
+  const streamsPerProject = value.LLM_GATEWAY_MAX_STREAMS_PER_PROJECT ?? Math.ceil(value.LLM_GATEWAY_MAX_STREAMS / 4);
+  if (streamsPerProject > value.LLM_GATEWAY_MAX_STREAMS) {
+    throw new ConfigError('LLM_GATEWAY_MAX_STREAMS_PER_PROJECT must not exceed LLM_GATEWAY_MAX_STREAMS');
   }
   return {
     role: value.LLM_ROLE,
@@ -130,7 +138,8 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     gatewayRetryBaseMs: value.LLM_GATEWAY_RETRY_BASE_MS,
     gatewayRetryMaxWaitMs: value.LLM_GATEWAY_RETRY_MAX_WAIT_MS,
     gatewayMaxFallbacks: value.LLM_GATEWAY_MAX_FALLBACKS,
-    gatewayMaxStreamsPerProject: value.LLM_GATEWAY_MAX_STREAMS_PER_PROJECT,
+    gatewayMaxStreams: value.LLM_GATEWAY_MAX_STREAMS,
+    gatewayMaxStreamsPerProject: streamsPerProject,
     gatewayStreamMaxMs: value.LLM_GATEWAY_STREAM_MAX_MS,
     gatewayLimits: value.LLM_GATEWAY_LIMITS,
     meterFlushMs: value.LLM_METER_FLUSH_MS,

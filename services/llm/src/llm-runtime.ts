@@ -1,6 +1,7 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { ProjectSlots } from '@platform/tenancy';
 import { loadLlmConfig, type LlmConfig } from './config';
+import { Admissions } from './limits/admissions';
 import { MeterSettler } from './limits/meter-settler';
 import { CompletionLogWriter } from './usage/completion-log-writer';
 import { VendorClientCache } from './vendors/vendor-clients';
@@ -13,9 +14,11 @@ export interface LlmRuntime {
   logs: CompletionLogWriter;
   /** This process's webhook delivery slots, shared fairly by the projects. */
   webhookSlots: ProjectSlots;
+  /** Admits gateway requests under their project's limits, one round trip per project at a time. */
+  admissions: Admissions;
   /** Settles finished gateway requests against their project's budget and rate meters. */
   meters: MeterSettler;
-  /** Open streams per project on this replica. */
+  /** Open streams on this replica, in all and per project. */
   streams: ProjectSlots;
   vendorOptions(provider: ProviderType): VendorOptions;
 }
@@ -36,8 +39,12 @@ export function llmRuntime(deps: ServiceDeps, config: LlmConfig = loadLlmConfig(
         total: deps.config.webhooks.slots,
         perProject: deps.config.webhooks.projectSlots,
       }),
+      admissions: new Admissions(deps.db),
       meters: new MeterSettler(deps.db, deps.logger, config.meterFlushMs),
-      streams: new ProjectSlots({ perProject: config.gatewayMaxStreamsPerProject }),
+      streams: new ProjectSlots({
+        total: config.gatewayMaxStreams,
+        perProject: config.gatewayMaxStreamsPerProject,
+      }),
       vendorOptions: (provider) => ({
         baseUrl: provider === 'openai' ? deps.config.vendors.openaiBaseUrl : deps.config.vendors.anthropicBaseUrl,
         timeoutMs: config.vendorTimeoutMs,

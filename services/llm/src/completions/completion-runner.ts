@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeVendorFailure, type VendorFailure } from '../vendors/vendor-errors';
 import { NO_USAGE } from '../vendors/sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion } from '../vendors/vendor-types';
-import { costOf } from '../usage/price-table';
+import { meteredUsage } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
 
 export const DEFAULT_TEMPERATURE = 1.0;
@@ -26,12 +26,10 @@ export async function runCompletion(
   try {
     const result = await client.complete(input, signal);
     const latencyMs = Math.round(performance.now() - started);
-    const cached = result.cache?.read ?? 0;
-    const cacheWrite = result.cache?.write ?? 0;
     const { prompt_tokens: prompt, completion_tokens: completion } = result.usage;
-    const costUsd = costOf(input.model, { prompt, completion, cached, cacheWrite });
+    const tokens = { prompt, completion, cached: result.cache?.read ?? 0, cacheWrite: result.cache?.write ?? 0 };
     const log = { ...base, status: 'success' as const, usage: result.usage, latencyMs, error: null };
-    return { ok: true, result, log: { ...log, costUsd, cachedTokens: cached, cacheWriteTokens: cacheWrite } };
+    return { ok: true, result, log: { ...log, ...meteredUsage(input.model, tokens) } };
   } catch (error) {
     const failure = describeVendorFailure(error, client.apiKey);
     const latencyMs = Math.round(performance.now() - started);

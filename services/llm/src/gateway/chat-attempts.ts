@@ -3,7 +3,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
 import type { LlmRuntime } from '../llm-runtime';
 import { vendorClientFor } from '../providers/providers.service';
-import { costOf, type TokenCounts } from '../usage/price-table';
+import { meteredUsage, type TokenCounts } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import type { ChatRequest } from '../vendors/chat-types';
 import { providerOfModel } from '../vendors/routing';
@@ -31,7 +31,8 @@ export class AttemptLog {
     outcome: { tokens: TokenCounts; error: string | null },
   ): CompletionLogEntry {
     const { tokens } = outcome;
-    const costUsd = tokens.prompt + tokens.completion === 0 ? 0 : costOf(model, tokens);
+    const metered = meteredUsage(model, tokens);
+    const { costUsd } = metered;
     this.costUsd = this.costUsd === null || costUsd === null ? null : this.costUsd + costUsd;
     this.tokens += tokens.prompt + tokens.completion;
     const entry: CompletionLogEntry = {
@@ -48,9 +49,7 @@ export class AttemptLog {
       error: outcome.error,
       batchId: null,
       createdAt: new Date(),
-      costUsd,
-      cachedTokens: tokens.cached,
-      cacheWriteTokens: tokens.cacheWrite,
+      ...metered,
       requestId: this.requestId,
       attempt: this.attempts,
       stream: this.stream,

@@ -29,7 +29,9 @@ export async function streamChat(
 ): Promise<void> {
   const releaseStream = runtime.streams.tryAcquire(tenant.projectId);
   if (!releaseStream) {
-    throw new AppError('RATE_LIMITED', 'Too many open streams for this project', { headers: { 'Retry-After': '1' } });
+    const projectFull = runtime.streams.holding(tenant.projectId) >= runtime.config.gatewayMaxStreamsPerProject;
+    const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
+    throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
   }
   const controller = new AbortController();
   let clientLeft = false;

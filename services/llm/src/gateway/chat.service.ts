@@ -2,8 +2,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
 import type { LlmRuntime } from '../llm-runtime';
-import { readFallbacks } from '../limits/limits.repository';
-import { admit, worstCaseCostUsd } from '../limits/limits.service';
+import { worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
@@ -19,13 +18,19 @@ export interface AdmittedChat {
   reservedUsd: number;
 }
 
-function checkModels(runtime: LlmRuntime, body: ChatBody, models: string[]): void {
-  models.forEach((model, i) => routeModel(model, i === 0 ? 'model' : `fallbacks.${i - 1}`));
-  if (models.length - 1 > runtime.config.gatewayMaxFallbacks) {
+/** A fallback list (a request's or the project's default): known models, and not too many. */
+export function checkFallbacks(runtime: LlmRuntime, fallbacks: string[]): void {
+  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
+  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
     throw errors.validation('Too many fallbacks', [
       { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
     ]);
   }
+}
+
+function checkModels(runtime: LlmRuntime, body: ChatBody, models: string[]): void {
+  routeModel(body.model);
+  checkFallbacks(runtime, body.fallbacks ?? []);
   const claude = models.some((model) => routeModel(model) === 'anthropic');
   if (claude && (body.n ?? 1) > 1) {
     throw errors.validation('Request validation failed', [{ path: 'n', message: 'claude models answer n = 1 only' }]);
@@ -45,7 +50,8 @@ function vendorRequest(body: ChatBody): ChatRequest {
 
 /**
  * Checks the models, makes sure the first one's vendor is configured, then admits the request
- * under the project's limits. `finish` must follow, whatever happens.
+ * under the project's limits, reserving its worst-case cost on every model it may try: its own
+ * fallbacks, or the project's default ones when it names none. `finish` must follow, whatever happens.
  */
 export async function admitChat(
   deps: Deps,
@@ -53,19 +59,21 @@ export async function admitChat(
   tenant: Tenant,
   body: ChatBody,
 ): Promise<AdmittedChat> {
-  const models = [body.model, ...(body.fallbacks ?? [])];
-  checkModels(runtime, body, models);
+  const named = [body.model, ...(body.fallbacks ?? [])];
+  checkModels(runtime, body, named);
   await requireVendorClient(deps, runtime, tenant, routeModel(body.model));
   const request = vendorRequest(body);
-  const reservedUsd = worstCaseCostUsd(request, models, runtime.config.defaultMaxTokens);
-  const defaults = runtime.config.gatewayLimits
-    ? await admit(deps.db, tenant, reservedUsd)
-    : body.fallbacks
-      ? []
-      : await readFallbacks(deps.db, tenant);
-  // The project's fallbacks apply when the request names none of its own.
-  const chain = body.fallbacks ? models : [body.model, ...defaults.filter((model) => model !== body.model)];
-  return { request, models: chain, log: new AttemptLog(runtime, tenant, body.stream === true), reservedUsd };
+  const chainOf = (defaults: string[]) =>
+    body.fallbacks ? named : [body.model, ...defaults.filter((model) => model !== body.model)];
+  const log = new AttemptLog(runtime, tenant, body.stream === true);
+  if (!runtime.config.gatewayLimits) {
+    const defaults = body.fallbacks ? [] : await runtime.admissions.defaults(tenant);
+    return { request, models: chainOf(defaults), log, reservedUsd: 0 };
+  }
+  const { defaults, reservedUsd } = await runtime.admissions.admit(tenant, (defaults) =>
+    worstCaseCostUsd(request, chainOf(defaults), runtime.config.defaultMaxTokens),
+  );
+  return { request, models: chainOf(defaults), log, reservedUsd };
 }
 
 /** Turns the request's reservation into what it spent. */

@@ -19,37 +19,60 @@ export interface LimitState extends LimitSettings {
 }
 
 // Meters roll over by the database's clock: a new month starts spend at 0, a new minute the window.
-const CURRENT = "date_trunc('month', now()), date_trunc('minute', now())";
-const SAME_MONTH = 'l.month = excluded.month';
-const SAME_MINUTE = 'l.window_start = excluded.window_start';
+const THIS_MONTH = "month = date_trunc('month', now())";
+const THIS_MINUTE = "window_start = date_trunc('minute', now())";
+
+/** The project's row as admission sees it: limits, meters as of now, and its default fallbacks. */
+export interface AdmissionState extends LimitState {
+  fallbacks: string[];
+}
+
+/** What one admission round trip added: requests admitted and the worst-case cost they reserved. */
+export interface Admission {
+  requests: number;
+  reservedUsd: number;
+}
 
 /**
- * Admits one request and reserves its most expensive outcome, in one statement: the row lock
- * orders concurrent requests of a project across replicas, and each sees the reservations of
- * those before it. Returns the project's default fallbacks, or undefined when a limit is reached
- * (the row is then left as it was).
+ * Admits a group of requests of one project in one transaction: the project's row is locked (so
+ * concurrent groups, from any replica, are ordered and each sees the reservations of those before
+ * it), `decide` says how many of the group fit and what they reserve, and that is added.
  */
-export async function admitRequest(db: Knex, tenant: Tenant, reserveUsd: number): Promise<string[] | undefined> {
-  const { rows } = await db.raw<{ rows: { fallbacks: string[] }[] }>(
-    `insert into project_limits as l (tenant_id, project_id, month, window_start, reserved_usd, window_requests)
-     values (?, ?, ${CURRENT}, ?, 1)
-     on conflict (tenant_id, project_id) do update set
-       spent_usd = case when ${SAME_MONTH} then l.spent_usd else 0 end,
-       reserved_usd = case when ${SAME_MONTH} then l.reserved_usd else 0 end + excluded.reserved_usd,
-       month = excluded.month,
-       window_requests = case when ${SAME_MINUTE} then l.window_requests else 0 end + 1,
-       window_tokens = case when ${SAME_MINUTE} then l.window_tokens else 0 end,
-       window_start = excluded.window_start
-     where (l.monthly_budget_usd is null
-            or case when ${SAME_MONTH} then l.spent_usd + l.reserved_usd else 0 end < l.monthly_budget_usd)
-       and (l.requests_per_minute is null
-            or case when ${SAME_MINUTE} then l.window_requests else 0 end < l.requests_per_minute)
-       and (l.tokens_per_minute is null
-            or case when ${SAME_MINUTE} then l.window_tokens else 0 end < l.tokens_per_minute)
-     returning l.fallbacks`,
-    [tenant.tenantId, tenant.projectId, reserveUsd],
-  );
-  return rows[0]?.fallbacks;
+export async function admitGroup<T>(
+  db: Knex,
+  tenant: Tenant,
+  decide: (state: AdmissionState) => { admission: Admission; result: T },
+): Promise<T> {
+  return db.transaction(async (trx) => {
+    let state = await selectState(trx, tenant, true);
+    if (!state) {
+      await trx('project_limits')
+        .insert({
+          tenant_id: tenant.tenantId,
+          project_id: tenant.projectId,
+          month: trx.raw("date_trunc('month', now())"),
+          window_start: trx.raw("date_trunc('minute', now())"),
+        })
+        .onConflict(['tenant_id', 'project_id'])
+        .ignore();
+      state = (await selectState(trx, tenant, true))!;
+    }
+    const { admission, result } = decide(state);
+    if (admission.requests > 0) {
+      await trx.raw(
+        `update project_limits set
+           spent_usd = case when ${THIS_MONTH} then spent_usd else 0 end,
+           reserved_usd = case when ${THIS_MONTH} then reserved_usd else 0 end + ?,
+           month = date_trunc('month', now()),
+           window_requests = case when ${THIS_MINUTE} then window_requests else 0 end + ?,
+           window_tokens = case when ${THIS_MINUTE} then window_tokens else 0 end,
+           window_start = date_trunc('minute', now())
+         where tenant_id = ? and project_id = ?`,
+        [admission.reservedUsd, admission.requests, tenant.tenantId, tenant.projectId],
+      );
+    }
+    return result;
+  });
 }
 
 export interface Settlement {
@@ -71,16 +94,15 @@ export async function settle(db: Knex, tenant: Tenant, settlement: Settlement): 
 
 const num = (value: string | number | null) => (value === null ? null : Number(value));
 
-/** The project's limits and meters as of now (meters of a past month or minute read as 0). */
-export async function readLimits(db: Knex, tenant: Tenant): Promise<LimitState | undefined> {
-  const { rows } = await db.raw<{ rows: Record<string, string | number | null | Date>[] }>(
-    `select monthly_budget_usd, requests_per_minute, tokens_per_minute,
+async function selectState(db: Knex, tenant: Tenant, forUpdate: boolean): Promise<AdmissionState | undefined> {
+  const { rows } = await db.raw<{ rows: Record<string, string | number | null | Date | string[]>[] }>(
+    `select monthly_budget_usd, requests_per_minute, tokens_per_minute, fallbacks,
             date_trunc('month', now()) as month, date_trunc('minute', now()) as window_start, now() as now,
-            case when month = date_trunc('month', now()) then spent_usd else 0 end as spent_usd,
-            case when month = date_trunc('month', now()) then reserved_usd else 0 end as reserved_usd,
-            case when window_start = date_trunc('minute', now()) then window_requests else 0 end as window_requests,
-            case when window_start = date_trunc('minute', now()) then window_tokens else 0 end as window_tokens
-       from project_limits where tenant_id = ? and project_id = ?`,
+            case when ${THIS_MONTH} then spent_usd else 0 end as spent_usd,
+            case when ${THIS_MONTH} then reserved_usd else 0 end as reserved_usd,
+            case when ${THIS_MINUTE} then window_requests else 0 end as window_requests,
+            case when ${THIS_MINUTE} then window_tokens else 0 end as window_tokens
+       from project_limits where tenant_id = ? and project_id = ?${forUpdate ? ' for update' : ''}`,
     [tenant.tenantId, tenant.projectId],
   );
   const row = rows[0];
@@ -89,6 +111,7 @@ export async function readLimits(db: Knex, tenant: Tenant): Promise<LimitState |
     monthlyBudgetUsd: num(row.monthly_budget_usd as string | null),
     requestsPerMinute: num(row.requests_per_minute as number | null),
     tokensPerMinute: num(row.tokens_per_minute as string | null),
+    fallbacks: row.fallbacks as string[],
     month: row.month as Date,
     spentUsd: Number(row.spent_usd),
     reservedUsd: Number(row.reserved_usd),
@@ -97,6 +120,11 @@ export async function readLimits(db: Knex, tenant: Tenant): Promise<LimitState |
     windowTokens: Number(row.window_tokens),
     now: row.now as Date,
   };
+}
+
+/** The project's limits and meters as of now (meters of a past month or minute read as 0). */
+export function readLimits(db: Knex, tenant: Tenant): Promise<LimitState | undefined> {
+  return selectState(db, tenant, false);
 }
 
 function upsertRow(db: Knex, tenant: Tenant, values: Record<string, unknown>) {

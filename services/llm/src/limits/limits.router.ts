@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, parse, tenantOf } from '@platform/tenancy';
-import { routeModel } from '../completions/completions.service';
+import { parse, tenantOf } from '@platform/tenancy';
+import { checkFallbacks } from '../gateway/chat.service';
 import type { LlmRuntime } from '../llm-runtime';
 import { fallbacksSchema, limitsSchema } from '../gateway/chat.schemas';
 import { readFallbacks, writeFallbacks, type LimitSettings } from './limits.repository';
@@ -23,12 +23,7 @@ export function limitHandlers(
     },
     putFallbacks: async (req, res) => {
       const { fallbacks } = parse(fallbacksSchema, req.body);
-      fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
-      if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
-        throw errors.validation('Too many fallbacks', [
-          { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} models` },
-        ]);
-      }
+      checkFallbacks(runtime, fallbacks);
       await writeFallbacks(deps.db, tenantOf(req), fallbacks);
       res.json({ fallbacks });
     },

@@ -84,3 +84,16 @@ export function costOf(model: string, tokens: TokenCounts): number | null {
   // Ten decimals, as stored: a token of the cheapest model costs 5e-8 USD.
   return Math.round(micro * 1e4) / 1e10;
 }
+
+/**
+ * The metered part of a vendor call's log entry: its cost (0 for a call that used no tokens, null
+ * for a model without a price) and its cache tokens. Whole completions, batch items and gateway
+ * attempts all log through this.
+ */
+export function meteredUsage(model: string, tokens: TokenCounts) {
+  return {
+    costUsd: tokens.prompt + tokens.completion === 0 ? 0 : costOf(model, tokens),
+    cachedTokens: tokens.cached,
+    cacheWriteTokens: tokens.cacheWrite,
+  };
+}
