@@ -1,7 +1,7 @@
 /**
  * The platform side of `pnpm bench noisy`, in a process of its own: all six services in one
  * process, started as `pnpm start` starts them (startService, default settings, in-process bus),
- * each on fresh databases of the bench's Postgres server. Tells its parent (over IPC) where the
+ * each on fresh databases of the bench's Postgres server (dropped as it stops). Tells its parent (over IPC) where the
  * services listen and the keys of three fresh projects; answers `rss` with its resident memory.
  */
 import { randomBytes } from 'node:crypto';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createProject } from '@platform/admin';
-import { ensureDatabase, withDatabase } from '@platform/db';
+import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { openInfrastructure, startService } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { loadPlatformConfig } from '@platform/tenancy';
@@ -34,7 +34,9 @@ export interface NoisyPlatformReady {
 async function main(): Promise<void> {
   const server = await benchDatabaseServer();
   const run = `noisy_${randomBytes(4).toString('hex')}`;
+  const created: string[] = [];
   const database = async (name: string) => {
+    created.push(`${run}_${name}`);
     await ensureDatabase(server.url, `${run}_${name}`);
     return withDatabase(server.url, `${run}_${name}`);
   };
@@ -67,6 +69,8 @@ async function main(): Promise<void> {
         for (const s of running) s.server.closeAllConnections();
         await Promise.all(running.map((s) => s.stop()));
         await opened.close();
+        // The bench's databases go with it (the server may be shared).
+        for (const name of created) await dropDatabase(server.url, name);
         await server.stop();
         process.exit(0);
       })();
