@@ -109,7 +109,8 @@ function client(workerData: object): { messages: (n: number) => Promise<Record<s
     messages: async (n) => {
       while (received.length < n) await new Promise<void>((wake) => waiting.push(wake));
       const failed = received.find((m) => m.error);
-      void worker.terminate().catch(() => undefined);
+      // 'open' mode reports twice (all open, then done): the worker must outlive the first report.
+      if (failed || received.some((m) => m.done || m.latencies)) void worker.terminate().catch(() => undefined);
       if (failed) throw new Error(String(failed.error));
       return received;
     },
@@ -143,6 +144,8 @@ export default async function gatewayBench(): Promise<string[]> {
     // Row 2 has one project hold 1,000 streams on one process: above the default caps on purpose.
     LLM_GATEWAY_MAX_STREAMS: String(OPEN_STREAMS + 100),
     LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: String(OPEN_STREAMS + 100),
+    // ... and opens them all at once, past the per-project cap on requests in progress.
+    PROJECT_MAX_IN_FLIGHT: String(OPEN_STREAMS + 100),
   };
   const svc = await createTestService(llmService, { env });
   const stopBackground = await llmService.startBackground!(svc.deps);
