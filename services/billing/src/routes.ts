@@ -10,7 +10,7 @@ import { portalHandlers } from './portal/portal.router';
 import type { BillingContext } from './shared/context';
 import { environmentKeyOf } from './shared/environment';
 import { stripeConfigHandlers } from './stripe/stripe-config.router';
-import { StripeClients } from './stripe/stripe-clients';
+import type { StripeClients } from './stripe/stripe-clients';
 import { subscriptionHandlers } from './subscriptions/subscriptions.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
@@ -19,13 +19,8 @@ const byProjectEnvironment = (req: Request): string | undefined =>
   req.tenant ? `${req.tenant.tenantId}:${req.tenant.projectId}:${environmentKeyOf(req)}` : undefined;
 
 /** The whole route table of the Billing service. */
-export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
-  const ctx: BillingContext = {
-    db: deps.db,
-    secrets: deps.secrets,
-    logger: deps.logger,
-    clients: new StripeClients(deps.db, deps.secrets, config, deps.config.vendors.stripeApiBase),
-  };
+export function createRoutes(deps: ServiceDeps, config: BillingConfig, clients: StripeClients): Router {
+  const ctx: BillingContext = { db: deps.db, secrets: deps.secrets, logger: deps.logger, clients };
   const keys = projectKeys(deps);
   // After the keys: the token must be for the same tenant and project, else 401.
   const bearer = requireBearer(deps.jwt.publicKey);

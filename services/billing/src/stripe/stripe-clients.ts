@@ -41,9 +41,8 @@ export class StripeClients {
     private readonly db: Knex,
     private readonly secrets: SecretBox,
     private readonly config: BillingConfig,
-    apiBase: string | undefined,
   ) {
-    this.connection = connectionOf(apiBase);
+    this.connection = connectionOf(config.stripeApiBase);
   }
 
   /** The project's Stripe access, or null when it has stored no keys for that environment. */
