@@ -1,8 +1,27 @@
 import { toIso } from '@platform/tenancy';
+import type { Environment } from '../shared/environment';
 import type { SubscriptionRow } from './subscriptions.repository';
 
 /** SPEC's Subscription row (`paySubscriptionId` is Stripe's id), plus where it lives. */
-export function toSubscriptionView(row: SubscriptionRow) {
+export interface SubscriptionView {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  environment: Environment;
+  planId: string | null;
+  status: string;
+  currentPeriodEnd: string | null;
+  paySubscriptionId: string;
+  customerId: string;
+  customerEmail: string | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+  plan: { id: string | null; name: string | null };
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
   return {
     id: row.id,
     tenantId: row.tenant_id,
