@@ -1,7 +1,9 @@
-import { Joi } from '@platform/tenancy';
+import { ConfigError, Joi } from '@platform/tenancy';
 
-/** Settings of the Billing service alone; the shared ones (STRIPE_API_BASE, ...) are in PlatformConfig. */
+/** Settings of the Billing service; the only place that reads its environment. */
 export interface BillingConfig {
+  /** Stripe's API (a local stand-in in tests or staging); unset is Stripe's public endpoint. */
+  stripeApiBase?: string;
   /** Customer creates per project and environment per window (SPEC limits: 1,000 an hour). */
   customerCreateLimit: number;
   /** Customer reads, updates and deletes per project and environment per window (5,000 an hour). */
@@ -13,7 +15,8 @@ export interface BillingConfig {
   stripeClientTtlMs: number;
 }
 
-const schema = Joi.object({
+const envSchema = Joi.object({
+  STRIPE_API_BASE: Joi.string().uri(),
   BILLING_CUSTOMER_CREATE_LIMIT: Joi.number().integer().min(1).default(1_000),
   BILLING_CUSTOMER_QUERY_LIMIT: Joi.number().integer().min(1).default(5_000),
   BILLING_CUSTOMER_LIMIT_WINDOW_MS: Joi.number()
@@ -25,11 +28,11 @@ const schema = Joi.object({
   STRIPE_CLIENT_TTL_MS: Joi.number().integer().min(0).default(60_000),
 }).unknown(true);
 
-/** Reads the Billing settings once; the only place of this service that looks at process.env. */
-export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env): BillingConfig {
-  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new Error(`Invalid billing configuration: ${error.message}`);
+export function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
+  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
+  if (error) throw new ConfigError(`Invalid billing configuration: ${error.details.map((d) => d.message).join('; ')}`);
   return {
+    stripeApiBase: value.STRIPE_API_BASE,
     customerCreateLimit: value.BILLING_CUSTOMER_CREATE_LIMIT,
     customerQueryLimit: value.BILLING_CUSTOMER_QUERY_LIMIT,
     customerLimitWindowMs: value.BILLING_CUSTOMER_LIMIT_WINDOW_MS,

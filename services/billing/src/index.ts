@@ -1,13 +1,35 @@
-import type { LegacyServiceDefinition } from '@platform/runtime';
+import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
-import { createApp } from './app';
+import { loadBillingConfig, type BillingConfig } from './config';
+import { openapi } from './openapi';
+import { createRoutes } from './routes';
+import { StripeClients } from './stripe/stripe-clients';
 
-export const billingService: LegacyServiceDefinition = {
+/** What the HTTP side of one instance shares, built once in `build`. */
+export interface BillingShared {
+  config: BillingConfig;
+  /** One Stripe client per project and environment, cached; a key change drops its entry. */
+  clients: StripeClients;
+}
+
+/** The composition root: config, the Stripe clients and the route table (Billing has no jobs). */
+export function buildBilling(deps: ServiceDeps): ServiceParts<BillingShared> {
+  const config = loadBillingConfig(deps.env);
+  const clients = new StripeClients(deps.db, deps.secrets, config);
+  return {
+    routes: createRoutes(deps, config, clients),
+    openapi,
+    jobs: [],
+    shared: { config, clients },
+    close: async () => undefined,
+  };
+}
+
+export const billingService: BuiltServiceDefinition<BillingShared> = {
   name: 'billing',
   defaultPort: 4002,
   migrations,
-  createApp: (deps) => createApp(deps),
+  build: buildBilling,
 };
 
-export { createApp } from './app';
 export { loadBillingConfig, type BillingConfig } from './config';

@@ -7,10 +7,9 @@ import type { BillingConfig } from './config';
 import { customerHandlers } from './customers/customers.router';
 import { paymentIntentHandlers } from './payment-intents/payment-intents.router';
 import { portalHandlers } from './portal/portal.router';
-import type { BillingContext } from './shared/context';
 import { environmentKeyOf } from './shared/environment';
 import { stripeConfigHandlers } from './stripe/stripe-config.router';
-import { StripeClients } from './stripe/stripe-clients';
+import type { StripeClients } from './stripe/stripe-clients';
 import { subscriptionHandlers } from './subscriptions/subscriptions.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
@@ -19,13 +18,8 @@ const byProjectEnvironment = (req: Request): string | undefined =>
   req.tenant ? `${req.tenant.tenantId}:${req.tenant.projectId}:${environmentKeyOf(req)}` : undefined;
 
 /** The whole route table of the Billing service. */
-export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
-  const ctx: BillingContext = {
-    db: deps.db,
-    secrets: deps.secrets,
-    logger: deps.logger,
-    clients: new StripeClients(deps.db, deps.secrets, config, deps.config.vendors.stripeApiBase),
-  };
+export function createRoutes(deps: ServiceDeps, config: BillingConfig, clients: StripeClients): Router {
+  const { db, logger } = deps;
   const keys = projectKeys(deps);
   // After the keys: the token must be for the same tenant and project, else 401.
   const bearer = requireBearer(deps.jwt.publicKey);
@@ -45,14 +39,14 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig): Router {
     redis: deps.redis,
     logger: deps.logger,
   });
-  const stripeConfig = stripeConfigHandlers(ctx);
-  const checkout = checkoutHandlers(ctx);
-  const intents = paymentIntentHandlers(ctx);
-  const portal = portalHandlers(ctx);
-  const customers = customerHandlers(ctx);
-  const account = accountHandlers(ctx);
-  const webhooks = webhookHandlers(ctx, deps.directory);
-  const subscriptions = subscriptionHandlers(ctx);
+  const stripeConfig = stripeConfigHandlers(db, deps.secrets, clients);
+  const checkout = checkoutHandlers(db, clients, logger);
+  const intents = paymentIntentHandlers(db, clients, logger);
+  const portal = portalHandlers(db, clients, logger);
+  const customers = customerHandlers(db, clients);
+  const account = accountHandlers(clients);
+  const webhooks = webhookHandlers(db, clients, deps.directory, logger);
+  const subscriptions = subscriptionHandlers(db);
 
   // "pay" is the payment-provider segment; RESOLUTIONS: every path is served as /stripe/... too.
   const pay = Router();

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { TestProject } from '@platform/testkit';
-import { api, configuredProject, startBilling, type BillingTest } from './helpers';
+import type { ApiClient, TestProject } from '@platform/testkit';
+import { configuredProject, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,12 @@
-import { api, configuredProject, startBilling, type BillingTest } from './helpers';
+import type { ApiClient } from '@platform/testkit';
+import { configuredProject, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 
@@ -147,11 +148,11 @@ describe('customers', () => {
 
 describe('customer rate limits', () => {
   let limited: BillingTest;
-  let limitedCall: ReturnType<typeof api>;
+  let limitedCall: ApiClient['call'];
 
   beforeAll(async () => {
-    limited = await startBilling({ customerCreateLimit: 2, customerQueryLimit: 3 });
-    limitedCall = api(limited);
+    limited = await startBilling({ BILLING_CUSTOMER_CREATE_LIMIT: '2', BILLING_CUSTOMER_QUERY_LIMIT: '3' });
+    limitedCall = limited.api.call;
   });
   afterAll(() => limited.close());
 

@@ -1,11 +1,12 @@
-import { api, configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
+import type { ApiClient } from '@platform/testkit';
+import { configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 

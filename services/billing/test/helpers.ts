@@ -7,27 +7,34 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { billingService, createApp, loadBillingConfig, type BillingConfig } from '../src';
+import { billingService, type BillingShared } from '../src';
 import { openapi } from '../src/openapi';
 import { startStripeStub, type StripeStub } from './stripe-stub';
 
 export interface BillingTest {
-  svc: TestService;
+  svc: TestService<BillingShared>;
   stripe: StripeStub;
+  /**
+   * The shared test client: every response, and every request the service accepts, is checked
+   * against the service's OpenAPI document, and what it exercised counts towards `coverage`.
+   */
+  api: ApiClient;
   close(): Promise<void>;
 }
 
-/** The service around fresh databases, its Stripe calls going to a local stand-in. */
-export async function startBilling(overrides: Partial<BillingConfig> = {}): Promise<BillingTest> {
+/**
+ * The service around fresh databases, its Stripe calls going to a local stand-in; `env` adds
+ * Billing settings (BILLING_CUSTOMER_CREATE_LIMIT, STRIPE_TIMEOUT_MS, ...).
+ */
+export async function startBilling(env: Record<string, string> = {}): Promise<BillingTest> {
   const stripe = await startStripeStub();
-  const config = { ...loadBillingConfig({}), stripeMaxNetworkRetries: 0, ...overrides };
-  const svc = await createTestService(
-    { ...billingService, createApp: (deps) => createApp(deps, config) },
-    { env: { STRIPE_API_BASE: stripe.url } },
-  );
+  const svc = await createTestService(billingService, {
+    env: { STRIPE_API_BASE: stripe.url, STRIPE_MAX_NETWORK_RETRIES: '0', ...env },
+  });
   return {
     svc,
     stripe,
+    api: apiClient(svc.app, { openapi, coverage }),
     async close() {
       await svc.close();
       await stripe.close();
@@ -53,14 +60,6 @@ export const coverage: CoverageOptions = {
   ],
 };
 
-/**
- * The shared test client: every response, and every request the service accepts, is checked
- * against the service's OpenAPI document, and what it exercised counts towards `coverage`.
- */
-export function api(t: BillingTest): ApiClient['call'] {
-  return apiClient(t.svc.app, { openapi, coverage }).call;
-}
-
 export const newKey = (mode: 'test' | 'live' = 'test') => `sk_${mode}_${randomBytes(12).toString('hex')}`;
 export const newWebhookSecret = () => `whsec_${randomBytes(16).toString('hex')}`;
 
@@ -70,7 +69,7 @@ export async function configuredProject(t: BillingTest, environment: 'test' | 'l
   const secretKey = newKey(environment);
   const webhookSecret = newWebhookSecret();
   t.stripe.keys.add(secretKey);
-  const res = await api(t)('put', '/pay/config', {
+  const res = await t.api.call('put', '/pay/config', {
     headers: project.headers,
     body: { environment, secretKey, webhookSecret },
   });

@@ -1,12 +1,13 @@
+import type { ApiClient } from '@platform/testkit';
 import { parseStripeForm } from './form';
-import { api, checkoutBody, configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
+import { checkoutBody, configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 

@@ -1,12 +1,13 @@
 import request from 'supertest';
-import { api, checkoutBody, configuredProject, newKey, signedIn, startBilling, type BillingTest } from './helpers';
+import type { ApiClient } from '@platform/testkit';
+import { checkoutBody, configuredProject, newKey, signedIn, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 
@@ -147,8 +148,8 @@ describe('credentials and provider state', () => {
     await down.stripe.close();
     try {
       const project = await down.svc.createProject();
-      await api(down)('put', '/pay/config', { headers: project.headers, body: { secretKey: newKey() } });
-      const res = await api(down)('post', '/pay/customers', { headers: project.headers, body: {} });
+      await down.api.call('put', '/pay/config', { headers: project.headers, body: { secretKey: newKey() } });
+      const res = await down.api.call('post', '/pay/customers', { headers: project.headers, body: {} });
       expect(res.status).toBe(502);
       expect(res.body.error.code).toBe('VENDOR_ERROR');
     } finally {

@@ -1,11 +1,12 @@
-import { api, configuredProject, startBilling, type BillingTest } from './helpers';
+import type { ApiClient } from '@platform/testkit';
+import { configuredProject, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
-  t = await startBilling({ stripeTimeoutMs: 500 });
-  call = api(t);
+  t = await startBilling({ STRIPE_TIMEOUT_MS: '500' });
+  call = t.api.call;
 });
 afterAll(() => t.close());
 

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { api, configuredProject, newKey, startBilling, type BillingTest } from './helpers';
+import type { ApiClient } from '@platform/testkit';
+import { configuredProject, newKey, startBilling, type BillingTest } from './helpers';
 
 let t: BillingTest;
-let call: ReturnType<typeof api>;
+let call: ApiClient['call'];
 
 beforeAll(async () => {
   t = await startBilling();
-  call = api(t);
+  call = t.api.call;
 });
 afterAll(() => t.close());
 

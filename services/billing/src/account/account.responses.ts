@@ -1,7 +1,7 @@
 import { succeeded } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
 import { environmentValue, nullableStr, str } from '../shared/responses';
-import type { AccountStatus } from './account.service';
+import type { AccountStatus } from './account.mapper';
 
 const strings = () => Joi.array().items(str());
 

@@ -1,16 +1,16 @@
 import type { RequestHandler } from 'express';
 import { tenantOf } from '@platform/tenancy';
-import type { BillingContext } from '../shared/context';
 import { environmentOf } from '../shared/environment';
 import { scopeOf } from '../shared/scope';
+import type { StripeClients } from '../stripe/stripe-clients';
 import { getAccountStatus } from './account.service';
 
-export function accountHandlers(ctx: BillingContext): Record<'status', RequestHandler> {
+export function accountHandlers(clients: StripeClients): Record<'status', RequestHandler> {
   return {
     // SPEC: here, unlike everywhere else, the default environment is `live`.
     status: async (req, res) => {
       const scope = scopeOf(tenantOf(req), environmentOf(req, 'live'));
-      res.json({ success: true, ...(await getAccountStatus(ctx, scope)) });
+      res.json({ success: true, ...(await getAccountStatus(clients, scope)) });
     },
   };
 }

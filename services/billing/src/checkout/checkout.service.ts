@@ -1,18 +1,28 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@platform/http';
 import type { AccessTokenClaims } from '@platform/tenancy';
 import { errors } from '@platform/tenancy';
-import { isTaggedForUser, taggedMetadata } from '../customers/customer.mapper';
+import { isTaggedForUser, taggedMetadata } from '../customers/customers.tags';
 import { customerForUser } from '../customers/user-customer.service';
-import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
+import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
+import { toCheckoutCreated, toCheckoutStatus } from './checkout.mapper';
 import type { CreateCheckoutInput } from './checkout.schemas';
 
 type User = Pick<AccessTokenClaims, 'userId' | 'email'>;
 
 /** A hosted checkout page for the signed-in user, who is (or becomes) the Stripe customer. */
-export async function createCheckoutSession(ctx: BillingContext, scope: Scope, user: User, input: CreateCheckoutInput) {
-  const { stripe } = await ctx.clients.require(scope);
-  const customer = await customerForUser(ctx, scope, stripe, user, input.customer_email);
+export async function createCheckoutSession(
+  db: Knex,
+  clients: StripeClients,
+  logger: Logger,
+  scope: Scope,
+  user: User,
+  input: CreateCheckoutInput,
+) {
+  const { stripe } = await clients.require(scope);
+  const customer = await customerForUser(db, logger, scope, stripe, user, input.customer_email);
   const tags = taggedMetadata(scope, input.metadata, { userId: user.userId });
   const session = await callStripe(scope.environment, () =>
     stripe.checkout.sessions.create({
@@ -30,31 +40,13 @@ export async function createCheckoutSession(ctx: BillingContext, scope: Scope, u
       ...(input.mode === 'payment' ? { payment_intent_data: { metadata: tags } } : {}),
     }),
   );
-  return {
-    success: true,
-    session: {
-      id: session.id,
-      url: session.url,
-      customer: typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? customer),
-      mode: session.mode,
-    },
-  };
+  return toCheckoutCreated(session, customer);
 }
 
 /** A session the signed-in user started in this project (by the tags set at creation); any other is 404. */
-export async function getCheckoutSession(ctx: BillingContext, scope: Scope, user: User, id: string) {
-  const { stripe } = await ctx.clients.require(scope);
+export async function getCheckoutSession(clients: StripeClients, scope: Scope, user: User, id: string) {
+  const { stripe } = await clients.require(scope);
   const session = await callStripe(scope.environment, () => stripe.checkout.sessions.retrieve(id));
   if (!isTaggedForUser(scope, user.userId, session.metadata)) throw errors.notFound('Checkout session');
-  return {
-    success: true,
-    session: {
-      id: session.id,
-      status: session.status,
-      payment_status: session.payment_status,
-      mode: session.mode,
-      customer: typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null),
-      url: session.url ?? null,
-    },
-  };
+  return toCheckoutStatus(session);
 }

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { AppError } from '@platform/tenancy';
 import type { Environment } from '../shared/environment';
 import { callStripe } from '../stripe/stripe-errors';
-import type { CustomerRecord } from './customers.repository';
+import type { CustomerRow } from './customers.repository';
 
 /** Stripe's largest list page, and so the most customers one call can bring. */
 const STRIPE_PAGE = 100;
@@ -23,10 +23,10 @@ const RETRIEVE_CONCURRENCY = 8;
 export async function readStripeCustomers(
   stripe: Stripe,
   environment: Environment,
-  records: CustomerRecord[],
+  records: CustomerRow[],
 ): Promise<Map<string, Stripe.Customer>> {
   if (!records.length) return new Map();
-  const wanted = new Set(records.map((record) => record.stripeCustomerId));
+  const wanted = new Set(records.map((record) => record.stripe_customer_id));
   const found = await listInSpan(stripe, environment, wanted, spanOf(records));
   const missing = [...wanted].filter((id) => !found.has(id));
   for (let i = 0; i < missing.length; i += RETRIEVE_CONCURRENCY) {
@@ -39,8 +39,8 @@ export async function readStripeCustomers(
 }
 
 /** Stripe's `created` range (Unix seconds) that holds the customers of these records. */
-function spanOf(records: CustomerRecord[]): Stripe.RangeQueryParam {
-  const times = records.map((record) => record.createdAt.getTime());
+function spanOf(records: CustomerRow[]): Stripe.RangeQueryParam {
+  const times = records.map((record) => record.created_at.getTime());
   return {
     gte: Math.floor(Math.min(...times) / 1000) - CREATED_BEFORE_RECORD_S,
     lte: Math.ceil(Math.max(...times) / 1000) + CREATED_AFTER_RECORD_S,

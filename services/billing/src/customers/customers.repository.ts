@@ -1,32 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { scopeColumns, type Scope } from '../shared/scope';
+import { ownerColumns, tenantTable } from '@platform/db';
+import type { Environment } from '../shared/environment';
+import type { Scope } from '../shared/scope';
 
 /** Our record that a Stripe customer belongs to a project (and maybe to one of its users). */
-export interface CustomerRecord {
-  stripeCustomerId: string;
-  userId: string | null;
-  createdAt: Date;
+export interface CustomerRow {
+  environment: Environment;
+  stripe_customer_id: string;
+  user_id: string | null;
+  created_at: Date;
 }
 
-const COLUMNS = ['stripe_customer_id', 'user_id', 'created_at'];
+export interface NewCustomer {
+  stripeCustomerId: string;
+  userId?: string;
+}
 
-const toRecord = (r: Record<string, unknown>): CustomerRecord => ({
-  stripeCustomerId: r.stripe_customer_id as string,
-  userId: (r.user_id as string | null) ?? null,
-  createdAt: r.created_at as Date,
-});
+const COLUMNS = ['environment', 'stripe_customer_id', 'user_id', 'created_at'] as const;
 
 /** Records the customer; false when a record for it (or for that user) already existed. */
-export async function insertCustomer(
-  db: Knex,
-  scope: Scope,
-  values: { stripeCustomerId: string; userId?: string },
-): Promise<boolean> {
-  const rows = await db('customers')
+export async function insertCustomer(db: Knex, scope: Scope, values: NewCustomer): Promise<boolean> {
+  const rows = await tenantTable(db, scope, 'customers')
     .insert({
       id: randomUUID(),
-      ...scopeColumns(scope),
+      ...ownerColumns(scope),
+      environment: scope.environment,
       stripe_customer_id: values.stripeCustomerId,
       user_id: values.userId ?? null,
     })
@@ -36,40 +35,37 @@ export async function insertCustomer(
   return rows.length > 0;
 }
 
-export async function findCustomer(db: Knex, scope: Scope, stripeCustomerId: string): Promise<CustomerRecord | null> {
-  const row = await db('customers')
-    .where({ ...scopeColumns(scope), stripe_customer_id: stripeCustomerId })
-    .first(COLUMNS);
-  return row ? toRecord(row) : null;
+export async function findCustomer(db: Knex, scope: Scope, stripeCustomerId: string): Promise<CustomerRow | undefined> {
+  return tenantTable<CustomerRow>(db, scope, 'customers')
+    .where({ environment: scope.environment, stripe_customer_id: stripeCustomerId })
+    .first(...COLUMNS);
 }
 
-export async function findUserCustomer(db: Knex, scope: Scope, userId: string): Promise<CustomerRecord | null> {
-  const row = await db('customers')
-    .where({ ...scopeColumns(scope), user_id: userId })
-    .first(COLUMNS);
-  return row ? toRecord(row) : null;
+export async function findUserCustomer(db: Knex, scope: Scope, userId: string): Promise<CustomerRow | undefined> {
+  return tenantTable<CustomerRow>(db, scope, 'customers')
+    .where({ environment: scope.environment, user_id: userId })
+    .first(...COLUMNS);
 }
 
 /** Newest first; one row more than asked, so the caller can tell whether more follow. */
-export async function listCustomerRecords(
+export async function listCustomers(
   db: Knex,
   scope: Scope,
   page: { limit: number; offset: number },
-): Promise<CustomerRecord[]> {
-  const rows = await db('customers')
-    .where(scopeColumns(scope))
+): Promise<CustomerRow[]> {
+  return tenantTable<CustomerRow>(db, scope, 'customers')
+    .where({ environment: scope.environment })
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
     .limit(page.limit + 1)
     .offset(page.offset)
-    .select(COLUMNS);
-  return rows.map(toRecord);
+    .select(...COLUMNS);
 }
 
-export async function deleteCustomerRecord(db: Knex, scope: Scope, stripeCustomerId: string): Promise<void> {
-  await db('customers')
-    .where({ ...scopeColumns(scope), stripe_customer_id: stripeCustomerId })
+export async function deleteCustomer(db: Knex, scope: Scope, stripeCustomerId: string): Promise<void> {
+  await tenantTable(db, scope, 'customers')
+    .where({ environment: scope.environment, stripe_customer_id: stripeCustomerId })
     .delete();
 }

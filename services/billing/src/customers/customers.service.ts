@@ -1,17 +1,31 @@
+import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import { errors } from '@platform/tenancy';
-import type { BillingContext } from '../shared/context';
 import type { Scope } from '../shared/scope';
+import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
-import { isTaggedFor, taggedMetadata, toCustomerView, type CustomerView } from './customer.mapper';
 import { readStripeCustomers } from './customers.lookup';
-import { deleteCustomerRecord, findCustomer, insertCustomer, listCustomerRecords } from './customers.repository';
+import {
+  toCustomerListView,
+  toCustomerView,
+  toDeletedCustomerView,
+  type CustomerListView,
+  type CustomerView,
+  type DeletedCustomerView,
+} from './customers.mapper';
+import * as repo from './customers.repository';
 import type { CustomerInput } from './customers.schemas';
+import { isTaggedFor, taggedMetadata } from './customers.tags';
 
 const notFound = () => errors.notFound('Customer');
 
-export async function createCustomer(ctx: BillingContext, scope: Scope, input: CustomerInput): Promise<CustomerView> {
-  const { stripe } = await ctx.clients.require(scope);
+export async function createCustomer(
+  db: Knex,
+  clients: StripeClients,
+  scope: Scope,
+  input: CustomerInput,
+): Promise<CustomerView> {
+  const { stripe } = await clients.require(scope);
   const customer = await callStripe(scope.environment, () =>
     stripe.customers.create({
       email: input.email,
@@ -21,7 +35,7 @@ export async function createCustomer(ctx: BillingContext, scope: Scope, input: C
       metadata: taggedMetadata(scope, input.metadata),
     }),
   );
-  await insertCustomer(ctx.db, scope, { stripeCustomerId: customer.id });
+  await repo.insertCustomer(db, scope, { stripeCustomerId: customer.id });
   return toCustomerView(customer);
 }
 
@@ -30,38 +44,40 @@ export async function createCustomer(ctx: BillingContext, scope: Scope, input: C
  * must carry our tags. Anything else is 404, so another project's ids reveal nothing.
  */
 async function retrieveOwned(
-  ctx: BillingContext,
+  db: Knex,
+  clients: StripeClients,
   scope: Scope,
   id: string,
 ): Promise<{ stripe: Stripe; customer: Stripe.Customer }> {
-  const { stripe } = await ctx.clients.require(scope);
-  const record = await findCustomer(ctx.db, scope, id);
+  const { stripe } = await clients.require(scope);
+  const record = await repo.findCustomer(db, scope, id);
   if (!record) throw notFound();
   const customer = await callStripe(scope.environment, () => stripe.customers.retrieve(id));
   if (customer.deleted || !isTaggedFor(scope, customer.metadata)) throw notFound();
   return { stripe, customer };
 }
 
-export async function getCustomer(ctx: BillingContext, scope: Scope, id: string): Promise<CustomerView> {
-  return toCustomerView((await retrieveOwned(ctx, scope, id)).customer);
+export async function getCustomer(db: Knex, clients: StripeClients, scope: Scope, id: string): Promise<CustomerView> {
+  return toCustomerView((await retrieveOwned(db, clients, scope, id)).customer);
 }
 
 /**
  * Throws 404 unless the id is the signed-in user's own customer in this project (used where a
  * bearer's body names a customer): another user's id must not open their portal or charge them.
  */
-export async function assertUserCustomer(ctx: BillingContext, scope: Scope, userId: string, id: string): Promise<void> {
-  const record = await findCustomer(ctx.db, scope, id);
-  if (!record || record.userId !== userId) throw notFound();
+export async function assertUserCustomer(db: Knex, scope: Scope, userId: string, id: string): Promise<void> {
+  const record = await repo.findCustomer(db, scope, id);
+  if (!record || record.user_id !== userId) throw notFound();
 }
 
 export async function updateCustomer(
-  ctx: BillingContext,
+  db: Knex,
+  clients: StripeClients,
   scope: Scope,
   id: string,
   input: CustomerInput,
 ): Promise<CustomerView> {
-  const { stripe, customer } = await retrieveOwned(ctx, scope, id);
+  const { stripe, customer } = await retrieveOwned(db, clients, scope, id);
   const updated = await callStripe(scope.environment, () =>
     stripe.customers.update(id, {
       email: input.email,
@@ -80,14 +96,20 @@ export async function updateCustomer(
 }
 
 export async function deleteCustomer(
-  ctx: BillingContext,
+  db: Knex,
+  clients: StripeClients,
   scope: Scope,
   id: string,
-): Promise<{ id: string; object: 'customer'; deleted: true }> {
-  const { stripe } = await retrieveOwned(ctx, scope, id);
+): Promise<DeletedCustomerView> {
+  const { stripe } = await retrieveOwned(db, clients, scope, id);
   await callStripe(scope.environment, () => stripe.customers.del(id));
-  await deleteCustomerRecord(ctx.db, scope, id);
-  return { id, object: 'customer', deleted: true };
+  await repo.deleteCustomer(db, scope, id);
+  return toDeletedCustomerView(id);
+}
+
+/** A customer deleted in Stripe's dashboard stops being ours too (a user then gets a new one). */
+export async function forgetCustomer(db: Knex, scope: Scope, id: string): Promise<void> {
+  await repo.deleteCustomer(db, scope, id);
 }
 
 /**
@@ -95,17 +117,18 @@ export async function deleteCustomer(
  * lost our tags are left out). The page is our records; Stripe is asked for all of them at once.
  */
 export async function listCustomers(
-  ctx: BillingContext,
+  db: Knex,
+  clients: StripeClients,
   scope: Scope,
   page: { limit: number; offset: number },
-): Promise<{ object: 'list'; customers: CustomerView[]; data: CustomerView[]; has_more: boolean }> {
-  const { stripe } = await ctx.clients.require(scope);
-  const records = await listCustomerRecords(ctx.db, scope, page);
+): Promise<CustomerListView> {
+  const { stripe } = await clients.require(scope);
+  const records = await repo.listCustomers(db, scope, page);
   const wanted = records.slice(0, page.limit);
   const live = await readStripeCustomers(stripe, scope.environment, wanted);
   const customers = wanted.flatMap((record) => {
-    const customer = live.get(record.stripeCustomerId);
+    const customer = live.get(record.stripe_customer_id);
     return customer && isTaggedFor(scope, customer.metadata) ? [toCustomerView(customer)] : [];
   });
-  return { object: 'list', customers, data: customers, has_more: records.length > page.limit };
+  return toCustomerListView(customers, records.length > page.limit);
 }

@@ -18,7 +18,7 @@ interface Connection {
   protocol?: 'http' | 'https';
 }
 
-/** STRIPE_API_BASE (a local stand-in in tests, Stripe itself otherwise) as the SDK's host options. */
+/** STRIPE_API_BASE (billing's config: a local stand-in in tests, Stripe itself otherwise) as the SDK's host options. */
 export function connectionOf(apiBase: string | undefined): Connection {
   if (!apiBase) return {};
   const url = new URL(apiBase);
@@ -41,9 +41,8 @@ export class StripeClients {
     private readonly db: Knex,
     private readonly secrets: SecretBox,
     private readonly config: BillingConfig,
-    apiBase: string | undefined,
   ) {
-    this.connection = connectionOf(apiBase);
+    this.connection = connectionOf(config.stripeApiBase);
   }
 
   /** The project's Stripe access, or null when it has stored no keys for that environment. */
@@ -75,7 +74,7 @@ export class StripeClients {
   private async load(scope: Scope): Promise<StripeAccess | null> {
     const row = await findStripeConfig(this.db, scope);
     if (!row) return null;
-    const stripe = new Stripe(this.secrets.decrypt(row.secretKeyEnc), {
+    const stripe = new Stripe(this.secrets.decrypt(row.secret_key_enc), {
       ...this.connection,
       timeout: this.config.stripeTimeoutMs,
       // An overall deadline per call, body included: the SDK's own timeouts end at the headers or when idle.
@@ -84,6 +83,6 @@ export class StripeClients {
       telemetry: false,
       appInfo: { name: 'platform-billing' },
     });
-    return { stripe, webhookSecret: row.webhookSecretEnc ? this.secrets.decrypt(row.webhookSecretEnc) : null };
+    return { stripe, webhookSecret: row.webhook_secret_enc ? this.secrets.decrypt(row.webhook_secret_enc) : null };
   }
 }

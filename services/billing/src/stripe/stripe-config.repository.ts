@@ -1,51 +1,51 @@
 import type { Knex } from 'knex';
-import { scopeColumns, type Scope, type Tenant } from '../shared/scope';
+import { ownerColumns, tenantTable, type Owner } from '@platform/db';
 import type { Environment } from '../shared/environment';
+import type { Scope } from '../shared/scope';
 
+/** A project's Stripe keys for one environment, encrypted with the platform's master key. */
 export interface StripeConfigRow {
   environment: Environment;
+  secret_key_enc: string;
+  webhook_secret_enc: string | null;
+  updated_at: Date;
+}
+
+export interface StripeConfigKeys {
   secretKeyEnc: string;
-  webhookSecretEnc: string | null;
-  updatedAt: Date;
+  /** Left out: the stored webhook secret is kept. */
+  webhookSecretEnc?: string;
 }
 
-const COLUMNS = ['environment', 'secret_key_enc', 'webhook_secret_enc', 'updated_at'];
+const COLUMNS = ['environment', 'secret_key_enc', 'webhook_secret_enc', 'updated_at'] as const;
 
-const toRow = (r: Record<string, unknown>): StripeConfigRow => ({
-  environment: r.environment as Environment,
-  secretKeyEnc: r.secret_key_enc as string,
-  webhookSecretEnc: (r.webhook_secret_enc as string | null) ?? null,
-  updatedAt: r.updated_at as Date,
-});
-
-export async function findStripeConfig(db: Knex, scope: Scope): Promise<StripeConfigRow | null> {
-  const row = await db('stripe_configs').where(scopeColumns(scope)).first(COLUMNS);
-  return row ? toRow(row) : null;
+export async function findStripeConfig(db: Knex, scope: Scope): Promise<StripeConfigRow | undefined> {
+  return tenantTable<StripeConfigRow>(db, scope, 'stripe_configs')
+    .where({ environment: scope.environment })
+    .first(...COLUMNS);
 }
 
-export async function listStripeConfigs(db: Knex, tenant: Tenant): Promise<StripeConfigRow[]> {
-  const rows = await db('stripe_configs')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .select(COLUMNS);
-  return rows.map(toRow);
+/** Both environments' rows of a project (those it has). */
+export async function listStripeConfigs(db: Knex, owner: Owner): Promise<StripeConfigRow[]> {
+  return tenantTable<StripeConfigRow>(db, owner, 'stripe_configs').select(...COLUMNS);
 }
 
 /** Stores the keys; a webhook secret left out keeps the one stored before. */
-export async function upsertStripeConfig(
-  db: Knex,
-  scope: Scope,
-  values: { secretKeyEnc: string; webhookSecretEnc?: string },
-): Promise<StripeConfigRow> {
-  const merge: Record<string, unknown> = { secret_key_enc: values.secretKeyEnc, updated_at: db.fn.now() };
-  if (values.webhookSecretEnc !== undefined) merge.webhook_secret_enc = values.webhookSecretEnc;
-  const [row] = await db('stripe_configs')
+export async function upsertStripeConfig(db: Knex, scope: Scope, keys: StripeConfigKeys): Promise<StripeConfigRow> {
+  const merge: Partial<Record<keyof StripeConfigRow, unknown>> = {
+    secret_key_enc: keys.secretKeyEnc,
+    updated_at: db.fn.now(),
+  };
+  if (keys.webhookSecretEnc !== undefined) merge.webhook_secret_enc = keys.webhookSecretEnc;
+  const [row] = await tenantTable(db, scope, 'stripe_configs')
     .insert({
-      ...scopeColumns(scope),
-      secret_key_enc: values.secretKeyEnc,
-      webhook_secret_enc: values.webhookSecretEnc ?? null,
+      ...ownerColumns(scope),
+      environment: scope.environment,
+      secret_key_enc: keys.secretKeyEnc,
+      webhook_secret_enc: keys.webhookSecretEnc ?? null,
     })
     .onConflict(['tenant_id', 'project_id', 'environment'])
     .merge(merge)
-    .returning(COLUMNS);
-  return toRow(row);
+    .returning<StripeConfigRow[]>([...COLUMNS]);
+  return row;
 }

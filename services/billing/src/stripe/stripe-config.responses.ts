@@ -1,7 +1,7 @@
 import { succeeded } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
 import { environmentValue, nullableStr, str } from '../shared/responses';
-import type { StripeConfigStatus } from './stripe-config.service';
+import type { StripeConfigStatus } from './stripe-config.mapper';
 
 const statusKeys = {
   environment: environmentValue().required(),

@@ -1,10 +1,10 @@
+import type { Knex } from 'knex';
 import type Stripe from 'stripe';
-import type { BillingContext } from '../shared/context';
 import { belongsElsewhere, stateOf, subscriptionIdOfInvoice } from './subscription-state';
 
 const scope = { tenantId: 't1', projectId: 'p1', environment: 'test' as const };
 // Everything stateOf needs is in the objects below, so it must not touch the database or Stripe.
-const ctx = {} as BillingContext;
+const db = {} as Knex;
 const stripe = {} as Stripe;
 
 const subscription = (extra: Record<string, unknown>) =>
@@ -23,7 +23,7 @@ const subscription = (extra: Record<string, unknown>) =>
 
 describe('stateOf', () => {
   it('when the period end sits on the item (API 2025-03 and later), then it is read from there', async () => {
-    const state = await stateOf(ctx, scope, stripe, subscription({}));
+    const state = await stateOf(db, scope, stripe, subscription({}));
     expect(state).toMatchObject({
       stripeSubscriptionId: 'sub_1',
       stripeCustomerId: 'cus_1',
@@ -35,7 +35,7 @@ describe('stateOf', () => {
   });
 
   it('when the period end sits on the subscription (older API versions), then that one is used', async () => {
-    const state = await stateOf(ctx, scope, stripe, subscription({ current_period_end: 1_700_200_000 }));
+    const state = await stateOf(db, scope, stripe, subscription({ current_period_end: 1_700_200_000 }));
     expect(state.currentPeriodEnd).toEqual(new Date(1_700_200_000 * 1000));
   });
 });

@@ -1,6 +1,6 @@
+import type { Knex } from 'knex';
 import type Stripe from 'stripe';
-import { isTaggedFor } from '../customers/customer.mapper';
-import type { BillingContext } from '../shared/context';
+import { isTaggedFor } from '../customers/customers.tags';
 import type { Scope } from '../shared/scope';
 import { callStripe } from '../stripe/stripe-errors';
 import { findSubscription, type SubscriptionState } from './subscriptions.repository';
@@ -16,18 +16,12 @@ export function belongsElsewhere(scope: Scope, metadata: Stripe.Metadata | null 
   return Boolean(metadata?.projectId) && !isTaggedFor(scope, metadata);
 }
 
-async function emailOf(
-  ctx: BillingContext,
-  scope: Scope,
-  stripe: Stripe,
-  sub: Stripe.Subscription,
-  hint?: string | null,
-) {
+async function emailOf(db: Knex, scope: Scope, stripe: Stripe, sub: Stripe.Subscription, hint?: string | null) {
   if (hint) return hint;
   if (typeof sub.customer === 'object' && sub.customer && !sub.customer.deleted && sub.customer.email)
     return sub.customer.email;
-  const known = await findSubscription(ctx.db, scope, sub.id);
-  if (known?.customerEmail) return known.customerEmail;
+  const known = await findSubscription(db, scope, sub.id);
+  if (known?.customer_email) return known.customer_email;
   const customer = await callStripe(scope.environment, () => stripe.customers.retrieve(idOf(sub.customer)!));
   return customer.deleted ? null : (customer.email ?? null);
 }
@@ -44,7 +38,7 @@ async function planNameOf(scope: Scope, stripe: Stripe, price: Stripe.Price | un
 
 /** Our row's values from Stripe's subscription object (API versions before and after 2025-03 alike). */
 export async function stateOf(
-  ctx: BillingContext,
+  db: Knex,
   scope: Scope,
   stripe: Stripe,
   sub: Stripe.Subscription,
@@ -55,7 +49,7 @@ export async function stateOf(
   return {
     stripeSubscriptionId: sub.id,
     stripeCustomerId: idOf(sub.customer)!,
-    customerEmail: await emailOf(ctx, scope, stripe, sub, emailHint),
+    customerEmail: await emailOf(db, scope, stripe, sub, emailHint),
     planId: item?.price?.id ?? null,
     planName: await planNameOf(scope, stripe, item?.price),
     status: sub.status,
@@ -74,7 +68,7 @@ export function subscriptionIdOfInvoice(invoice: Stripe.Invoice): string | null 
 
 /** The subscription's state after this event, read fresh from Stripe where the event only points at it. */
 export async function stateForEvent(
-  ctx: BillingContext,
+  db: Knex,
   scope: Scope,
   stripe: Stripe,
   event: Stripe.Event,
@@ -82,14 +76,14 @@ export async function stateForEvent(
   const fetch = async (id: string | null, emailHint?: string | null) => {
     if (!id) return null;
     const sub = await callStripe(scope.environment, () => stripe.subscriptions.retrieve(id));
-    return belongsElsewhere(scope, sub.metadata) ? null : stateOf(ctx, scope, stripe, sub, emailHint);
+    return belongsElsewhere(scope, sub.metadata) ? null : stateOf(db, scope, stripe, sub, emailHint);
   };
   switch (event.type) {
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted': {
       const sub = event.data.object;
-      return belongsElsewhere(scope, sub.metadata) ? null : stateOf(ctx, scope, stripe, sub);
+      return belongsElsewhere(scope, sub.metadata) ? null : stateOf(db, scope, stripe, sub);
     }
     case 'checkout.session.completed': {
       const session = event.data.object;

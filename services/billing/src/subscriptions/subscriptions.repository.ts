@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { scopeColumns, type Scope } from '../shared/scope';
+import { ownerColumns, tenantTable } from '@platform/db';
+import type { Environment } from '../shared/environment';
+import type { Scope } from '../shared/scope';
 
-/** A subscription's state as Stripe last told it. */
+/** A subscription's state as Stripe last told it: what the webhooks write. */
 export interface SubscriptionState {
   stripeSubscriptionId: string;
   stripeCustomerId: string;
@@ -16,14 +18,23 @@ export interface SubscriptionState {
   stripeCreatedAt: Date;
 }
 
-/** A stored subscription: that state (minus Stripe's creation time), where it lives and when we wrote it. */
-export interface SubscriptionRow extends Omit<SubscriptionState, 'stripeCreatedAt'> {
+/** A stored subscription, as read (Stripe's creation time and the last event's are left out). */
+export interface SubscriptionRow {
   id: string;
-  tenantId: string;
-  projectId: string;
-  environment: string;
-  createdAt: Date;
-  updatedAt: Date;
+  tenant_id: string;
+  project_id: string;
+  environment: Environment;
+  stripe_subscription_id: string;
+  stripe_customer_id: string;
+  customer_email: string | null;
+  plan_id: string | null;
+  plan_name: string | null;
+  status: string;
+  current_period_end: Date | null;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const COLUMNS = [
@@ -42,25 +53,7 @@ const COLUMNS = [
   'canceled_at',
   'created_at',
   'updated_at',
-];
-
-const toRow = (r: Record<string, unknown>): SubscriptionRow => ({
-  id: r.id as string,
-  tenantId: r.tenant_id as string,
-  projectId: r.project_id as string,
-  environment: r.environment as string,
-  stripeSubscriptionId: r.stripe_subscription_id as string,
-  stripeCustomerId: r.stripe_customer_id as string,
-  customerEmail: (r.customer_email as string | null) ?? null,
-  planId: (r.plan_id as string | null) ?? null,
-  planName: (r.plan_name as string | null) ?? null,
-  status: r.status as string,
-  currentPeriodEnd: (r.current_period_end as Date | null) ?? null,
-  cancelAtPeriodEnd: Boolean(r.cancel_at_period_end),
-  canceledAt: (r.canceled_at as Date | null) ?? null,
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
-});
+] as const;
 
 /**
  * Inserts or updates the subscription, unless what is stored came from a newer Stripe event
@@ -79,8 +72,14 @@ export async function saveSubscription(db: Knex, scope: Scope, state: Subscripti
     stripe_created_at: state.stripeCreatedAt,
     last_event_at: eventAt,
   };
-  await db('subscriptions')
-    .insert({ id: randomUUID(), ...scopeColumns(scope), stripe_subscription_id: state.stripeSubscriptionId, ...values })
+  await tenantTable(db, scope, 'subscriptions')
+    .insert({
+      id: randomUUID(),
+      ...ownerColumns(scope),
+      environment: scope.environment,
+      stripe_subscription_id: state.stripeSubscriptionId,
+      ...values,
+    })
     .onConflict(['tenant_id', 'project_id', 'environment', 'stripe_subscription_id'])
     .merge({ ...values, updated_at: db.fn.now() })
     .where('subscriptions.last_event_at', '<=', eventAt);
@@ -90,22 +89,20 @@ export async function findSubscription(
   db: Knex,
   scope: Scope,
   stripeSubscriptionId: string,
-): Promise<SubscriptionRow | null> {
-  const row = await db('subscriptions')
-    .where({ ...scopeColumns(scope), stripe_subscription_id: stripeSubscriptionId })
-    .first(COLUMNS);
-  return row ? toRow(row) : null;
+): Promise<SubscriptionRow | undefined> {
+  return tenantTable<SubscriptionRow>(db, scope, 'subscriptions')
+    .where({ environment: scope.environment, stripe_subscription_id: stripeSubscriptionId })
+    .first(...COLUMNS);
 }
 
 /** The newest `active` or `trialing` subscription of that customer email, if any. */
-export async function findCurrentByEmail(db: Knex, scope: Scope, email: string): Promise<SubscriptionRow | null> {
-  const row = await db('subscriptions')
-    .where({ ...scopeColumns(scope), customer_email: email.toLowerCase() })
+export async function findCurrentByEmail(db: Knex, scope: Scope, email: string): Promise<SubscriptionRow | undefined> {
+  return tenantTable<SubscriptionRow>(db, scope, 'subscriptions')
+    .where({ environment: scope.environment, customer_email: email.toLowerCase() })
     .whereIn('status', ['active', 'trialing'])
     .orderBy([
       { column: 'stripe_created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
-    .first(COLUMNS);
-  return row ? toRow(row) : null;
+    .first(...COLUMNS);
 }

@@ -1,10 +1,11 @@
 import { succeeded } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
 import { environmentValue, nullableStr, str } from '../shared/responses';
+import type { SubscriptionView } from './subscriptions.mapper';
 
 const dateTime = () => nullableStr().meta({ format: 'date-time' });
 
-export const subscriptionSchema = Joi.object({
+export const subscriptionSchema = Joi.object<SubscriptionView>({
   id: str().required(),
   tenantId: str().required(),
   projectId: str(),

@@ -1,15 +1,15 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { BillingContext } from '../shared/context';
 import { scopeOf } from '../shared/scope';
 import { subscriptionQuerySchema } from './subscriptions.schemas';
 import { currentSubscription } from './subscriptions.service';
 
-export function subscriptionHandlers(ctx: BillingContext): Record<'current', RequestHandler> {
+export function subscriptionHandlers(db: Knex): Record<'current', RequestHandler> {
   return {
     current: async (req, res) => {
       const query = parse(subscriptionQuerySchema, req.query);
-      res.json(await currentSubscription(ctx, scopeOf(tenantOf(req), query.environment), query.customerEmail));
+      res.json(await currentSubscription(db, scopeOf(tenantOf(req), query.environment), query.customerEmail));
     },
   };
 }

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
-import { scopeColumns, type Scope } from '../shared/scope';
+import { ownerColumns, tenantTable } from '@platform/db';
+import type { Scope } from '../shared/scope';
 
 export async function isEventProcessed(db: Knex, scope: Scope, eventId: string): Promise<boolean> {
-  const row = await db('stripe_events')
-    .where({ ...scopeColumns(scope), event_id: eventId })
+  const row = await tenantTable(db, scope, 'stripe_events')
+    .where({ environment: scope.environment, event_id: eventId })
     .first('event_id');
   return Boolean(row);
 }
@@ -14,8 +15,8 @@ export async function markEventProcessed(
   scope: Scope,
   event: { id: string; type: string },
 ): Promise<boolean> {
-  const rows = await db('stripe_events')
-    .insert({ ...scopeColumns(scope), event_id: event.id, type: event.type })
+  const rows = await tenantTable(db, scope, 'stripe_events')
+    .insert({ ...ownerColumns(scope), environment: scope.environment, event_id: event.id, type: event.type })
     .onConflict(['tenant_id', 'project_id', 'environment', 'event_id'])
     .ignore()
     .returning('event_id');

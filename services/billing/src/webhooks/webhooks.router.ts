@@ -1,17 +1,24 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import type { Logger } from '@platform/http';
 import { parse, type PlatformDirectory } from '@platform/tenancy';
-import type { BillingContext } from '../shared/context';
 import { environmentOf } from '../shared/environment';
+import type { StripeClients } from '../stripe/stripe-clients';
 import { webhookParamsSchema } from './webhooks.schemas';
 import { receiveStripeEvent } from './webhooks.service';
 
-export function webhookHandlers(ctx: BillingContext, directory: PlatformDirectory): Record<'receive', RequestHandler> {
+export function webhookHandlers(
+  db: Knex,
+  clients: StripeClients,
+  directory: PlatformDirectory,
+  logger: Logger,
+): Record<'receive', RequestHandler> {
   return {
     receive: async (req, res) => {
       const params = parse(webhookParamsSchema, req.params);
       // The JSON parser keeps the exact bytes in rawBody; other content types arrive as a raw Buffer.
       const rawBody = req.rawBody ?? (Buffer.isBuffer(req.body) ? req.body : undefined);
-      const result = await receiveStripeEvent(ctx, directory, {
+      const result = await receiveStripeEvent(db, clients, directory, logger, {
         tenantId: params.tenant_id,
         projectId: params.project_id,
         environment: environmentOf(req),

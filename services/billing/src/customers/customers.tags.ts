@@ -2,35 +2,6 @@ import type Stripe from 'stripe';
 import type { Scope } from '../shared/scope';
 import type { MetadataInput } from './customers.schemas';
 
-/** The customer as the API returns it: Stripe's shape, plus `createdAt` in ISO form. */
-export interface CustomerView {
-  id: string;
-  object: 'customer';
-  email: string | null;
-  name: string | null;
-  description: string | null;
-  phone: string | null;
-  metadata: Record<string, string>;
-  created: number;
-  createdAt: string;
-  livemode: boolean;
-}
-
-export function toCustomerView(customer: Stripe.Customer): CustomerView {
-  return {
-    id: customer.id,
-    object: 'customer',
-    email: customer.email ?? null,
-    name: customer.name ?? null,
-    description: customer.description ?? null,
-    phone: customer.phone ?? null,
-    metadata: { ...(customer.metadata ?? {}) },
-    created: customer.created,
-    createdAt: new Date(customer.created * 1000).toISOString(),
-    livemode: Boolean(customer.livemode),
-  };
-}
-
 const RESERVED = new Set(['tenantId', 'projectId']);
 
 /** The client's metadata as Stripe strings, with the tenant tags set by us and never by the client. */

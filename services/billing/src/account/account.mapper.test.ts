@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { issuesOf } from './account.service';
+import { issuesOf } from './account.mapper';
 
 const account = (overrides: Partial<Stripe.Account>) =>
   ({
