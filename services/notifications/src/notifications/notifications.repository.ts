@@ -213,29 +213,25 @@ export async function softDeleteNotification(
 }
 
 /**
- * Unread counts of many users at once (what `unreadCount` gives one): their own unread rows,
- * plus the unread broadcasts less those they hold a receipt for. Three statements however
- * many users; run them in one snapshot.
+ * The one definition of a user's unread count, for one user or many at once: their own unread
+ * rows, plus the unread broadcasts less those they hold a receipt for. One statement however
+ * many users, so the counts come from one snapshot.
  */
 export async function unreadCounts(db: Knex, tenant: Tenant, users: string[]): Promise<Map<string, number>> {
-  const bindings = { ...ownerBindings(tenant), users };
   const unreadBroadcast = `${VISIBLE} and n.user_id is null and n.read_at is null`;
-  const own = await db.raw<{ rows: { user_id: string; count: string }[] }>(
-    `select n.user_id, count(*) from notifications n
-     where ${VISIBLE} and n.user_id = any(:users) and n.read_at is null group by n.user_id`,
-    bindings,
+  const { rows } = await db.raw<{ rows: { user_id: string; count: string }[] }>(
+    `with own as (
+       select n.user_id, count(*) as count from notifications n
+        where ${VISIBLE} and n.user_id = any(:users) and n.read_at is null group by n.user_id),
+     receipts as (
+       select r.user_id, count(*) as count
+         from notification_receipts r join notifications n on n.id = r.notification_id
+        where ${unreadBroadcast} and r.user_id = any(:users) group by r.user_id),
+     broadcasts as (select count(*) as count from notifications n where ${unreadBroadcast})
+     select u.user_id, coalesce(own.count, 0) + broadcasts.count - coalesce(receipts.count, 0) as count
+       from unnest(:users::varchar[]) as u(user_id) cross join broadcasts
+       left join own on own.user_id = u.user_id left join receipts on receipts.user_id = u.user_id`,
+    { ...ownerBindings(tenant), users },
   );
-  const broadcasts = await db.raw<{ rows: { count: string }[] }>(
-    `select count(*) from notifications n where ${unreadBroadcast}`,
-    bindings,
-  );
-  const receipts = await db.raw<{ rows: { user_id: string; count: string }[] }>(
-    `select r.user_id, count(*) from notification_receipts r join notifications n on n.id = r.notification_id
-     where ${unreadBroadcast} and r.user_id = any(:users) group by r.user_id`,
-    bindings,
-  );
-  const counts = new Map(users.map((user) => [user, Number(broadcasts.rows[0].count)]));
-  for (const row of own.rows) counts.set(row.user_id, counts.get(row.user_id)! + Number(row.count));
-  for (const row of receipts.rows) counts.set(row.user_id, counts.get(row.user_id)! - Number(row.count));
-  return counts;
+  return new Map(rows.map((row) => [row.user_id, Number(row.count)]));
 }
