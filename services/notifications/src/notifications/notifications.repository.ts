@@ -32,13 +32,14 @@ const COLUMNS = [
 const DEFAULT_EXPIRY = "interval '30 days'";
 
 // Rows that queries may see: not soft-deleted and not expired. The one definition, used by
-// the SQL of the lists below (with the owner) and, through visible(), by the builder.
+// the SQL of the lists below (with the owner) and, through liveNotifications(), by the builder.
 const LIVE = 'n.deleted_at is null and n.expires_at > now()';
 const VISIBLE = `n.tenant_id = :tenantId and n.project_id = :projectId and ${LIVE}`;
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
 const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 
-function visible(db: Knex, tenant: Tenant) {
+/** The tenant's notifications that are neither deleted nor expired (tenantTable does the scoping). */
+function liveNotifications(db: Knex, tenant: Tenant) {
   return tenantTable<NotificationRow>(db, tenant, NOTIFICATIONS).whereRaw(LIVE);
 }
 
@@ -143,7 +144,7 @@ export async function findNotification(
   id: string,
   viewer?: string,
 ): Promise<NotificationRow | undefined> {
-  const qb = visible(db, tenant).andWhere('n.id', id);
+  const qb = liveNotifications(db, tenant).andWhere('n.id', id);
   if (viewer === undefined) return qb.first(...COLUMNS, 'n.read_at');
   return qb
     .where((w) => w.where('n.user_id', viewer).orWhereNull('n.user_id'))
@@ -153,7 +154,7 @@ export async function findNotification(
 
 /** Marks the notification itself read; returns its readAt, or undefined when it changed meanwhile. */
 export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<Date | undefined> {
-  const [row] = await visible(db, tenant)
+  const [row] = await liveNotifications(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.read_at')
     .update({ read_at: db.fn.now() }, ['read_at']);
@@ -162,7 +163,7 @@ export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise
 
 /** Records that one user read a broadcast; returns the receipt's time, or undefined if they had one already. */
 export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<Date | undefined> {
-  const source = visible(db, tenant)
+  const source = liveNotifications(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.user_id')
     .select('n.id', db.raw('?', [userId]), db.fn.now());
@@ -182,8 +183,11 @@ export function markAllReadQueries(
   tenant: Tenant,
   userId: string,
 ): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
-  const own = visible(db, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: db.fn.now() });
-  const unread = visible(db, tenant)
+  const own = liveNotifications(db, tenant)
+    .andWhere('n.user_id', userId)
+    .whereNull('n.read_at')
+    .update({ read_at: db.fn.now() });
+  const unread = liveNotifications(db, tenant)
     .whereNull('n.user_id')
     .whereNull('n.read_at')
     .whereRaw(`not exists (${RECEIPT})`, { userId });
@@ -208,7 +212,9 @@ export async function softDeleteNotification(
   tenant: Tenant,
   id: string,
 ): Promise<{ userId: string | null } | undefined> {
-  const [row] = await visible(db, tenant).andWhere('n.id', id).update({ deleted_at: db.fn.now() }, ['user_id']);
+  const [row] = await liveNotifications(db, tenant)
+    .andWhere('n.id', id)
+    .update({ deleted_at: db.fn.now() }, ['user_id']);
   return row ? { userId: row.user_id } : undefined;
 }
 
