@@ -45,7 +45,7 @@ function operationObject(op: OperationDefinition, components: Components): Recor
   for (const [status, response] of Object.entries(op.responses)) {
     responses[status] = response.schema
       ? jsonResponse(response.description, toJsonSchema(response.schema, components, 'response'))
-      : { description: response.description };
+      : { description: response.description, ...(response.content ? { content: response.content } : {}) };
   }
   return {
     operationId: op.operationId,

@@ -1,11 +1,13 @@
 import type Joi from 'joi';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 /** A documented response: a description, and the Joi schema of its JSON body (none for an empty body). */
 export interface ResponseDefinition {
   description: string;
   schema?: Joi.Schema;
+  /** A body that is not JSON, documented as-is by media type (an event stream, say). */
+  content?: Record<string, { schema: Record<string, unknown> }>;
 }
 
 /**

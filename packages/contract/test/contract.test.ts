@@ -114,6 +114,38 @@ describe('the document built from operations', () => {
     });
   });
 
+  it('when a response is not JSON (an event stream) or the method is OPTIONS, then both are documented as given', () => {
+    const streamed = buildContractDocument({
+      title: 't',
+      description: 'd',
+      operations: [
+        {
+          method: 'get',
+          path: '/stream',
+          operationId: 'stream',
+          summary: 's',
+          security: [],
+          responses: {
+            200: { description: 'Events', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          },
+        },
+        {
+          method: 'options',
+          path: '/stream',
+          operationId: 'preflight',
+          summary: 'p',
+          security: [],
+          responses: { 204: { description: 'Allowed' } },
+        },
+      ],
+    }) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    expect(streamed.paths['/stream'].get.responses['200']).toEqual({
+      description: 'Events',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    });
+    expect(streamed.paths['/stream'].options.responses['204']).toEqual({ description: 'Allowed' });
+  });
+
   it('when every schema is compiled, then every reference resolves and valid answers pass', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);

@@ -1,10 +1,11 @@
 import request, { type Response } from 'supertest';
+import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { assertMatchesOpenApi, findOperation } from './openapi-check';
 import { assertRequestMatchesOpenApi } from './openapi-request-check';
 import { recordExercised, registerCoverage, type CoverageOptions } from './operation-coverage';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options';
 
 export interface ApiCallOptions {
   headers?: Record<string, string>;
@@ -53,9 +54,10 @@ function jsonOf(body: unknown): unknown {
  * supertest against the app, checked against the service's OpenAPI document both ways: every
  * response's status and body must be documented, and every request the service accepted (2xx)
  * must be one the document allows. A request a test sends deliberately invalid is answered 4xx
- * and so is not checked. Paths may leave out the /v1 prefix.
+ * and so is not checked. Paths may leave out the /v1 prefix. `app` may also be a listening
+ * server (a service started as deployed).
  */
-export function apiClient(app: Express, options: ApiClientOptions): ApiClient {
+export function apiClient(app: Express | Server, options: ApiClientOptions): ApiClient {
   const { openapi, coverage } = options;
   if (coverage) registerCoverage(openapi, coverage);
   const call = async (method: HttpMethod, path: string, callOptions: ApiCallOptions = {}) => {

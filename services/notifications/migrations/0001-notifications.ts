@@ -3,7 +3,7 @@ import type { Migration } from '@platform/db';
 /**
  * Notifications and the per-user read receipts of broadcasts (RESOLUTIONS 8).
  *
- * Index plan, sized for a million rows in one project (see test/notifications.indexes.test.ts):
+ * Index plan, sized for a million rows in one project (see src/notifications/notifications.indexes.test.ts):
  * - notifications_feed_idx serves a user's own notifications (`user_id = $1`), newest first;
  *   it carries expires_at so that counts need not visit the table.
  * - notifications_broadcast_idx serves the broadcasts, newest first. It is separate because

@@ -4,8 +4,6 @@
  * starts and serves with that login alone.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import request from 'supertest';
 import { grantServiceRole, platformMigrations } from '@platform/admin';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus } from '@platform/events';
@@ -14,6 +12,7 @@ import { createTestDatabase, createTestProject, testJwtKeys, type TestProject } 
 import { createLogger } from '@platform/http';
 import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import { notificationsService } from '../src';
+import { api } from './api';
 
 type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -85,13 +84,10 @@ afterAll(async () => {
 
 describe('notifications with its own database login', () => {
   it('when it starts with the login grant-service-role made, then it checks its migrations and serves keyed requests', async () => {
-    const base = `http://127.0.0.1:${(running.server.address() as AddressInfo).port}`;
-    const created = await request(base)
-      .post('/v1/notifications')
-      .set(project.headers)
-      .send({ userId: 'ada', title: 'Welcome', message: 'Hi' });
+    const client = api(running.server, project.headers);
+    const created = await client.post('/notifications', { body: { userId: 'ada', title: 'Welcome', message: 'Hi' } });
     expect(created.status).toBe(201);
-    const listed = await request(base).get('/v1/notifications').query({ userId: 'ada' }).set(project.headers);
+    const listed = await client.get('/notifications', { query: { userId: 'ada' } });
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).toContain(created.body.id);
   });

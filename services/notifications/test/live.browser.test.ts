@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import request from 'supertest';
 import type { StopFunction } from '@platform/runtime';
 import { browserAvailable, createTestService, launchBrowser, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
+import { api as client } from './api';
 
 const browserTest = browserAvailable() || process.env.CI ? describe : describe.skip;
 
@@ -65,11 +65,10 @@ browserTest('EventSource in headless Chromium', () => {
       const inbox = `${streamUrl}?access_token=${token}`;
       await page.evaluate(`window.openInbox(${JSON.stringify(inbox)})`);
       await page.waitForFunction('window.counts.length === 1');
-      const created = await request(svc.app)
-        .post('/v1/notifications')
-        .set(project.headers)
-        .send({ userId: 'alice', title: 'In the browser', message: 'x' })
-        .expect(201);
+      const created = await client(svc.app, project.headers).post('/notifications', {
+        body: { userId: 'alice', title: 'In the browser', message: 'x' },
+      });
+      expect(created.status).toBe(201);
       await page.waitForFunction('window.received.length === 1');
       expect(await page.evaluate('window.received')).toEqual([
         { id: expect.stringMatching(/^\d+$/), data: created.body },

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import request from 'supertest';
 import { AmqpBus } from '@platform/events';
 import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
+import { api } from './api';
 import { named, openSse, type SseClient } from './sse-client';
 
 const AMQP_URL = process.env.TEST_AMQP_URL;
@@ -76,14 +76,17 @@ describeAmqp('live streams across replicas', () => {
     return client;
   }
 
+  /** A notification created through one replica's app (the shared client checks it). */
+  async function post(on: Replica, headers: Record<string, string>, body: object) {
+    const res = await api(on.app, headers).post('/notifications', { body });
+    expect(res.status).toBe(201);
+    return res;
+  }
+
   it('when a notification is created through replica 1, then a stream held by replica 2 gets it with its count', async () => {
     const project = await svc.createProject();
     const onSecond = await connected(replicas[1], project.headers, 'alice');
-    const created = await request(replicas[0].app)
-      .post('/v1/notifications')
-      .set(project.headers)
-      .send({ userId: 'alice', title: 'across', message: 'x' })
-      .expect(201);
+    const created = await post(replicas[0], project.headers, { userId: 'alice', title: 'across', message: 'x' });
     const event = await onSecond.next((e) => e.event === 'notification');
     expect(event.data).toEqual(created.body);
     await onSecond.next((e) => e.event === 'unread_count' && (e.data as { count: number }).count === 1);
@@ -95,16 +98,11 @@ describeAmqp('live streams across replicas', () => {
       await connected(replicas[0], project.headers, 'bob'),
       await connected(replicas[1], project.headers, 'bob'),
     ];
-    const broadcast = await request(replicas[1].app)
-      .post('/v1/notifications')
-      .set(project.headers)
-      .send({ title: 'all', message: 'x' })
-      .expect(201);
-    await request(replicas[1].app)
-      .patch(`/v1/notifications/${broadcast.body.id}/read`)
-      .query({ userId: 'bob' })
-      .set(project.headers)
-      .expect(200);
+    const broadcast = await post(replicas[1], project.headers, { title: 'all', message: 'x' });
+    const read = await api(replicas[1].app, project.headers).patch(`/notifications/${broadcast.body.id}/read`, {
+      query: { userId: 'bob' },
+    });
+    expect(read.status).toBe(200);
     for (const stream of streams) {
       await stream.next((e) => e.event === 'read');
       await stream.next((e) => e.event === 'unread_count' && (e.data as { count: number }).count === 0);
@@ -116,12 +114,7 @@ describeAmqp('live streams across replicas', () => {
   it('when a client moves to the other replica with Last-Event-ID, then it gets what it missed there, once', async () => {
     const project = await svc.createProject();
     const first = await connected(replicas[0], project.headers, 'carol');
-    const send = (title: string) =>
-      request(replicas[0].app)
-        .post('/v1/notifications')
-        .set(project.headers)
-        .send({ userId: 'carol', title, message: 'x' })
-        .expect(201);
+    const send = (title: string) => post(replicas[0], project.headers, { userId: 'carol', title, message: 'x' });
     await send('before');
     const seen = await first.next((e) => e.event === 'notification');
     first.close();

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import request from 'supertest';
 import type { StopFunction } from '@platform/runtime';
 import { createTestService, waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService, type NotificationsShared } from '../src';
+import { api as apiOf } from './api';
 import { lastCount, named, openSse, type SseClient } from './sse-client';
 
 let svc: TestService<NotificationsShared>;
@@ -56,22 +56,29 @@ async function connected(project: TestProject, userId: string, headers: Record<s
   return client;
 }
 
-const api = (project: TestProject) => ({
-  create: async (body: object) => {
-    const res = await request(svc.app).post('/v1/notifications').set(project.headers).send(body);
-    expect(res.status).toBe(201);
-    return res.body as { id: string };
-  },
-  read: (id: string, userId?: string) =>
-    request(svc.app)
-      .patch(`/v1/notifications/${id}/read`)
-      .query(userId ? { userId } : {})
-      .set(project.headers)
-      .expect(200),
-  readAll: (userId: string) =>
-    request(svc.app).patch('/v1/notifications/mark-all-read').query({ userId }).set(project.headers).expect(200),
-  remove: (id: string) => request(svc.app).delete(`/v1/notifications/${id}`).set(project.headers).expect(204),
-});
+/** A project's calls through the shared client; the writes must succeed. */
+const api = (project: TestProject) => {
+  const client = apiOf(svc.app, project.headers);
+  return {
+    create: async (body: object) => {
+      const res = await client.post('/notifications', { body });
+      expect(res.status).toBe(201);
+      return res.body as { id: string };
+    },
+    read: async (id: string, userId?: string) =>
+      expect((await client.patch(`/notifications/${id}/read`, { query: userId ? { userId } : {} })).status).toBe(200),
+    readAll: async (userId: string) =>
+      expect((await client.patch('/notifications/mark-all-read', { query: { userId } })).status).toBe(200),
+    remove: async (id: string) => expect((await client.delete(`/notifications/${id}`)).status).toBe(204),
+  };
+};
+
+/** A stream request refused before any event: an ordinary response, through the shared client. */
+const refused = (
+  project: TestProject | undefined,
+  query: Record<string, string>,
+  headers: Record<string, string> = {},
+) => apiOf(svc.app, project?.headers).get('/notifications/stream', { query, headers });
 
 const counts = (client: SseClient) => (named(client, 'unread_count') as { count: number }[]).map((d) => d.count);
 const countIs = (client: SseClient, count: number) =>
@@ -84,7 +91,7 @@ describe('GET /v1/notifications/stream', () => {
     const forBob = await api(project).create({ userId: 'bob', title: 'For Bob', message: 'hi' });
     const forAlice = await api(project).create({ userId: 'alice', title: 'For Alice', message: 'hi', data: { a: 1 } });
     const event = await alice.next((e) => e.event === 'notification');
-    const rest = await request(svc.app).get(`/v1/notifications/${forAlice.id}`).set(project.headers);
+    const rest = await apiOf(svc.app, project.headers).get(`/notifications/${forAlice.id}`);
     expect(event.data).toEqual(rest.body);
     await bob.next((e) => e.event === 'notification');
     expect(named(alice, 'notification')).toEqual([rest.body]);
@@ -221,11 +228,11 @@ describe('GET /v1/notifications/stream', () => {
   it('when a user or a project holds the most streams allowed, then one more is 429 and a closed one frees its slot', async () => {
     const project = await svc.createProject();
     const [one] = [await connected(project, 'alice'), await connected(project, 'alice')];
-    const third = await stream(project, 'alice');
+    const third = await refused(project, { userId: 'alice' });
     expect(third.status).toBe(429);
     expect(third.body).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
     await connected(project, 'bob');
-    const overProject = await stream(project, 'carol');
+    const overProject = await refused(project, { userId: 'carol' });
     expect(overProject.status).toBe(429);
     one.close();
     await waitFor(async () => (await stream(project, 'alice')).status === 200);
@@ -251,12 +258,12 @@ describe('GET /v1/notifications/stream', () => {
 
   it('when the query or Last-Event-ID is not valid, then 400; without keys, 401', async () => {
     const project = await svc.createProject();
-    const noUser = await openSse(`${base}/notifications/stream`, project.headers);
+    const noUser = await refused(project, {});
     expect(noUser.status).toBe(400);
-    const badId = await stream(project, 'alice', { 'last-event-id': 'yesterday' });
+    const badId = await refused(project, { userId: 'alice' }, { 'last-event-id': 'yesterday' });
     expect(badId.status).toBe(400);
     expect(badId.body).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
-    const noKeys = await openSse(`${base}/notifications/stream?userId=alice`);
+    const noKeys = await refused(undefined, { userId: 'alice' });
     expect(noKeys.status).toBe(401);
   });
 });

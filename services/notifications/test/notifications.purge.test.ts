@@ -1,9 +1,9 @@
 import { tryTransactionLock } from '@platform/db';
-import request from 'supertest';
 import { createTestService, waitFor, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
 import { loadNotificationsConfig } from '../src/config';
 import { PURGE_LOCK, purgeNotifications, startPurgeSchedule } from '../src/notifications/notifications.purge';
+import { api } from './api';
 
 let svc: TestService;
 let headers: Record<string, string>;
@@ -18,10 +18,7 @@ afterAll(async () => {
 });
 
 async function create(body: object = {}): Promise<string> {
-  const res = await request(svc.app)
-    .post('/v1/notifications')
-    .set(headers)
-    .send({ title: 't', message: 'm', ...body });
+  const res = await api(svc.app, headers).post('/notifications', { body: { title: 't', message: 'm', ...body } });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -50,7 +47,8 @@ describe('purge of old notifications', () => {
     await backdate(expiredRecently, 'expires_at', 29);
     await backdate(deletedLongAgo, 'deleted_at', 31);
     await backdate(deletedRecently, 'deleted_at', 1);
-    await request(svc.app).patch(`/v1/notifications/${live}/read?userId=alice`).set(headers).expect(200);
+    const read = await api(svc.app, headers).patch(`/notifications/${live}/read`, { query: { userId: 'alice' } });
+    expect(read.status).toBe(200);
     await svc.deps.db('notification_receipts').insert({ notification_id: expiredLongAgo, user_id: 'alice' });
 
     const result = await purgeNotifications(svc.deps.db, { retentionDays: 30, batchSize: 100 });

@@ -6,7 +6,7 @@ import { AppError, type Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { currentSeq, listChanges, oldestSeq, type ChangeRow } from '../notifications/notifications.events';
 import { unreadCounts } from '../notifications/notifications.service';
-import { LiveStream } from './live.stream';
+import { changeFrame, LiveStream } from './live.stream';
 
 /** The bus topic that tells every replica a project's change log grew. */
 export const CHANGED_TOPIC = 'notifications.changed';
@@ -343,12 +343,15 @@ export class LiveHub {
     for (const row of rows) {
       const mine = row.user_id === null ? feed.streams : feed.users.get(row.user_id);
       const targets = mine instanceof LiveStream ? [mine] : (mine ?? []);
+      // Serialised once for all its streams (a broadcast reaches every stream of the project).
+      let frame: Buffer | undefined;
       for (const stream of targets) {
         if (!touched.has(stream)) {
           touched.add(stream);
           if (stream.cutIfBehind()) continue;
         }
-        if (stream.deliver(row)) stale.add(stream);
+        if (row.visible && stream.sentSeq < row.seq) frame ??= changeFrame(row);
+        if (stream.deliver(row, frame)) stale.add(stream);
       }
       feed.lastSeq = row.seq;
     }

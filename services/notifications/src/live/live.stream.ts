@@ -11,18 +11,11 @@ const EVENT_NAMES = {
 } as const;
 
 /**
- * Each change's event, serialised once: a broadcast writes the same Buffer to every stream
- * instead of a string per stream (its `id:` is the change's seq, the same for everyone).
+ * A change's event as bytes: the hub serialises each change once and writes the same Buffer to
+ * every stream it concerns (its `id:` is the change's seq, the same for everyone).
  */
-const frames = new WeakMap<ChangeRow, Buffer>();
-
-function frameOf(change: ChangeRow): Buffer {
-  let frame = frames.get(change);
-  if (!frame) {
-    frame = Buffer.from(eventText(change.seq, EVENT_NAMES[change.kind], change.payload));
-    frames.set(change, frame);
-  }
-  return frame;
+export function changeFrame(change: ChangeRow): Buffer {
+  return Buffer.from(eventText(change.seq, EVENT_NAMES[change.kind], change.payload));
 }
 
 function eventText(id: number, event: string, data: unknown): string {
@@ -92,12 +85,13 @@ export class LiveStream {
   /**
    * Sends one change unless it was sent already, and moves the unread count by what it
    * implies. Returns true when its effect on the count needs the database (a broadcast read
-   * for everybody, a deletion or an expiry).
+   * for everybody, a deletion or an expiry). `frame` is the change's serialised event, when
+   * the caller has it.
    */
-  deliver(change: ChangeRow): boolean {
+  deliver(change: ChangeRow, frame?: Buffer): boolean {
     if (change.seq <= this.sentSeq) return false;
     this.sentSeq = change.seq;
-    if (change.visible) this.write(frameOf(change));
+    if (change.visible) this.write(frame ?? changeFrame(change));
     if (change.seq <= this.countSeq) return false;
     if (change.kind === 'notification' && change.visible) this.count++;
     else if (change.kind === 'read' && change.user_id !== null) this.count = Math.max(0, this.count - 1);

@@ -32,13 +32,14 @@ const COLUMNS = [
 const DEFAULT_EXPIRY = "interval '30 days'";
 
 // Rows that queries may see: not soft-deleted and not expired. The one definition, used by
-// the SQL of the lists below (with the owner) and, through visible(), by the builder.
+// the SQL of the lists below (with the owner) and, through liveNotifications(), by the builder.
 const LIVE = 'n.deleted_at is null and n.expires_at > now()';
 const VISIBLE = `n.tenant_id = :tenantId and n.project_id = :projectId and ${LIVE}`;
 /** The viewer's receipt for a broadcast; personal notifications never have one. */
 const RECEIPT = 'select 1 from notification_receipts r where r.notification_id = n.id and r.user_id = :userId';
 
-function visible(db: Knex, tenant: Tenant) {
+/** The tenant's notifications that are neither deleted nor expired (tenantTable does the scoping). */
+function liveNotifications(db: Knex, tenant: Tenant) {
   return tenantTable<NotificationRow>(db, tenant, NOTIFICATIONS).whereRaw(LIVE);
 }
 
@@ -143,7 +144,7 @@ export async function findNotification(
   id: string,
   viewer?: string,
 ): Promise<NotificationRow | undefined> {
-  const qb = visible(db, tenant).andWhere('n.id', id);
+  const qb = liveNotifications(db, tenant).andWhere('n.id', id);
   if (viewer === undefined) return qb.first(...COLUMNS, 'n.read_at');
   return qb
     .where((w) => w.where('n.user_id', viewer).orWhereNull('n.user_id'))
@@ -153,7 +154,7 @@ export async function findNotification(
 
 /** Marks the notification itself read; returns its readAt, or undefined when it changed meanwhile. */
 export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise<Date | undefined> {
-  const [row] = await visible(db, tenant)
+  const [row] = await liveNotifications(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.read_at')
     .update({ read_at: db.fn.now() }, ['read_at']);
@@ -162,7 +163,7 @@ export async function markRowRead(db: Knex, tenant: Tenant, id: string): Promise
 
 /** Records that one user read a broadcast; returns the receipt's time, or undefined if they had one already. */
 export async function insertReceipt(db: Knex, tenant: Tenant, id: string, userId: string): Promise<Date | undefined> {
-  const source = visible(db, tenant)
+  const source = liveNotifications(db, tenant)
     .andWhere('n.id', id)
     .whereNull('n.user_id')
     .select('n.id', db.raw('?', [userId]), db.fn.now());
@@ -182,8 +183,11 @@ export function markAllReadQueries(
   tenant: Tenant,
   userId: string,
 ): { own: Knex.QueryBuilder; broadcasts: Knex.Raw } {
-  const own = visible(db, tenant).andWhere('n.user_id', userId).whereNull('n.read_at').update({ read_at: db.fn.now() });
-  const unread = visible(db, tenant)
+  const own = liveNotifications(db, tenant)
+    .andWhere('n.user_id', userId)
+    .whereNull('n.read_at')
+    .update({ read_at: db.fn.now() });
+  const unread = liveNotifications(db, tenant)
     .whereNull('n.user_id')
     .whereNull('n.read_at')
     .whereRaw(`not exists (${RECEIPT})`, { userId });
@@ -208,34 +212,32 @@ export async function softDeleteNotification(
   tenant: Tenant,
   id: string,
 ): Promise<{ userId: string | null } | undefined> {
-  const [row] = await visible(db, tenant).andWhere('n.id', id).update({ deleted_at: db.fn.now() }, ['user_id']);
+  const [row] = await liveNotifications(db, tenant)
+    .andWhere('n.id', id)
+    .update({ deleted_at: db.fn.now() }, ['user_id']);
   return row ? { userId: row.user_id } : undefined;
 }
 
 /**
- * Unread counts of many users at once (what `unreadCount` gives one): their own unread rows,
- * plus the unread broadcasts less those they hold a receipt for. Three statements however
- * many users; run them in one snapshot.
+ * The one definition of a user's unread count, for one user or many at once: their own unread
+ * rows, plus the unread broadcasts less those they hold a receipt for. One statement however
+ * many users, so the counts come from one snapshot.
  */
 export async function unreadCounts(db: Knex, tenant: Tenant, users: string[]): Promise<Map<string, number>> {
-  const bindings = { ...ownerBindings(tenant), users };
   const unreadBroadcast = `${VISIBLE} and n.user_id is null and n.read_at is null`;
-  const own = await db.raw<{ rows: { user_id: string; count: string }[] }>(
-    `select n.user_id, count(*) from notifications n
-     where ${VISIBLE} and n.user_id = any(:users) and n.read_at is null group by n.user_id`,
-    bindings,
+  const { rows } = await db.raw<{ rows: { user_id: string; count: string }[] }>(
+    `with own as (
+       select n.user_id, count(*) as count from notifications n
+        where ${VISIBLE} and n.user_id = any(:users) and n.read_at is null group by n.user_id),
+     receipts as (
+       select r.user_id, count(*) as count
+         from notification_receipts r join notifications n on n.id = r.notification_id
+        where ${unreadBroadcast} and r.user_id = any(:users) group by r.user_id),
+     broadcasts as (select count(*) as count from notifications n where ${unreadBroadcast})
+     select u.user_id, coalesce(own.count, 0) + broadcasts.count - coalesce(receipts.count, 0) as count
+       from unnest(:users::varchar[]) as u(user_id) cross join broadcasts
+       left join own on own.user_id = u.user_id left join receipts on receipts.user_id = u.user_id`,
+    { ...ownerBindings(tenant), users },
   );
-  const broadcasts = await db.raw<{ rows: { count: string }[] }>(
-    `select count(*) from notifications n where ${unreadBroadcast}`,
-    bindings,
-  );
-  const receipts = await db.raw<{ rows: { user_id: string; count: string }[] }>(
-    `select r.user_id, count(*) from notification_receipts r join notifications n on n.id = r.notification_id
-     where ${unreadBroadcast} and r.user_id = any(:users) group by r.user_id`,
-    bindings,
-  );
-  const counts = new Map(users.map((user) => [user, Number(broadcasts.rows[0].count)]));
-  for (const row of own.rows) counts.set(row.user_id, counts.get(row.user_id)! + Number(row.count));
-  for (const row of receipts.rows) counts.set(row.user_id, counts.get(row.user_id)! - Number(row.count));
-  return counts;
+  return new Map(rows.map((row) => [row.user_id, Number(row.count)]));
 }

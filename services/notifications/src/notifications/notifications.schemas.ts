@@ -16,7 +16,7 @@ export type CreateNotificationInput = NewNotification;
 const LATEST_EXPIRY = new Date('9999-12-31T23:59:59.999Z');
 
 export const createNotificationBody = Joi.object<CreateNotificationInput>({
-  userId: userId.allow(null).default(null),
+  userId: userId.allow(null).default(null).description('Omitted or null: broadcast'),
   title: text(LIMITS.title).required(),
   message: text(LIMITS.message).required(),
   type: Joi.string()
@@ -30,8 +30,11 @@ export const createNotificationBody = Joi.object<CreateNotificationInput>({
     .greater('now')
     .max(LATEST_EXPIRY)
     .allow(null)
-    .messages({ 'date.greater': 'expiresAt must be in the future' }),
-});
+    .messages({ 'date.greater': 'expiresAt must be in the future' })
+    .description('Must be in the future (else 400), at most 9999-12-31. Absent or null: 30 days after creation'),
+})
+  .description('Unknown fields are ignored.')
+  .id('NotificationInput');
 
 export type ListNotificationsQuery = NotificationFilter;
 
@@ -68,3 +71,6 @@ export const inboxStreamQuery = Joi.object<{ access_token?: string }>({ access_t
 export const lastEventIdHeader = Joi.string()
   .pattern(/^\d{1,15}$/)
   .messages({ 'string.pattern.base': 'Last-Event-ID must be the id of an event of this stream' });
+
+/** A notification's id in the path; any text, so that a malformed id is a 404 like an unknown one. */
+export const notificationIdParams = Joi.object<{ id: string }>({ id: Joi.string().required() });

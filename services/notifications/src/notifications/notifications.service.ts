@@ -104,8 +104,7 @@ export async function deleteNotification(db: Knex, tenant: Tenant, id: string, c
 
 /** How many notifications a user sees unread: their own and the broadcasts they have not read. */
 export async function unreadCount(db: Knex, tenant: Tenant, userId: string): Promise<{ count: number }> {
-  const { count } = repo.listQueries(db, tenant, { userId, read: false, limit: 1, offset: 0 });
-  return { count: Number((await count).rows[0].total) };
+  return { count: (await repo.unreadCounts(db, tenant, [userId])).get(userId) ?? 0 };
 }
 
 /** Unread counts of many users at once (the live streams' recount), read in the caller's snapshot. */

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestService, type TestService } from '@platform/testkit';
-import { notificationsService } from '../src';
+import { notificationsService } from '..';
 import type { Tenant } from '@platform/tenancy';
-import { listQueries, markAllReadQueries } from '../src/notifications/notifications.repository';
-import type { ListNotificationsQuery } from '../src/notifications/notifications.schemas';
-import { seedNotifications } from './seed';
+import { listQueries, markAllReadQueries } from './notifications.repository';
+import type { ListNotificationsQuery } from './notifications.schemas';
+import { seedNotifications } from '../../test/seed';
 
 /**
  * The query plans of the hot statements, on 20,000 rows of one project (plus another
