@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
-import type { AuthConfig } from './config';
 import type { AuthContext } from './context';
 import { jwksHandler } from './jwks/jwks.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
@@ -12,11 +11,11 @@ import { userHandlers } from './users/users.router';
 import { verificationHandlers } from './verification/verification.router';
 
 /** The whole route table of the Authentication service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps, ctx: AuthContext, config: AuthConfig): Router {
+export function createRoutes(deps: ServiceDeps, ctx: AuthContext): Router {
   const keys = projectKeys(deps);
   const optionalKeys = keysWhenSent(deps.directory);
   const bearer = requireBearer(ctx.jwt.publicKey);
-  const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps);
+  const limits = (endpoint: string) => ipAndEmailLimits(endpoint, ctx.config, deps);
 
   const registration = registrationHandlers(ctx);
   const sessions = sessionHandlers(ctx);

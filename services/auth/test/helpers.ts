@@ -8,25 +8,23 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { authService } from '../src';
-import { createAuthApp } from '../src/app';
-import { loadAuthConfig } from '../src/config';
+import { authService, type AuthShared } from '../src';
 import { openapi } from '../src/openapi';
 
 /**
  * The service around fresh databases, with bcrypt at its minimum cost (4), no forgot-password
  * floor, and rate limits out of the way unless a test sets them.
  */
-export async function startAuth(env: Record<string, string> = {}): Promise<TestService> {
-  const config = loadAuthConfig({
-    ...process.env,
-    BCRYPT_COST: '4',
-    AUTH_FORGOT_PASSWORD_MIN_MS: '0',
-    AUTH_RATE_LIMIT_PER_IP: '100000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
-    ...env,
+export async function startAuth(env: Record<string, string> = {}): Promise<TestService<AuthShared>> {
+  return createTestService(authService, {
+    env: {
+      BCRYPT_COST: '4',
+      AUTH_FORGOT_PASSWORD_MIN_MS: '0',
+      AUTH_RATE_LIMIT_PER_IP: '100000',
+      AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+      ...env,
+    },
   });
-  return createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
 }
 
 export type CallOptions = ApiCallOptions;
