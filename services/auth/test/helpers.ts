@@ -5,6 +5,7 @@ import {
   apiClient,
   createTestService,
   type ApiCallOptions,
+  type CoverageOptions,
   type TestProject,
   type TestService,
 } from '@platform/testkit';
@@ -29,9 +30,26 @@ export async function startAuth(env: Record<string, string> = {}): Promise<TestS
 
 export type CallOptions = ApiCallOptions;
 
-/** The shared test client: responses, and the requests the service accepts, checked against the OpenAPI document. */
+/** Auth takes part in the run-wide check that every documented operation and status is exercised. */
+export const coverage: CoverageOptions = {
+  service: 'auth',
+  testDir: __dirname,
+  exempt: [
+    { pattern: ' 503$', reason: 'a database outage: packages/tenancy and the e2e robustness sweep' },
+    {
+      pattern: '^(POST /(refresh-token|logout|reset-password|verify-email)|[A-Z]+ /me|GET /users/by-email) 429$',
+      reason:
+        "the shared per-project limit, not auth's own: packages/tenancy/test/project-in-flight.api.test.ts, e2e/robustness.test.ts",
+    },
+  ],
+};
+
+/**
+ * The shared test client: responses, and the requests the service accepts, checked against the
+ * OpenAPI document; what it exercised counts towards `coverage`.
+ */
 export function apiOf(app: Express) {
-  const { get, post, patch, delete: remove } = apiClient(app, { openapi });
+  const { get, post, patch, delete: remove } = apiClient(app, { openapi, coverage });
   return { get, post, patch, delete: remove };
 }
 

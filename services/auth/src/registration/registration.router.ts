@@ -7,10 +7,9 @@ import { register } from './registration.service';
 export function registrationHandlers(ctx: AuthContext): Record<'register', RequestHandler> {
   return {
     register: async (req, res) => {
-      const input = parse(registerSchema, req.body);
-      res
-        .status(201)
-        .json(await register(ctx, tenantOf(req), { ...input, acceptLanguage: req.get('accept-language') }));
+      const { metadata = {}, ...input } = parse(registerSchema, req.body);
+      const acceptLanguage = req.get('accept-language');
+      res.status(201).json(await register(ctx, tenantOf(req), { ...input, metadata, acceptLanguage }));
     },
   };
 }

@@ -4,7 +4,7 @@ import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { AuthContext } from '../context';
 import { clearLoginFailures } from '../lockout/login-failures.repository';
 import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
-import { toUserJson } from '../users/users.presenter';
+import { toUserJson } from '../users/users.mapper';
 import { preferredLocale, userLocale } from '../users/user-locale';
 import { findUserByEmail, insertUser } from '../users/users.repository';
 

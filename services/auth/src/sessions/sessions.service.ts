@@ -3,7 +3,7 @@ import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { recordLoginFailure } from '../lockout/login-failures.repository';
-import { toUserJson } from '../users/users.presenter';
+import { toUserJson } from '../users/users.mapper';
 import { bumpTokenVersion, findUserById, type UserRecord } from '../users/users.repository';
 import {
   findRefreshToken,

@@ -20,7 +20,7 @@ export function userHandlers(
       res.json(await updateMe(ctx, claimsOf(req), parse(updateMeSchema, req.body)));
     },
     removeMetadata: async (req, res) => {
-      res.json(await removeMyMetadata(ctx, claimsOf(req), parse(deleteMetadataSchema, req.body).metadata));
+      res.json(await removeMyMetadata(ctx, claimsOf(req), parse(deleteMetadataSchema, req.body).metadata ?? {}));
     },
     lookup: async (req, res) => {
       res.json(await lookupByEmail(ctx, tenantOf(req), parse(lookupSchema, req.query).email));

@@ -1,6 +1,6 @@
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
 import type { AuthContext, Tenant } from '../context';
-import { toUserJson, toUserLookupJson } from './users.presenter';
+import { toUserJson, toUserLookupJson } from './users.mapper';
 import {
   findUserByEmail,
   findUserById,

@@ -30,3 +30,5 @@ export function toUserLookupJson(user: UserRecord) {
     isCoreAccount: user.isCoreAccount,
   };
 }
+
+export type UserLookupJson = ReturnType<typeof toUserLookupJson>;
