@@ -2,7 +2,7 @@ import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platfor
 import { ConfigError, signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
-import type { AuthContext } from './context';
+import type { Issuer } from './issuer';
 import { jwksOf } from './jwks/jwks';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
 import { openapi } from './openapi';
@@ -14,8 +14,8 @@ export { loadAuthConfig, type AuthConfig } from './config';
 /** What the HTTP side and the jobs share, built once in `build`. */
 export interface AuthShared {
   config: AuthConfig;
-  /** The signing key parsed once, and its `kid`; the password hasher of the configured cost. */
-  ctx: AuthContext;
+  /** The password hasher of the configured cost, the signing key parsed once and its `kid`. */
+  issuer: Issuer;
 }
 
 /** The composition root: config, the signing key and hasher, the route table and the prune job. */
@@ -23,19 +23,16 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
   const config = loadAuthConfig(deps.env);
   const { privateKey, publicKey } = deps.jwt;
   if (!privateKey) throw new ConfigError('The Authentication service needs JWT_PRIVATE_KEY to sign access tokens');
-  const ctx: AuthContext = {
-    db: deps.db,
-    relay: deps.relay,
-    logger: deps.logger,
-    config,
-    jwt: { publicKey, signingKey: signingKey(privateKey), keyId: jwksOf(publicKey).keys[0].kid },
+  const issuer: Issuer = {
     passwords: new PasswordHasher(config.bcryptCost),
+    signer: { signingKey: signingKey(privateKey), keyId: jwksOf(publicKey).keys[0].kid },
+    appUrl: config.appUrl,
   };
   return {
-    routes: createRoutes(deps, ctx),
+    routes: createRoutes(deps, config, issuer),
     openapi,
     jobs: [{ name: 'login-failures-prune', start: async () => startLoginFailurePrune(deps.db, deps.logger) }],
-    shared: { config, ctx },
+    shared: { config, issuer },
     close: async () => undefined,
   };
 }

@@ -1,34 +1,52 @@
 import { toIso } from '@platform/tenancy';
-import type { UserRecord } from './users.repository';
+import type { UserRow } from './users.repository';
 
 /** The user as every endpoint returns it. */
-export function toUserJson(user: UserRecord) {
-  return {
-    id: user.id,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    phoneNumber: user.phoneNumber,
-    phoneVerified: user.phoneVerified,
-    avatarUrl: user.avatarUrl,
-    username: user.username,
-    metadata: user.metadata,
-    createdAt: toIso(user.createdAt),
-    updatedAt: toIso(user.updatedAt),
-    lastLogin: toIso(user.lastLogin),
-  };
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  phoneNumber: string | null;
+  phoneVerified: boolean;
+  avatarUrl: string | null;
+  username: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  lastLogin: string | null;
 }
-
-export type UserJson = ReturnType<typeof toUserJson>;
 
 /** Lookup by email (a server-side call with the project's keys) also shows ownership and roles. */
-export function toUserLookupJson(user: UserRecord) {
+export interface UserLookup extends User {
+  tenantId: string;
+  projectId: string;
+  isAdmin: boolean;
+  isCoreAccount: boolean;
+}
+
+/** Rows become API objects here and nowhere else. */
+export function toUser(row: UserRow): User {
   return {
-    ...toUserJson(user),
-    tenantId: user.tenantId,
-    projectId: user.projectId,
-    isAdmin: user.isAdmin,
-    isCoreAccount: user.isCoreAccount,
+    id: row.id,
+    email: row.email,
+    emailVerified: row.email_verified,
+    phoneNumber: row.phone_number ?? null,
+    phoneVerified: row.phone_verified,
+    avatarUrl: row.avatar_url ?? null,
+    username: row.username ?? null,
+    metadata: row.metadata ?? {},
+    createdAt: toIso(row.created_at)!,
+    updatedAt: toIso(row.updated_at)!,
+    lastLogin: toIso(row.last_login),
   };
 }
 
-export type UserLookupJson = ReturnType<typeof toUserLookupJson>;
+export function toUserLookup(row: UserRow): UserLookup {
+  return {
+    ...toUser(row),
+    tenantId: row.tenant_id,
+    projectId: row.project_id,
+    isAdmin: row.is_admin,
+    isCoreAccount: row.is_core_account,
+  };
+}

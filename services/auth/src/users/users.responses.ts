@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import type { UserJson, UserLookupJson } from './users.mapper';
+import type { User, UserLookup } from './users.mapper';
 
 const nullable = (description: string) => Joi.string().allow(null).required().description(description);
 const dateTime = { format: 'date-time' };
@@ -21,9 +21,9 @@ const userKeys = {
 };
 
 /** The user as every endpoint returns it; typed by the mapper's view, so a key it lacks does not compile. */
-export const userResponse = Joi.object<UserJson>(userKeys).id('User');
+export const userResponse = Joi.object<User>(userKeys).id('User');
 
-export const userLookupResponse = Joi.object<UserLookupJson>({
+export const userLookupResponse = Joi.object<UserLookup>({
   ...userKeys,
   tenantId: Joi.string().guid().required(),
   projectId: Joi.string().guid().required(),
