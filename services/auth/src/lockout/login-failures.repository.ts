@@ -53,11 +53,11 @@ export async function deleteExpiredLoginFailures(db: Knex, batchSize: number): P
     // By ctid: the rows are locked by the subquery, and a TID scan beats joining the 3-column key.
     `delete from login_failures where ctid = any(array(
        select ctid from login_failures
-        where last_failed_at <= now() - ? * interval '1 millisecond'
+        where last_failed_at <= now() - :windowMs * interval '1 millisecond'
           and (locked_until is null or locked_until <= now())
-        limit ?
+        limit :batchSize
         for update skip locked))`,
-    [FAILURE_WINDOW_MS, batchSize],
+    { windowMs: FAILURE_WINDOW_MS, batchSize },
   );
   return result.rowCount;
 }
