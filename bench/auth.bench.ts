@@ -19,8 +19,6 @@ import type Express from 'express';
 import type Jwt from 'jsonwebtoken';
 import { createTestService } from '@platform/testkit';
 import { authService } from '../services/auth/src';
-import { createAuthApp } from '../services/auth/src/app';
-import { loadAuthConfig } from '../services/auth/src/config';
 import { benchDatabaseServer } from './lib/database';
 import { listenBare, listenService } from './lib/listen';
 import { compare, formatComparison, runLoad, type LoadResult } from './lib/load';
@@ -135,12 +133,10 @@ export default async function authBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
   // The configured cost (BCRYPT_COST, default 10); limits out of the way of a load test.
-  const config = loadAuthConfig({
-    ...process.env,
-    AUTH_RATE_LIMIT_PER_IP: '100000000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '100000000',
+  const svc = await createTestService(authService, {
+    env: { AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' },
   });
-  const svc = await createTestService({ ...authService, createApp: (deps) => createAuthApp(deps, config) });
+  const { config } = svc.parts!.shared;
   const subject = await listenService(svc.app);
   const { url } = subject;
   const lines: string[] = [];

@@ -1,14 +1,45 @@
-import type { LegacyServiceDefinition } from '@platform/runtime';
+import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import { ConfigError, signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
-import { createApp } from './app';
+import { loadAuthConfig, type AuthConfig } from './config';
+import type { Issuer } from './issuer';
+import { jwksOf } from './jwks/jwks';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
+import { openapi } from './openapi';
+import { PasswordHasher } from './passwords/password-hasher';
+import { createRoutes } from './routes';
 
-export const authService: LegacyServiceDefinition = {
+export { loadAuthConfig, type AuthConfig } from './config';
+
+/** What the HTTP side and the jobs share, built once in `build`. */
+export interface AuthShared {
+  config: AuthConfig;
+  /** The password hasher of the configured cost, the signing key parsed once and its `kid`. */
+  issuer: Issuer;
+}
+
+/** The composition root: config, the signing key and hasher, the route table and the prune job. */
+export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
+  const config = loadAuthConfig(deps.env);
+  const { privateKey, publicKey } = deps.jwt;
+  if (!privateKey) throw new ConfigError('The Authentication service needs JWT_PRIVATE_KEY to sign access tokens');
+  const issuer: Issuer = {
+    passwords: new PasswordHasher(config.bcryptCost),
+    signer: { signingKey: signingKey(privateKey), keyId: jwksOf(publicKey).keys[0].kid },
+    appUrl: config.appUrl,
+  };
+  return {
+    routes: createRoutes(deps, config, issuer),
+    openapi,
+    jobs: [{ name: 'login-failures-prune', start: async () => startLoginFailurePrune(deps.db, deps.logger) }],
+    shared: { config, issuer },
+    close: async () => undefined,
+  };
+}
+
+export const authService: BuiltServiceDefinition<AuthShared> = {
   name: 'auth',
   defaultPort: 4001,
   migrations,
-  createApp,
-  async startBackground(deps) {
-    return startLoginFailurePrune(deps.db, deps.logger);
-  },
+  build: buildAuth,
 };

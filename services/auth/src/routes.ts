@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
-import type { AuthContext } from './context';
+import type { Issuer } from './issuer';
 import { jwksHandler } from './jwks/jwks.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
@@ -12,17 +12,18 @@ import { userHandlers } from './users/users.router';
 import { verificationHandlers } from './verification/verification.router';
 
 /** The whole route table of the Authentication service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps, ctx: AuthContext, config: AuthConfig): Router {
+export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issuer): Router {
+  const { db, relay, logger } = deps;
   const keys = projectKeys(deps);
   const optionalKeys = keysWhenSent(deps.directory);
-  const bearer = requireBearer(ctx.jwt.publicKey);
+  const bearer = requireBearer(deps.jwt.publicKey);
   const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps);
 
-  const registration = registrationHandlers(ctx);
-  const sessions = sessionHandlers(ctx);
-  const passwords = passwordHandlers(ctx);
-  const verification = verificationHandlers(ctx);
-  const users = userHandlers(ctx);
+  const registration = registrationHandlers(db, relay, issuer);
+  const sessions = sessionHandlers(db, issuer, logger);
+  const passwords = passwordHandlers(db, relay, issuer, { minMs: config.forgotPasswordMinMs, logger });
+  const verification = verificationHandlers(db, relay, issuer.appUrl);
+  const users = userHandlers(db);
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -37,6 +38,6 @@ export function createRoutes(deps: ServiceDeps, ctx: AuthContext, config: AuthCo
   router.patch('/me', optionalKeys, bearer, users.updateMe);
   router.delete('/me', optionalKeys, bearer, users.removeMetadata);
   router.get('/users/by-email', keys, users.lookup);
-  router.get('/.well-known/jwks.json', jwksHandler(ctx.jwt.publicKey));
+  router.get('/.well-known/jwks.json', jwksHandler(deps.jwt.publicKey));
   return router;
 }

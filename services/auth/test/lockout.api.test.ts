@@ -1,6 +1,5 @@
 import { tryTransactionLock } from '@platform/db';
 import { waitFor, type TestProject, type TestService } from '@platform/testkit';
-import { authService } from '../src';
 import { LOCKOUT_MS } from '../src/lockout/lockout.policy';
 import { emailKey } from '../src/lockout/login-failures.repository';
 import { PRUNE_LOCK, pruneLoginFailures, startLoginFailurePrune } from '../src/lockout/login-failures.prune';
@@ -185,7 +184,7 @@ describe('pruning of stale failure counts', () => {
   });
 
   it("when the service's background work is started and stopped, then it starts with the default settings and stops cleanly", async () => {
-    const stop = await authService.startBackground!(svc.deps);
+    const stop = await svc.startJobs();
     await expect(stop()).resolves.toBeUndefined();
   });
 });

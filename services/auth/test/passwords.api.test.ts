@@ -180,3 +180,16 @@ describe('POST /v1/reset-password', () => {
     expect(event.data.link).toMatch(/^https:\/\/default\.example\.org\/reset-password\?token=/);
   });
 });
+
+describe('keys', () => {
+  it.each([
+    ['/forgot-password', { email: 'someone@example.com' }],
+    ['/reset-password', { token: 'any token', password: 'a brand new password' }],
+  ])('when %s is called without the key headers, then 401 UNAUTHORIZED and nothing is sent', async (path, body) => {
+    const before = await outboxEvents(svc.deps.db, project);
+    const res = await api.post(path, { body });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+    expect(await outboxEvents(svc.deps.db, project)).toHaveLength(before.length);
+  });
+});

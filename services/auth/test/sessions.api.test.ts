@@ -197,7 +197,7 @@ describe('recording a sign-in (after bcrypt said yes)', () => {
   /** The user as login checked it: id, email and the stored hash. */
   async function checked(userId: string) {
     const row = await svc.deps.db('users').where({ id: userId }).first('email', 'password_hash');
-    return { id: userId, email: row.email as string, passwordHash: row.password_hash as string };
+    return { id: userId, email: row.email as string, password_hash: row.password_hash as string };
   }
 
   const keyOf = (p: TestProject) => ({ tenant_id: p.tenantId, project_id: p.projectId });
@@ -221,8 +221,8 @@ describe('recording a sign-in (after bcrypt said yes)', () => {
     await recordLoginFailure(svc.deps.db, tenant(), user.email);
     const issued = token();
     const signedIn = await recordSignIn(svc.deps.db, tenant(), await checked(user.id), issued);
-    expect(signedIn).toMatchObject({ id: user.id, tokenVersion: 3 });
-    expect(signedIn!.lastLogin).toBeInstanceOf(Date);
+    expect(signedIn).toMatchObject({ id: user.id, token_version: 3 });
+    expect(signedIn!.last_login).toBeInstanceOf(Date);
     const refresh = await svc.deps
       .db('refresh_tokens')
       .where({ token_hash: issued.tokenHash })
@@ -251,7 +251,7 @@ describe('recording a sign-in (after bcrypt said yes)', () => {
   it('when a reset changed the password meanwhile, then nothing is recorded', async () => {
     const { user } = await registerUser(api, project);
     const issued = token();
-    const stale = { ...(await checked(user.id)), passwordHash: '$2b$04$not-the-current-hash' };
+    const stale = { ...(await checked(user.id)), password_hash: '$2b$04$not-the-current-hash' };
     expect(await recordSignIn(svc.deps.db, tenant(), stale, issued)).toBeNull();
     expect(await svc.deps.db('refresh_tokens').where({ token_hash: issued.tokenHash }).first('id')).toBeUndefined();
   });

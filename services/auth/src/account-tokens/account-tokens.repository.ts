@@ -1,34 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Tenant } from '../context';
+import { ownerColumns, sharedTable, tenantTable, type Owner } from '@platform/db';
 
 export type AccountTokenPurpose = 'verify_email' | 'reset_password';
 
-export interface AccountTokenRecord {
+export interface AccountTokenRow {
   id: string;
-  tenantId: string;
-  projectId: string;
-  userId: string;
+  user_id: string;
   purpose: AccountTokenPurpose;
-  expiresAt: Date;
-  usedAt: Date | null;
+  expires_at: Date;
+  used_at: Date | null;
 }
 
-const COLUMNS = ['id', 'tenant_id', 'project_id', 'user_id', 'purpose', 'expires_at', 'used_at'];
-
-type Row = Record<string, unknown>;
-
-function fromRow(row: Row): AccountTokenRecord {
-  return {
-    id: row.id as string,
-    tenantId: row.tenant_id as string,
-    projectId: row.project_id as string,
-    userId: row.user_id as string,
-    purpose: row.purpose as AccountTokenPurpose,
-    expiresAt: row.expires_at as Date,
-    usedAt: (row.used_at as Date | null) ?? null,
-  };
+/** The stored table: the row read back, plus the owner and the token's hash. */
+interface AccountTokenTable extends AccountTokenRow {
+  tenant_id: string;
+  project_id: string;
+  token_hash: string;
 }
+
+const COLUMNS = [
+  'id',
+  'user_id',
+  'purpose',
+  'expires_at',
+  'used_at',
+] as const satisfies readonly (keyof AccountTokenRow)[];
+
+const accountTokens = (db: Knex, tenant: Owner) => tenantTable<AccountTokenTable>(db, tenant, 'account_tokens');
 
 /**
  * Stores a new token (its hash) for the user; earlier unused tokens of the same purpose stop
@@ -36,17 +35,16 @@ function fromRow(row: Row): AccountTokenRecord {
  */
 export async function insertAccountToken(
   db: Knex,
-  tenant: Tenant,
+  tenant: Owner,
   input: { userId: string; purpose: AccountTokenPurpose; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
-  await db('account_tokens')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, user_id: input.userId, purpose: input.purpose })
+  await accountTokens(db, tenant)
+    .where({ user_id: input.userId, purpose: input.purpose })
     .whereNull('used_at')
     .update({ used_at: db.fn.now() });
-  await db('account_tokens').insert({
+  await accountTokens(db, tenant).insert({
     id: randomUUID(),
-    tenant_id: tenant.tenantId,
-    project_id: tenant.projectId,
+    ...ownerColumns(tenant),
     user_id: input.userId,
     purpose: input.purpose,
     token_hash: input.tokenHash,
@@ -57,38 +55,28 @@ export async function insertAccountToken(
 /** The token with this hash in the project; `forUpdate` locks it for the rest of the transaction. */
 export async function findAccountToken(
   db: Knex,
-  tenant: Tenant,
+  tenant: Owner,
   purpose: AccountTokenPurpose,
   tokenHash: string,
   options: { forUpdate?: boolean } = {},
-): Promise<AccountTokenRecord | null> {
-  const query = db('account_tokens').where({
-    tenant_id: tenant.tenantId,
-    project_id: tenant.projectId,
-    purpose,
-    token_hash: tokenHash,
-  });
-  const row: Row | undefined = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
-  return row ? fromRow(row) : null;
+): Promise<AccountTokenRow | null> {
+  const query = accountTokens(db, tenant).where({ purpose, token_hash: tokenHash });
+  const row = await (options.forUpdate ? query.forUpdate() : query).first(...COLUMNS);
+  return (row as AccountTokenRow | undefined) ?? null;
 }
 
 /**
  * Verify-email may arrive without keys (the link in the email is all the user has), so the
  * token itself names its tenant: a 256-bit random value cannot be guessed into another project.
+ * Deliberately unscoped: this is the lookup that finds the tenant.
  */
-export async function findTokenOwner(
-  db: Knex,
-  purpose: AccountTokenPurpose,
-  tokenHash: string,
-): Promise<Tenant | null> {
-  const row: { tenant_id: string; project_id: string } | undefined = await db('account_tokens')
+export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<Owner | null> {
+  const row: { tenant_id: string; project_id: string } | undefined = await sharedTable(db, 'account_tokens')
     .where({ purpose, token_hash: tokenHash })
     .first('tenant_id', 'project_id');
   return row ? { tenantId: row.tenant_id, projectId: row.project_id } : null;
 }
 
-export async function markAccountTokenUsed(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  await db('account_tokens')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, id })
-    .update({ used_at: db.fn.now() });
+export async function markAccountTokenUsed(db: Knex, tenant: Owner, id: string): Promise<void> {
+  await accountTokens(db, tenant).where({ id }).update({ used_at: db.fn.now() });
 }

@@ -1,15 +1,18 @@
 import type { Knex } from 'knex';
-import { AUTH_EVENTS, writeEvent, type AuthEmailData } from '@platform/events';
+import type { Owner } from '@platform/db';
+import { AUTH_EVENTS, withOutbox, type AuthEmailData } from '@platform/events';
 import { AppError, errors, randomToken, sha256Hex, type ProjectSettings } from '@platform/tenancy';
-import type { AuthContext, Tenant } from '../context';
 import { userLocale } from '../users/user-locale';
 import {
   findAccountToken,
+  findTokenOwner,
   insertAccountToken,
   markAccountTokenUsed,
   type AccountTokenPurpose,
-  type AccountTokenRecord,
+  type AccountTokenRow,
 } from './account-tokens.repository';
+
+export type { AccountTokenPurpose } from './account-tokens.repository';
 
 export const VERIFY_TOKEN_TTL_MS = 24 * 3600_000;
 export const RESET_TOKEN_TTL_MS = 3600_000;
@@ -24,10 +27,11 @@ export interface IssuedLink {
   expiresAt: string;
 }
 
+type ProjectTenant = Owner & { settings: ProjectSettings };
+
 /** `<project appUrl, else APP_URL>/<page>?token=...`: the page of the customer's app that calls us back. */
-function linkTo(ctx: AuthContext, settings: ProjectSettings, page: string, token: string): string {
-  const base =
-    typeof settings.appUrl === 'string' && settings.appUrl ? settings.appUrl.replace(/\/+$/, '') : ctx.config.appUrl;
+function linkTo(appUrl: string, settings: ProjectSettings, page: string, token: string): string {
+  const base = typeof settings.appUrl === 'string' && settings.appUrl ? settings.appUrl.replace(/\/+$/, '') : appUrl;
   return `${base}/${page}?token=${encodeURIComponent(token)}`;
 }
 
@@ -38,69 +42,75 @@ function linkTo(ctx: AuthContext, settings: ProjectSettings, page: string, token
  */
 export async function issueAccountLink(
   trx: Knex.Transaction,
-  ctx: AuthContext,
-  tenant: Tenant & { settings: ProjectSettings },
+  tenant: ProjectTenant,
   userId: string,
   purpose: AccountTokenPurpose,
+  appUrl: string,
 ): Promise<IssuedLink> {
   const token = randomToken('', 32);
   const expiresAt = new Date(Date.now() + PURPOSES[purpose].ttlMs);
   await insertAccountToken(trx, tenant, { userId, purpose, tokenHash: sha256Hex(token), expiresAt });
-  return { link: linkTo(ctx, tenant.settings, PURPOSES[purpose].page, token), expiresAt: expiresAt.toISOString() };
+  return { link: linkTo(appUrl, tenant.settings, PURPOSES[purpose].page, token), expiresAt: expiresAt.toISOString() };
 }
 
 /**
  * Issues a link and, in the same transaction, the outbox event (`auth.verification.requested`
- * or `auth.password-reset.requested`) that asks the Mailer to send it; then wakes the relay.
+ * or `auth.password-reset.requested`) that asks the Mailer to send it.
  */
 export async function emailAccountLink(
-  ctx: AuthContext,
-  tenant: Tenant & { settings: ProjectSettings },
+  db: Knex,
+  relay: { kick(): void },
+  tenant: ProjectTenant,
   user: { id: string; email: string; metadata?: Record<string, unknown> },
   purpose: AccountTokenPurpose,
+  appUrl: string,
 ): Promise<void> {
   const locale = userLocale(user.metadata);
-  await ctx.db.transaction(async (trx) => {
-    const { link, expiresAt } = await issueAccountLink(trx, ctx, tenant, user.id, purpose);
-    await writeEvent<AuthEmailData>(trx, {
+  await withOutbox(db, relay, async (trx, outbox) => {
+    const { link, expiresAt } = await issueAccountLink(trx, tenant, user.id, purpose, appUrl);
+    await outbox.write<AuthEmailData>({
       type: PURPOSES[purpose].event,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
       data: { userId: user.id, email: user.email, link, expiresAt, ...(locale ? { locale } : {}) },
     });
   });
-  ctx.relay.kick();
+}
+
+/** The project a token belongs to, found by the token alone (verify-email may come without keys). */
+export function ownerOfToken(db: Knex, purpose: AccountTokenPurpose, token: string): Promise<Owner | null> {
+  return findTokenOwner(db, purpose, sha256Hex(token));
 }
 
 /**
  * Unknown or already used: 400; past its lifetime: the error `expired` gives (the two
  * purposes answer differently, see their services).
  */
-function usable(record: AccountTokenRecord | null, expired: () => AppError): AccountTokenRecord {
-  if (!record || record.usedAt) throw errors.validation('Token is invalid or has already been used');
-  if (record.expiresAt.getTime() <= Date.now()) throw expired();
+function usable(record: AccountTokenRow | null, expired: () => AppError): AccountTokenRow {
+  if (!record || record.used_at) throw errors.validation('Token is invalid or has already been used');
+  if (record.expires_at.getTime() <= Date.now()) throw expired();
   return record;
 }
 
 /** Checks a token without using it up (to refuse a bad one before any expensive work). */
 export async function checkAccountToken(
   db: Knex,
-  tenant: Tenant,
+  tenant: Owner,
   purpose: AccountTokenPurpose,
   token: string,
   expired: () => AppError,
-): Promise<AccountTokenRecord> {
+): Promise<AccountTokenRow> {
   return usable(await findAccountToken(db, tenant, purpose, sha256Hex(token)), expired);
 }
 
 /** Uses up a token inside the caller's transaction; a concurrent second use waits, then fails. */
 export async function redeemAccountToken(
   trx: Knex.Transaction,
-  tenant: Tenant,
+  tenant: Owner,
   purpose: AccountTokenPurpose,
   token: string,
   expired: () => AppError,
-): Promise<AccountTokenRecord> {
+): Promise<AccountTokenRow> {
   const record = usable(await findAccountToken(trx, tenant, purpose, sha256Hex(token), { forUpdate: true }), expired);
   await markAccountTokenUsed(trx, tenant, record.id);
   return record;

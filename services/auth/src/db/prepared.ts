@@ -15,16 +15,16 @@ interface PooledClient {
  * GET /me): Postgres parses and plans the statement once per connection and knex's query
  * builder is skipped, which halves the cost of the read.
  */
-export async function preparedFirst(
+export async function preparedFirst<Row extends object>(
   db: Knex,
   name: string,
   text: string,
   values: unknown[],
-): Promise<Record<string, unknown> | null> {
+): Promise<Row | null> {
   const client = db.client as unknown as PooledClient;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query({ name, text, values })).rows[0] ?? null;
+    return ((await connection.query({ name, text, values })).rows[0] as Row | undefined) ?? null;
   } finally {
     await client.releaseConnection(connection);
   }

@@ -1,14 +1,9 @@
 import type { Knex } from 'knex';
-import { sha256Hex } from '@platform/tenancy';
-import type { Tenant } from '../context';
-import { normalizeEmail } from '../users/users.repository';
+import { ownerBindings, tenantTable, type Owner } from '@platform/db';
+import { emailKey } from '../users/user-email';
 import { FAILURE_WINDOW_MS, LOCKOUT_MS, LOCKOUT_THRESHOLD } from './lockout.policy';
 
-/**
- * An email's key in login_failures: the SHA-256 of its normalized form. Most emails counted
- * there have no account (typos, guesses), and their addresses are not ours to keep.
- */
-export const emailKey = (email: string): string => sha256Hex(normalizeEmail(email));
+export { emailKey } from '../users/user-email';
 
 // A run goes on while its last failure is within the window or a lock holds; otherwise the
 // row is stale (and prunable, see deleteExpiredLoginFailures) and the run starts again at 1.
@@ -31,10 +26,9 @@ on conflict (tenant_id, project_id, email_hash) do update
  * LOCKOUT_THRESHOLD-th failure of a run locks the email for LOCKOUT_MS and starts a fresh
  * count. Known and unknown emails run the same statement on the same kind of row.
  */
-export async function recordLoginFailure(db: Knex, tenant: Tenant, email: string): Promise<void> {
+export async function recordLoginFailure(db: Knex, tenant: Owner, email: string): Promise<void> {
   await db.raw(LOGIN_FAILURE, {
-    tenantId: tenant.tenantId,
-    projectId: tenant.projectId,
+    ...ownerBindings(tenant),
     emailHash: emailKey(email),
     threshold: LOCKOUT_THRESHOLD,
     lockMs: LOCKOUT_MS,
@@ -43,27 +37,27 @@ export async function recordLoginFailure(db: Knex, tenant: Tenant, email: string
 }
 
 /** Forgets the email's failures and lifts its lock (a password reset, a new account). */
-export async function clearLoginFailures(db: Knex, tenant: Tenant, email: string): Promise<void> {
-  await db('login_failures')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, email_hash: emailKey(email) })
+export async function clearLoginFailures(db: Knex, tenant: Owner, email: string): Promise<void> {
+  await tenantTable(db, tenant, 'login_failures')
+    .where({ email_hash: emailKey(email) })
     .delete();
 }
 
 /**
  * Deletes up to `batchSize` stale rows (no failure within the window, no lock in force): rows
  * that recordLoginFailure would start afresh anyway, so pruning never changes an answer.
- * Maintenance across all tenants, the one query here that takes no tenant.
+ * A sweep across all tenants (maintenance), the one query here that takes no tenant.
  */
 export async function deleteExpiredLoginFailures(db: Knex, batchSize: number): Promise<number> {
   const result = await db.raw<{ rowCount: number }>(
     // By ctid: the rows are locked by the subquery, and a TID scan beats joining the 3-column key.
     `delete from login_failures where ctid = any(array(
        select ctid from login_failures
-        where last_failed_at <= now() - ? * interval '1 millisecond'
+        where last_failed_at <= now() - :windowMs * interval '1 millisecond'
           and (locked_until is null or locked_until <= now())
-        limit ?
+        limit :batchSize
         for update skip locked))`,
-    [FAILURE_WINDOW_MS, batchSize],
+    { windowMs: FAILURE_WINDOW_MS, batchSize },
   );
   return result.rowCount;
 }

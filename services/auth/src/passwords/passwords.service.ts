@@ -1,34 +1,50 @@
+import type { Knex } from 'knex';
+import type { Owner } from '@platform/db';
+import type { Logger } from '@platform/http';
 import { AppError, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
-import type { AuthContext, Tenant } from '../context';
-import { clearLoginFailures } from '../lockout/login-failures.repository';
-import { revokeAllOfUser } from '../sessions/refresh-tokens.repository';
+import { clearLoginFailures } from '../lockout/lockout.service';
+import { revokeAllOfUser } from '../sessions/session-tokens';
 import { takeAtLeast } from '../timing/take-at-least';
-import { findUserByEmail, setPassword } from '../users/users.repository';
+import { findUserByEmail, setPassword } from '../users/users.service';
+import type { PasswordHasher } from './password-hasher';
 
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent';
 
 const resetExpired = () => new AppError('TOKEN_EXPIRED', 'Password reset token has expired; request a new one');
 
+/** The least time forgot-password takes (AUTH_FORGOT_PASSWORD_MIN_MS), and where an overrun is told. */
+export interface ResponseFloor {
+  minMs: number;
+  logger: Logger;
+}
+
 /**
  * Same answer, in the same time, whether or not the account exists, so the endpoint cannot be
  * used to probe emails.
  */
-export async function forgotPassword(ctx: AuthContext, tenant: TenantContext, email: string) {
+export async function forgotPassword(
+  db: Knex,
+  relay: { kick(): void },
+  appUrl: string,
+  floor: ResponseFloor,
+  tenant: TenantContext,
+  email: string,
+) {
   // A real account costs a durably committed transaction (token + outbox event) that an unknown
   // email has no honest equivalent for: a dummy transaction that writes nothing skips the WAL
   // flush, and a rolled-back one differs too. So both answers wait for a fixed floor set far
   // above the real path; an overrun (a stalled database) is logged, and the per-email rate
   // limit keeps an attacker from collecting enough samples to catch the rare one.
-  const floorMs = ctx.config.forgotPasswordMinMs;
+  const floorMs = floor.minMs;
   await takeAtLeast(
     floorMs,
     async () => {
-      const user = await findUserByEmail(ctx.db, tenant, email);
-      if (user) await emailAccountLink(ctx, tenant, user, 'reset_password');
+      const user = await findUserByEmail(db, tenant, email);
+      if (user) await emailAccountLink(db, relay, tenant, user, 'reset_password', appUrl);
     },
     (elapsedMs) =>
-      ctx.logger.warn('forgot-password took longer than its floor; raise AUTH_FORGOT_PASSWORD_MIN_MS', {
+      floor.logger.warn('forgot-password took longer than its floor; raise AUTH_FORGOT_PASSWORD_MIN_MS', {
         elapsedMs: Math.round(elapsedMs),
         floorMs,
       }),
@@ -37,16 +53,21 @@ export async function forgotPassword(ctx: AuthContext, tenant: TenantContext, em
 }
 
 /** Sets the new password, uses up the token and ends every session of the user. */
-export async function resetPassword(ctx: AuthContext, tenant: Tenant, input: { token: string; password: string }) {
+export async function resetPassword(
+  db: Knex,
+  passwords: PasswordHasher,
+  tenant: Owner,
+  input: { token: string; password: string },
+) {
   // Refuse a bad token before spending a bcrypt hash on it.
-  await checkAccountToken(ctx.db, tenant, 'reset_password', input.token, resetExpired);
-  const passwordHash = await ctx.passwords.hash(input.password);
-  await ctx.db.transaction(async (trx) => {
+  await checkAccountToken(db, tenant, 'reset_password', input.token, resetExpired);
+  const passwordHash = await passwords.hash(input.password);
+  await db.transaction(async (trx) => {
     const record = await redeemAccountToken(trx, tenant, 'reset_password', input.token, resetExpired);
-    const user = await setPassword(trx, tenant, record.userId, passwordHash);
+    const user = await setPassword(trx, tenant, record.user_id, passwordHash);
     // The owner of the email proved it: the failures counted against it go, and the lock with them.
     if (user) await clearLoginFailures(trx, tenant, user.email);
-    await revokeAllOfUser(trx, tenant, record.userId);
+    await revokeAllOfUser(trx, tenant, record.user_id);
   });
   return { success: true as const, message: 'Password has been reset' };
 }

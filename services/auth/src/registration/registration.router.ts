@@ -1,16 +1,20 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { AuthContext } from '../context';
+import type { Issuer } from '../issuer';
 import { registerSchema } from './registration.schemas';
 import { register } from './registration.service';
 
-export function registrationHandlers(ctx: AuthContext): Record<'register', RequestHandler> {
+export function registrationHandlers(
+  db: Knex,
+  relay: { kick(): void },
+  issuer: Issuer,
+): Record<'register', RequestHandler> {
   return {
     register: async (req, res) => {
-      const input = parse(registerSchema, req.body);
-      res
-        .status(201)
-        .json(await register(ctx, tenantOf(req), { ...input, acceptLanguage: req.get('accept-language') }));
+      const { metadata = {}, ...input } = parse(registerSchema, req.body);
+      const acceptLanguage = req.get('accept-language');
+      res.status(201).json(await register(db, relay, issuer, tenantOf(req), { ...input, metadata, acceptLanguage }));
     },
   };
 }

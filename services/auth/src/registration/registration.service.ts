@@ -1,12 +1,13 @@
-import { AUTH_EVENTS, writeEvent, type UserRegisteredData } from '@platform/events';
+import type { Knex } from 'knex';
+import { AUTH_EVENTS, withOutbox, type UserRegisteredData } from '@platform/events';
 import { AppError, type TenantContext } from '@platform/tenancy';
 import { issueAccountLink } from '../account-tokens/account-tokens.service';
-import type { AuthContext } from '../context';
-import { clearLoginFailures } from '../lockout/login-failures.repository';
+import type { Issuer } from '../issuer';
+import { clearLoginFailures } from '../lockout/lockout.service';
 import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
-import { toUserJson } from '../users/users.presenter';
+import { toUser } from '../users/users.mapper';
 import { preferredLocale, userLocale } from '../users/user-locale';
-import { findUserByEmail, insertUser } from '../users/users.repository';
+import { findUserByEmail, insertUser } from '../users/users.service';
 
 export interface RegisterInput {
   email: string;
@@ -23,15 +24,21 @@ const alreadyExists = () => new AppError('USER_ALREADY_EXISTS', 'A user with thi
  * outbox in the same transaction; it carries a verification link when the project requires
  * verified emails.
  */
-export async function register(ctx: AuthContext, tenant: TenantContext, input: RegisterInput) {
+export async function register(
+  db: Knex,
+  relay: { kick(): void },
+  issuer: Issuer,
+  tenant: TenantContext,
+  input: RegisterInput,
+) {
   // Cheap check first, so that a taken email costs no bcrypt work; the unique index decides races.
-  if (await findUserByEmail(ctx.db, tenant, input.email)) throw alreadyExists();
-  const passwordHash = await ctx.passwords.hash(input.password);
+  if (await findUserByEmail(db, tenant, input.email)) throw alreadyExists();
+  const passwordHash = await issuer.passwords.hash(input.password);
   const headerLocale = preferredLocale(input.acceptLanguage);
   const metadata =
     input.metadata.locale === undefined && headerLocale ? { ...input.metadata, locale: headerLocale } : input.metadata;
   const locale = userLocale(metadata);
-  const created = await ctx.db.transaction(async (trx) => {
+  const created = await withOutbox(db, relay, async (trx, outbox) => {
     const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata });
     if (!user) return null;
     // Failures counted while the email had no account are not the new account's: it starts unlocked.
@@ -39,9 +46,9 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
     const refreshToken = await storeRefreshToken(trx, tenant, user);
     const verification =
       tenant.settings.requireEmailVerification === true
-        ? await issueAccountLink(trx, ctx, tenant, user.id, 'verify_email')
+        ? await issueAccountLink(trx, tenant, user.id, 'verify_email', issuer.appUrl)
         : undefined;
-    await writeEvent<UserRegisteredData>(trx, {
+    await outbox.write<UserRegisteredData>({
       type: AUTH_EVENTS.userRegistered,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
@@ -55,11 +62,10 @@ export async function register(ctx: AuthContext, tenant: TenantContext, input: R
     return { user, refreshToken };
   });
   if (!created) throw alreadyExists();
-  ctx.relay.kick();
   return {
     success: true as const,
-    user: toUserJson(created.user),
-    accessToken: accessTokenFor(ctx, tenant, created.user),
+    user: toUser(created.user),
+    accessToken: accessTokenFor(issuer.signer, tenant, created.user),
     refreshToken: created.refreshToken,
   };
 }

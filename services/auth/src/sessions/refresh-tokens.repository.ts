@@ -1,43 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Tenant } from '../context';
+import { ownerColumns, tenantTable, type Owner } from '@platform/db';
 
-export interface RefreshTokenRecord {
+export interface RefreshTokenRow {
   id: string;
-  userId: string;
-  familyId: string;
-  tokenVersion: number;
-  expiresAt: Date;
-  rotatedAt: Date | null;
-  revokedAt: Date | null;
+  user_id: string;
+  family_id: string;
+  token_version: number;
+  expires_at: Date;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
 }
 
-const COLUMNS = ['id', 'user_id', 'family_id', 'token_version', 'expires_at', 'rotated_at', 'revoked_at'];
-
-function fromRow(row: Record<string, unknown>): RefreshTokenRecord {
-  return {
-    id: row.id as string,
-    userId: row.user_id as string,
-    familyId: row.family_id as string,
-    tokenVersion: row.token_version as number,
-    expiresAt: row.expires_at as Date,
-    rotatedAt: (row.rotated_at as Date | null) ?? null,
-    revokedAt: (row.revoked_at as Date | null) ?? null,
-  };
+/** The stored table: the row read back, plus the owner and the token's hash. */
+interface RefreshTokenTable extends RefreshTokenRow {
+  tenant_id: string;
+  project_id: string;
+  token_hash: string;
 }
 
-const owned = (db: Knex, tenant: Tenant) =>
-  db('refresh_tokens').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+const COLUMNS = [
+  'id',
+  'user_id',
+  'family_id',
+  'token_version',
+  'expires_at',
+  'rotated_at',
+  'revoked_at',
+] as const satisfies readonly (keyof RefreshTokenRow)[];
+
+const refreshTokens = (db: Knex, tenant: Owner) => tenantTable<RefreshTokenTable>(db, tenant, 'refresh_tokens');
 
 export async function insertRefreshToken(
   db: Knex,
-  tenant: Tenant,
+  tenant: Owner,
   input: { userId: string; familyId: string; tokenVersion: number; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
-  await db('refresh_tokens').insert({
+  await refreshTokens(db, tenant).insert({
     id: randomUUID(),
-    tenant_id: tenant.tenantId,
-    project_id: tenant.projectId,
+    ...ownerColumns(tenant),
     user_id: input.userId,
     family_id: input.familyId,
     token_version: input.tokenVersion,
@@ -49,23 +50,29 @@ export async function insertRefreshToken(
 /** The token with this hash in the project; `forUpdate` serialises concurrent rotations of it. */
 export async function findRefreshToken(
   db: Knex,
-  tenant: Tenant,
+  tenant: Owner,
   tokenHash: string,
   options: { forUpdate?: boolean } = {},
-): Promise<RefreshTokenRecord | null> {
-  const query = owned(db, tenant).where({ token_hash: tokenHash });
-  const row: Record<string, unknown> | undefined = await (options.forUpdate ? query.forUpdate() : query).first(COLUMNS);
-  return row ? fromRow(row) : null;
+): Promise<RefreshTokenRow | null> {
+  const query = refreshTokens(db, tenant).where({ token_hash: tokenHash });
+  const row = await (options.forUpdate ? query.forUpdate() : query).first(...COLUMNS);
+  return (row as RefreshTokenRow | undefined) ?? null;
 }
 
-export async function markRotated(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  await owned(db, tenant).where({ id }).update({ rotated_at: db.fn.now() });
+export async function markRotated(db: Knex, tenant: Owner, id: string): Promise<void> {
+  await refreshTokens(db, tenant).where({ id }).update({ rotated_at: db.fn.now() });
 }
 
-export async function revokeFamily(db: Knex, tenant: Tenant, familyId: string): Promise<void> {
-  await owned(db, tenant).where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+export async function revokeFamily(db: Knex, tenant: Owner, familyId: string): Promise<void> {
+  await refreshTokens(db, tenant)
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
 }
 
-export async function revokeAllOfUser(db: Knex, tenant: Tenant, userId: string): Promise<void> {
-  await owned(db, tenant).where({ user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+export async function revokeAllOfUser(db: Knex, tenant: Owner, userId: string): Promise<void> {
+  await refreshTokens(db, tenant)
+    .where({ user_id: userId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomToken, sha256Hex, signAccessToken } from '@platform/tenancy';
-import type { AuthContext, Tenant } from '../context';
-import type { UserRecord } from '../users/users.repository';
+import type { Owner } from '@platform/db';
+import type { AccessTokenSigner } from '../issuer';
+import type { UserRow } from '../users/users.model';
 import { insertRefreshToken } from './refresh-tokens.repository';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
@@ -14,18 +15,18 @@ export function mintRefreshToken(): { refreshToken: string; tokenHash: string; e
 }
 
 /** A 15-minute RS256 access token naming the user, tenant, project and token version. */
-export function accessTokenFor(ctx: AuthContext, tenant: Tenant, user: UserRecord): string {
+export function accessTokenFor(signer: AccessTokenSigner, tenant: Owner, user: UserRow): string {
   return signAccessToken(
     {
       userId: user.id,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
       email: user.email,
-      tokenVersion: user.tokenVersion,
+      tokenVersion: user.token_version,
     },
-    ctx.jwt.signingKey,
+    signer.signingKey,
     undefined,
-    ctx.jwt.keyId,
+    signer.keyId,
   );
 }
 
@@ -36,17 +37,20 @@ export function accessTokenFor(ctx: AuthContext, tenant: Tenant, user: UserRecor
  */
 export async function storeRefreshToken(
   trx: Knex.Transaction,
-  tenant: Tenant,
-  user: UserRecord,
+  tenant: Owner,
+  user: UserRow,
   familyId: string = randomUUID(),
 ): Promise<string> {
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
   await insertRefreshToken(trx, tenant, {
     userId: user.id,
     familyId,
-    tokenVersion: user.tokenVersion,
+    tokenVersion: user.token_version,
     tokenHash,
     expiresAt,
   });
   return refreshToken;
 }
+
+/** A password reset ends every session of the user (for the passwords feature). */
+export { revokeAllOfUser } from './refresh-tokens.repository';

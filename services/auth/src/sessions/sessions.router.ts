@@ -1,19 +1,25 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import type { Logger } from '@platform/http';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { AuthContext } from '../context';
+import type { Issuer } from '../issuer';
 import { loginSchema, refreshSchema } from './sessions.schemas';
 import { login, logout, refresh } from './sessions.service';
 
-export function sessionHandlers(ctx: AuthContext): Record<'login' | 'refresh' | 'logout', RequestHandler> {
+export function sessionHandlers(
+  db: Knex,
+  issuer: Issuer,
+  logger: Logger,
+): Record<'login' | 'refresh' | 'logout', RequestHandler> {
   return {
     login: async (req, res) => {
-      res.json(await login(ctx, tenantOf(req), parse(loginSchema, req.body)));
+      res.json(await login(db, issuer, tenantOf(req), parse(loginSchema, req.body)));
     },
     refresh: async (req, res) => {
-      res.json(await refresh(ctx, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      res.json(await refresh(db, issuer, logger, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
     },
     logout: async (req, res) => {
-      res.json(await logout(ctx, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      res.json(await logout(db, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
     },
   };
 }

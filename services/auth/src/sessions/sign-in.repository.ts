@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Tenant } from '../context';
-import { emailKey } from '../lockout/login-failures.repository';
-import { normalizeEmail, USER_COLUMNS, userFromRow, type UserRecord, type UserRow } from '../users/users.repository';
+import { ownerBindings, type Owner } from '@platform/db';
+import { emailKey, normalizeEmail } from '../users/user-email';
+import { USER_COLUMNS, type UserRow } from '../users/users.model';
 
 export interface LoginAttempt {
   /** The account with the email, if there is one. */
-  user: UserRecord | null;
+  user: UserRow | null;
   /** The lock on the email, account or not (it may lie in the past). */
   lockedUntil: Date | null;
 }
@@ -15,24 +15,20 @@ export interface LoginAttempt {
 const LOGIN_ATTEMPT = `
 select ${USER_COLUMNS.map((c) => `u.${c}`).join(', ')}, f.locked_until as email_locked_until
   from (select 1) as attempt
-  left join users u on u.tenant_id = ? and u.project_id = ? and u.email = ?
-  left join login_failures f on f.tenant_id = ? and f.project_id = ? and f.email_hash = ?`;
+  left join users u on u.tenant_id = :tenantId and u.project_id = :projectId and u.email = :email
+  left join login_failures f on f.tenant_id = :tenantId and f.project_id = :projectId and f.email_hash = :emailHash`;
 
-export async function findLoginAttempt(db: Knex, tenant: Tenant, email: string): Promise<LoginAttempt> {
-  const { tenantId, projectId } = tenant;
-  const result = await db.raw<{ rows: UserRow[] }>(LOGIN_ATTEMPT, [
-    tenantId,
-    projectId,
-    normalizeEmail(email),
-    tenantId,
-    projectId,
-    emailKey(email),
-  ]);
-  const row = result.rows[0];
-  return {
-    user: row.id ? userFromRow(row) : null,
-    lockedUntil: (row.email_locked_until as Date | null) ?? null,
-  };
+type AttemptRow = { [K in keyof UserRow]: UserRow[K] | null } & { email_locked_until: Date | null };
+
+export async function findLoginAttempt(db: Knex, tenant: Owner, email: string): Promise<LoginAttempt> {
+  const result = await db.raw<{ rows: AttemptRow[] }>(LOGIN_ATTEMPT, {
+    ...ownerBindings(tenant),
+    email: normalizeEmail(email),
+    emailHash: emailKey(email),
+  });
+  const { email_locked_until: lockedUntil, ...user } = result.rows[0];
+  // A left join without an account leaves every user column null.
+  return { user: user.id ? (user as UserRow) : null, lockedUntil };
 }
 
 export interface FirstRefreshToken {
@@ -49,19 +45,19 @@ const SIGN_IN = `
 with signed_in as (
   update users
      set last_login = now()
-   where tenant_id = ? and project_id = ? and id = ? and password_hash = ?
+   where tenant_id = :tenantId and project_id = :projectId and id = :userId and password_hash = :passwordHash
      and not exists (
        select 1 from login_failures
-        where tenant_id = ? and project_id = ? and email_hash = ? and locked_until > now())
+        where tenant_id = :tenantId and project_id = :projectId and email_hash = :emailHash and locked_until > now())
   returning ${USER_COLUMNS.join(', ')}
 ), run_ended as (
   delete from login_failures
-   where tenant_id = ? and project_id = ? and email_hash = ?
+   where tenant_id = :tenantId and project_id = :projectId and email_hash = :emailHash
      and (locked_until is null or locked_until <= now())
      and exists (select 1 from signed_in)
 ), issued as (
   insert into refresh_tokens (id, tenant_id, project_id, user_id, family_id, token_version, token_hash, expires_at)
-  select ?, tenant_id, project_id, id, ?, token_version, ?, ? from signed_in
+  select :tokenId, tenant_id, project_id, id, :familyId, token_version, :tokenHash, :expiresAt from signed_in
 )
 select ${returned} from signed_in`;
 
@@ -74,27 +70,19 @@ select ${returned} from signed_in`;
  */
 export async function recordSignIn(
   db: Knex,
-  tenant: Tenant,
-  checked: Pick<UserRecord, 'id' | 'email' | 'passwordHash'>,
+  tenant: Owner,
+  checked: Pick<UserRow, 'id' | 'email' | 'password_hash'>,
   token: FirstRefreshToken,
-): Promise<UserRecord | null> {
-  const { tenantId, projectId } = tenant;
-  const key = emailKey(checked.email);
-  const result = await db.raw<{ rows: UserRow[] }>(SIGN_IN, [
-    tenantId,
-    projectId,
-    checked.id,
-    checked.passwordHash,
-    tenantId,
-    projectId,
-    key,
-    tenantId,
-    projectId,
-    key,
-    randomUUID(),
-    token.familyId,
-    token.tokenHash,
-    token.expiresAt,
-  ]);
-  return result.rows.length ? userFromRow(result.rows[0]) : null;
+): Promise<UserRow | null> {
+  const result = await db.raw<{ rows: UserRow[] }>(SIGN_IN, {
+    ...ownerBindings(tenant),
+    userId: checked.id,
+    passwordHash: checked.password_hash,
+    emailHash: emailKey(checked.email),
+    tokenId: randomUUID(),
+    familyId: token.familyId,
+    tokenHash: token.tokenHash,
+    expiresAt: token.expiresAt,
+  });
+  return result.rows[0] ?? null;
 }

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { errors, parse, tenantOf, type AccessTokenClaims } from '@platform/tenancy';
-import type { AuthContext } from '../context';
 import { deleteMetadataSchema, lookupSchema, updateMeSchema } from './users.schemas';
 import { getMe, lookupByEmail, removeMyMetadata, updateMe } from './users.service';
 
@@ -9,21 +9,19 @@ function claimsOf(req: Request): AccessTokenClaims {
   return req.auth;
 }
 
-export function userHandlers(
-  ctx: AuthContext,
-): Record<'getMe' | 'updateMe' | 'removeMetadata' | 'lookup', RequestHandler> {
+export function userHandlers(db: Knex): Record<'getMe' | 'updateMe' | 'removeMetadata' | 'lookup', RequestHandler> {
   return {
     getMe: async (req, res) => {
-      res.json(await getMe(ctx, claimsOf(req)));
+      res.json(await getMe(db, claimsOf(req)));
     },
     updateMe: async (req, res) => {
-      res.json(await updateMe(ctx, claimsOf(req), parse(updateMeSchema, req.body)));
+      res.json(await updateMe(db, claimsOf(req), parse(updateMeSchema, req.body)));
     },
     removeMetadata: async (req, res) => {
-      res.json(await removeMyMetadata(ctx, claimsOf(req), parse(deleteMetadataSchema, req.body).metadata));
+      res.json(await removeMyMetadata(db, claimsOf(req), parse(deleteMetadataSchema, req.body).metadata ?? {}));
     },
     lookup: async (req, res) => {
-      res.json(await lookupByEmail(ctx, tenantOf(req), parse(lookupSchema, req.query).email));
+      res.json(await lookupByEmail(db, tenantOf(req), parse(lookupSchema, req.query).email));
     },
   };
 }

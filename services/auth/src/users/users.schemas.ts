@@ -9,13 +9,15 @@ export const emailField = Joi.string()
   .email({ tlds: { allow: false } });
 
 /** A password being set: 8 to 72 bytes of UTF-8 (RESOLUTIONS 3). */
-export const newPasswordField = Joi.string().custom((value: string, helpers) => {
-  const problem = passwordProblem(value);
-  return problem ? helpers.message({ custom: problem }) : value;
-});
+export const newPasswordField = Joi.string()
+  .custom((value: string, helpers) => {
+    const problem = passwordProblem(value);
+    return problem ? helpers.message({ custom: problem }) : value;
+  })
+  .description('8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters');
 
 /** Free-form key/value object (never an array). */
-export const metadataField = Joi.object().unknown(true);
+export const metadataField = Joi.object().unknown(true).description('Free-form key/value object').id('Metadata');
 
 export interface UpdateMeInput {
   phoneNumber?: string | null;
@@ -35,12 +37,15 @@ export const updateMeSchema = Joi.object<UpdateMeInput>({
 });
 
 export interface DeleteMetadataInput {
-  metadata: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
 }
 
-/** `{metadata: {key: null}}` removes `key`; `{metadata: {}}` (or an empty body) removes everything. */
+/**
+ * `{metadata: {key: null}}` removes `key`; `{metadata: {}}` (or an empty body) removes everything.
+ * No Joi default: the Metadata component is one schema wherever it is used (the router fills in `{}`).
+ */
 export const deleteMetadataSchema = Joi.object<DeleteMetadataInput>({
-  metadata: metadataField.default({}),
+  metadata: metadataField,
 });
 
 export interface LookupInput {

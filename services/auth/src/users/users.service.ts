@@ -1,44 +1,53 @@
+import type { Knex } from 'knex';
+import type { Owner } from '@platform/db';
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
-import type { AuthContext, Tenant } from '../context';
-import { toUserJson, toUserLookupJson } from './users.presenter';
-import {
+import { toUser, toUserLookup, type User, type UserLookup } from './users.mapper';
+import type { UserRow } from './users.model';
+import { findUserByEmail, findUserById, removeMetadata, updateProfile, type ProfileChanges } from './users.repository';
+
+/** What the other features read and change of a user (they never reach into the repository). */
+export {
+  bumpTokenVersion,
   findUserByEmail,
   findUserById,
-  removeMetadata,
-  updateProfile,
-  type ProfileChanges,
-  type UserRecord,
+  insertUser,
+  markEmailVerified,
+  setPassword,
 } from './users.repository';
 
-const tenantOfClaims = (claims: AccessTokenClaims): Tenant => ({
+const tenantOfClaims = (claims: AccessTokenClaims): Owner => ({
   tenantId: claims.tenantId,
   projectId: claims.projectId,
 });
 
 /** The signed-in user; a token whose user no longer exists in its project is no session. */
-function existing(user: UserRecord | null): UserRecord {
+function existing(user: UserRow | null): UserRow {
   if (!user) throw errors.invalidSession();
   return user;
 }
 
-export async function getMe(ctx: AuthContext, claims: AccessTokenClaims) {
-  const user = existing(await findUserById(ctx.db, tenantOfClaims(claims), claims.userId));
-  return { user: toUserJson(user) };
+export async function getMe(db: Knex, claims: AccessTokenClaims): Promise<{ user: User }> {
+  const user = existing(await findUserById(db, tenantOfClaims(claims), claims.userId));
+  return { user: toUser(user) };
 }
 
-export async function updateMe(ctx: AuthContext, claims: AccessTokenClaims, changes: ProfileChanges) {
-  const user = existing(await updateProfile(ctx.db, tenantOfClaims(claims), claims.userId, changes));
-  return { user: toUserJson(user) };
+export async function updateMe(db: Knex, claims: AccessTokenClaims, changes: ProfileChanges): Promise<{ user: User }> {
+  const user = existing(await updateProfile(db, tenantOfClaims(claims), claims.userId, changes));
+  return { user: toUser(user) };
 }
 
 /** Removes the metadata keys named (their values are ignored); no keys at all clears the metadata. */
-export async function removeMyMetadata(ctx: AuthContext, claims: AccessTokenClaims, metadata: Record<string, unknown>) {
-  const user = existing(await removeMetadata(ctx.db, tenantOfClaims(claims), claims.userId, Object.keys(metadata)));
-  return { user: toUserJson(user) };
+export async function removeMyMetadata(
+  db: Knex,
+  claims: AccessTokenClaims,
+  metadata: Record<string, unknown>,
+): Promise<{ user: User }> {
+  const user = existing(await removeMetadata(db, tenantOfClaims(claims), claims.userId, Object.keys(metadata)));
+  return { user: toUser(user) };
 }
 
-export async function lookupByEmail(ctx: AuthContext, tenant: Tenant, email: string) {
-  const user = await findUserByEmail(ctx.db, tenant, email);
+export async function lookupByEmail(db: Knex, tenant: Owner, email: string): Promise<{ user: UserLookup }> {
+  const user = await findUserByEmail(db, tenant, email);
   if (!user) throw errors.notFound('User');
-  return { user: toUserLookupJson(user) };
+  return { user: toUserLookup(user) };
 }

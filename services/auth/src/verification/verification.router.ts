@@ -1,17 +1,21 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { AuthContext } from '../context';
 import { emailOnlySchema } from '../passwords/passwords.schemas';
 import { verifyEmailSchema } from './verification.schemas';
 import { resendVerification, verifyEmail } from './verification.service';
 
-export function verificationHandlers(ctx: AuthContext): Record<'verify' | 'resend', RequestHandler> {
+export function verificationHandlers(
+  db: Knex,
+  relay: { kick(): void },
+  appUrl: string,
+): Record<'verify' | 'resend', RequestHandler> {
   return {
     verify: async (req, res) => {
-      res.json(await verifyEmail(ctx, req.tenant, parse(verifyEmailSchema, req.body).token));
+      res.json(await verifyEmail(db, req.tenant, parse(verifyEmailSchema, req.body).token));
     },
     resend: async (req, res) => {
-      res.json(await resendVerification(ctx, tenantOf(req), parse(emailOnlySchema, req.body).email));
+      res.json(await resendVerification(db, relay, appUrl, tenantOf(req), parse(emailOnlySchema, req.body).email));
     },
   };
 }

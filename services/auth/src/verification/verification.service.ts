@@ -1,8 +1,8 @@
-import { errors, sha256Hex, type TenantContext } from '@platform/tenancy';
-import { findTokenOwner } from '../account-tokens/account-tokens.repository';
-import { emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
-import type { AuthContext, Tenant } from '../context';
-import { findUserByEmail, markEmailVerified } from '../users/users.repository';
+import type { Knex } from 'knex';
+import type { Owner } from '@platform/db';
+import { errors, type TenantContext } from '@platform/tenancy';
+import { emailAccountLink, ownerOfToken, redeemAccountToken } from '../account-tokens/account-tokens.service';
+import { findUserByEmail, markEmailVerified } from '../users/users.service';
 
 // SPEC.md: verify-email answers 400 for an invalid or expired token (reset-password uses 410).
 const verifyExpired = () => errors.validation('Verification token has expired; request a new one');
@@ -12,23 +12,29 @@ const invalidToken = () => errors.validation('Token is invalid or has already be
  * Marks the email verified. The token alone identifies the user (the link in the email is
  * all the caller has); when keys were sent, the token must belong to that project.
  */
-export async function verifyEmail(ctx: AuthContext, keysTenant: Tenant | undefined, token: string) {
-  const owner = await findTokenOwner(ctx.db, 'verify_email', sha256Hex(token));
+export async function verifyEmail(db: Knex, keysTenant: Owner | undefined, token: string) {
+  const owner = await ownerOfToken(db, 'verify_email', token);
   if (!owner) throw invalidToken();
   if (keysTenant && (keysTenant.tenantId !== owner.tenantId || keysTenant.projectId !== owner.projectId)) {
     throw invalidToken();
   }
-  await ctx.db.transaction(async (trx) => {
+  await db.transaction(async (trx) => {
     const record = await redeemAccountToken(trx, owner, 'verify_email', token, verifyExpired);
-    await markEmailVerified(trx, owner, record.userId);
+    await markEmailVerified(trx, owner, record.user_id);
   });
   return { success: true as const, message: 'Email verified' };
 }
 
-export async function resendVerification(ctx: AuthContext, tenant: TenantContext, email: string) {
-  const user = await findUserByEmail(ctx.db, tenant, email);
+export async function resendVerification(
+  db: Knex,
+  relay: { kick(): void },
+  appUrl: string,
+  tenant: TenantContext,
+  email: string,
+) {
+  const user = await findUserByEmail(db, tenant, email);
   if (!user) throw errors.validation('No account with this email');
-  if (user.emailVerified) throw errors.validation('Email is already verified');
-  await emailAccountLink(ctx, tenant, user, 'verify_email');
+  if (user.email_verified) throw errors.validation('Email is already verified');
+  await emailAccountLink(db, relay, tenant, user, 'verify_email', appUrl);
   return { success: true as const, message: 'Verification email sent' };
 }

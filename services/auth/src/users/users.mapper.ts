@@ -1,0 +1,52 @@
+import { toIso } from '@platform/tenancy';
+import type { UserRow } from './users.repository';
+
+/** The user as every endpoint returns it. */
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  phoneNumber: string | null;
+  phoneVerified: boolean;
+  avatarUrl: string | null;
+  username: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  lastLogin: string | null;
+}
+
+/** Lookup by email (a server-side call with the project's keys) also shows ownership and roles. */
+export interface UserLookup extends User {
+  tenantId: string;
+  projectId: string;
+  isAdmin: boolean;
+  isCoreAccount: boolean;
+}
+
+/** Rows become API objects here and nowhere else. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: row.email_verified,
+    phoneNumber: row.phone_number ?? null,
+    phoneVerified: row.phone_verified,
+    avatarUrl: row.avatar_url ?? null,
+    username: row.username ?? null,
+    metadata: row.metadata ?? {},
+    createdAt: toIso(row.created_at)!,
+    updatedAt: toIso(row.updated_at)!,
+    lastLogin: toIso(row.last_login),
+  };
+}
+
+export function toUserLookup(row: UserRow): UserLookup {
+  return {
+    ...toUser(row),
+    tenantId: row.tenant_id,
+    projectId: row.project_id,
+    isAdmin: row.is_admin,
+    isCoreAccount: row.is_core_account,
+  };
+}

@@ -1,0 +1,41 @@
+/** A user as stored (the password hash never leaves the service). */
+export interface UserRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  email: string;
+  password_hash: string;
+  email_verified: boolean;
+  phone_number: string | null;
+  phone_verified: boolean;
+  avatar_url: string | null;
+  username: string | null;
+  metadata: Record<string, unknown>;
+  is_admin: boolean;
+  is_core_account: boolean;
+  token_version: number;
+  last_login: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The columns of a user row (the login statements select them too). */
+export const USER_COLUMNS = [
+  'id',
+  'tenant_id',
+  'project_id',
+  'email',
+  'password_hash',
+  'email_verified',
+  'phone_number',
+  'phone_verified',
+  'avatar_url',
+  'username',
+  'metadata',
+  'is_admin',
+  'is_core_account',
+  'token_version',
+  'last_login',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof UserRow)[];
