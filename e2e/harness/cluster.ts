@@ -15,6 +15,8 @@ export interface ClusterOptions {
   replicas: Partial<Record<ServiceName, number>>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Extra environment of one replica; `serial` counts the service's replicas started so far (0, 1, ...). */
+  replicaEnv?: (name: ServiceName, serial: number) => Record<string, string>;
 }
 
 export interface Cluster {
@@ -22,7 +24,7 @@ export interface Cluster {
   urls: Record<ServiceName, string>;
   project: CreatedProject;
   headers: Record<string, string>;
-  replicas: Record<ServiceName, ServiceProcess[]>;
+  replicas: Record<ServiceName, (ServiceProcess & { serial: number })[]>;
   balancers: Record<ServiceName, Balancer>;
   /** Every service's Postgres connection (its own database and the platform's) goes through this relay. */
   database: TcpProxy;
@@ -64,6 +66,8 @@ export async function configureProviders(cluster: Pick<Cluster, 'urls' | 'header
  * relays in front of Postgres and RabbitMQ so a fault can cut them without touching the
  * machine's shared servers.
  */
+let bundled: Promise<void> | undefined;
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const server = new URL(process.env.TEST_DATABASE_URL!);
   const database = await startTcpProxy(server.hostname, Number(server.port || 5432));
@@ -76,7 +80,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return parsed.toString();
   };
   const env = await prepareEnvironment({ ...options, amqpUrl, reachDatabase: throughRelay });
-  await bundleServices(SERVICE_NAMES);
+  // Once per run: the services' code does not change between scenarios.
+  bundled ??= bundleServices(SERVICE_NAMES);
+  await bundled;
   for (const name of SERVICE_NAMES) {
     const parsed = new URL(env.databaseUrls[name]);
     parsed.hostname = server.hostname;
@@ -86,7 +92,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   const replicas = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as ServiceProcess[]])) as Cluster['replicas'];
   const everyProcess: ServiceProcess[] = [];
+  const serials = new Map<ServiceName, number>();
   const launch = async (name: ServiceName) => {
+    const serial = serials.get(name) ?? 0;
+    serials.set(name, serial + 1);
     const p = await startServiceProcess(
       name,
       {
@@ -95,11 +104,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         LOG_LEVEL: 'info',
         ...(name === 'auth' ? env.authEnv : {}),
         ...options.serviceEnv?.[name],
+        ...options.replicaEnv?.(name, serial),
       },
       { bundled: true, startTimeoutMs: START_TIMEOUT_MS },
     );
     everyProcess.push(p);
-    return p;
+    return Object.assign(p, { serial });
   };
   const balancers: Partial<Record<ServiceName, Balancer>> = {};
   const stop = async () => {

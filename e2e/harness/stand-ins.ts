@@ -6,6 +6,12 @@ export interface SentEmail {
   subject: string;
   text: string;
   html: string;
+  /** The sending process, when its SENDGRID_API_BASE ends with `/from/<sender>` (see `sendgridBaseFor`). */
+  sender?: string;
+  /** When the stand-in answered, or when the sender hung up before the answer. */
+  at: number;
+  /** The sender hung up before the answer (it was killed mid-call); SendGrid has taken the e-mail all the same. */
+  hungUp: boolean;
 }
 
 export interface StandInOptions {
@@ -15,29 +21,61 @@ export interface StandInOptions {
 
 const pause = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
 
+export interface SendgridStandIn extends HttpStub {
+  emails: SentEmail[];
+  /** Sends the stand-in is answering right now (of one sender, or of all). */
+  inFlight(sender?: string): number;
+}
+
+/** A SENDGRID_API_BASE for one sending process, so the stand-in knows who sent each e-mail. */
+export const sendgridBaseFor = (standIn: HttpStub, sender: string) => `${standIn.url}/from/${sender}/`;
+
 /** SendGrid's v3 mail send, enough for the Mailer's SDK: records each email. */
-export async function startSendgridStandIn(options: StandInOptions = {}): Promise<HttpStub & { emails: SentEmail[] }> {
+export async function startSendgridStandIn(options: StandInOptions = {}): Promise<SendgridStandIn> {
   const emails: SentEmail[] = [];
+  const inFlight = new Map<string, number>();
+  const count = (sender: string, by: number) => inFlight.set(sender, (inFlight.get(sender) ?? 0) + by);
   const stub = await startHttpStub(async (req, res) => {
-    await pause(options.delayMs ?? 0);
-    if (req.method === 'POST' && req.path.startsWith('/v3/mail/send')) {
-      const body = req.body as {
-        personalizations: { to: { email: string }[] }[];
-        subject: string;
-        content?: { type: string; value: string }[];
-      };
-      const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
-      for (const p of body.personalizations) {
-        for (const to of p.to)
-          emails.push({ to: to.email, subject: body.subject, text: content('text/plain'), html: content('text/html') });
-      }
-      res.writeHead(202, { 'x-message-id': randomUUID() });
-      res.end();
+    const send = /^(?:\/from\/([^/]+))?\/v3\/mail\/send/.exec(req.path);
+    if (req.method !== 'POST' || !send) {
+      await pause(options.delayMs ?? 0);
+      sendJson(res, 404, { errors: [{ message: 'not found' }] });
       return;
     }
-    sendJson(res, 404, { errors: [{ message: 'not found' }] });
+    let hungUpAt = 0;
+    // A killed sender's socket ends (FIN) while the answer is still pending.
+    const hangUp = () => (hungUpAt ||= res.writableFinished ? 0 : Date.now());
+    res.socket?.once('end', hangUp);
+    res.once('close', hangUp);
+    count(send[1] ?? '', 1);
+    await pause(options.delayMs ?? 0);
+    count(send[1] ?? '', -1);
+    const body = req.body as {
+      personalizations: { to: { email: string }[] }[];
+      subject: string;
+      content?: { type: string; value: string }[];
+    };
+    const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
+    for (const p of body.personalizations) {
+      for (const to of p.to)
+        emails.push({
+          to: to.email,
+          subject: body.subject,
+          text: content('text/plain'),
+          html: content('text/html'),
+          sender: send[1],
+          at: hungUpAt || Date.now(),
+          hungUp: hungUpAt > 0,
+        });
+    }
+    res.writeHead(202, { 'x-message-id': randomUUID() });
+    res.end();
   });
-  return Object.assign(stub, { emails });
+  return Object.assign(stub, {
+    emails,
+    inFlight: (sender?: string) =>
+      sender === undefined ? [...inFlight.values()].reduce((a, b) => a + b, 0) : (inFlight.get(sender) ?? 0),
+  });
 }
 
 /** OpenAI's chat completions and models list. */
