@@ -25,6 +25,8 @@ export interface Cluster {
   project: CreatedProject;
   headers: Record<string, string>;
   replicas: Record<ServiceName, (ServiceProcess & { serial: number })[]>;
+  /** How long each start-up phase took (ms). */
+  startup: Record<string, number>;
   balancers: Record<ServiceName, Balancer>;
   /** Every service's Postgres connection (its own database and the platform's) goes through this relay. */
   database: TcpProxy;
@@ -69,6 +71,12 @@ export async function configureProviders(cluster: Pick<Cluster, 'urls' | 'header
 let bundled: Promise<void> | undefined;
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const startup: Record<string, number> = {};
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    startup[name] = Date.now() - phaseStart;
+    phaseStart = Date.now();
+  };
   const server = new URL(process.env.TEST_DATABASE_URL!);
   const database = await startTcpProxy(server.hostname, Number(server.port || 5432));
   const { broker, url: amqpUrl } = await relayBroker();
@@ -80,9 +88,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return parsed.toString();
   };
   const env = await prepareEnvironment({ ...options, amqpUrl, reachDatabase: throughRelay });
+  phase('databases');
   // Once per run: the services' code does not change between scenarios.
   bundled ??= bundleServices(SERVICE_NAMES);
   await bundled;
+  phase('bundle');
   for (const name of SERVICE_NAMES) {
     const parsed = new URL(env.databaseUrls[name]);
     parsed.hostname = server.hostname;
@@ -123,12 +133,15 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // The first replicas migrate, then the others join.
     const firsts = await Promise.all(SERVICE_NAMES.map(launch));
     for (const p of firsts) replicas[p.name as ServiceName].push(p);
+    phase('first replicas (migrate)');
     const more = SERVICE_NAMES.flatMap((name) => Array.from({ length: (options.replicas[name] ?? 1) - 1 }, () => name));
     for (const p of await Promise.all(more.map(launch))) replicas[p.name as ServiceName].push(p);
+    phase('more replicas');
     for (const name of SERVICE_NAMES) balancers[name] = await startBalancer(() => replicas[name]);
     await waitFor(() => SERVICE_NAMES.every((n) => balancers[n]!.ready().length === replicas[n].length), {
       timeoutMs: 30_000,
     });
+    phase('balancers');
   } catch (error) {
     await stop();
     throw error;
@@ -143,6 +156,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     project: env.project,
     headers: { ...keyHeaders(env.project), 'content-type': 'application/json' },
     replicas,
+    startup,
     balancers: balancers as Record<ServiceName, Balancer>,
     database,
     broker,

@@ -8,10 +8,9 @@ export interface SentEmail {
   html: string;
   /** The sending process, when its SENDGRID_API_BASE ends with `/from/<sender>` (see `sendgridBaseFor`). */
   sender?: string;
-  /** When the stand-in answered, or when the sender hung up before the answer. */
-  at: number;
-  /** The sender hung up before the answer (it was killed mid-call); SendGrid has taken the e-mail all the same. */
-  hungUp: boolean;
+  /** When the request came in and when the stand-in answered: SendGrid takes an e-mail whose sender dies in between. */
+  arrivedAt: number;
+  answeredAt: number;
 }
 
 export interface StandInOptions {
@@ -42,11 +41,7 @@ export async function startSendgridStandIn(options: StandInOptions = {}): Promis
       sendJson(res, 404, { errors: [{ message: 'not found' }] });
       return;
     }
-    let hungUpAt = 0;
-    // A killed sender's socket ends (FIN) while the answer is still pending.
-    const hangUp = () => (hungUpAt ||= res.writableFinished ? 0 : Date.now());
-    res.socket?.once('end', hangUp);
-    res.once('close', hangUp);
+    const arrivedAt = Date.now();
     count(send[1] ?? '', 1);
     await pause(options.delayMs ?? 0);
     count(send[1] ?? '', -1);
@@ -64,8 +59,8 @@ export async function startSendgridStandIn(options: StandInOptions = {}): Promis
           text: content('text/plain'),
           html: content('text/html'),
           sender: send[1],
-          at: hungUpAt || Date.now(),
-          hungUp: hungUpAt > 0,
+          arrivedAt,
+          answeredAt: Date.now(),
         });
     }
     res.writeHead(202, { 'x-message-id': randomUUID() });
