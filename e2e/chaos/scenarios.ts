@@ -89,8 +89,10 @@ export async function onStage(title: string, body: (stage: Stage) => Promise<voi
         .slice(-3))
         report.print(`   ${p.name} ${line.slice(0, 600)}`);
   } finally {
+    const stopping = Date.now();
     await cluster?.stop();
     await Promise.all([sendgrid.close(), openai.close(), receiver.close()]);
+    report.figure('clean-up', `${Date.now() - stopping} ms`);
   }
   report.figure('scenario time, start-up and clean-up included', `${Date.now() - started} ms`);
   return report;
@@ -256,8 +258,14 @@ export const scenarios: { name: string; run: () => Promise<Report> }[] = [
           const batchId = await submitBatch(stage, batch);
           await until(async () => (await batchState(stage, batchId)).completedCount >= batch / 5);
           const doneAtKill = (await batchState(stage, batchId)).completedCount;
+          // Watched from the kill on: the replacement's start-up is no part of it.
+          const completed = until(async () => (await batchState(stage, batchId)).status === 'completed').then(
+            () => Date.now(),
+            () => NaN,
+          );
           const { killedAt } = await stage.cluster.killReplica('llm', 0);
           stage.report.figure('killed at', `${doneAtKill} of ${batch} items done`);
+          stage.report.figure('batch completed after the kill', `${(await completed) - killedAt} ms`);
           await checkBatch(stage, batchId, batch);
           await load.stop();
           checkRequests(stage.report, load.records, { start: killedAt, end: killedAt }, ['llm'], {

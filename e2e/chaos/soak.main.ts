@@ -111,6 +111,9 @@ async function main(): Promise<void> {
   process.exit(report.failures ? 1 : 0);
 }
 
+// Exiting kills the service processes started so far (see processes.ts).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().catch((error) => {
   process.stderr.write(`${String(error?.stack ?? error)}\n`);
   process.exit(1);

@@ -6,6 +6,12 @@ import type { AddressInfo } from 'node:net';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** Service processes still running: killed if the harness exits first (Ctrl-C, a CI timeout), so none outlives it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +70,8 @@ export async function startServiceProcess(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
