@@ -90,9 +90,16 @@ export async function onStage(title: string, body: (stage: Stage) => Promise<voi
         report.print(`   ${p.name} ${line.slice(0, 600)}`);
   } finally {
     const stopping = Date.now();
-    await cluster?.stop();
+    const timings = Object.entries((await cluster?.stop()) ?? {});
     await Promise.all([sendgrid.close(), openai.close(), receiver.close()]);
-    report.figure('clean-up', `${Date.now() - stopping} ms`);
+    const slowest = timings.filter(([name]) => /\d$/.test(name)).sort((a, b) => b[1] - a[1])[0];
+    report.figure(
+      'clean-up',
+      `${Date.now() - stopping} ms (${timings
+        .filter(([name]) => !/\d$/.test(name))
+        .map(([name, ms]) => `${name} ${ms}`)
+        .join(', ')}; slowest process ${slowest?.join(' ') ?? '-'})`,
+    );
   }
   report.figure('scenario time, start-up and clean-up included', `${Date.now() - started} ms`);
   return report;
@@ -244,6 +251,34 @@ async function checkWrites(stage: Stage, load: Load): Promise<void> {
 const until = (check: () => Promise<boolean> | boolean) => waitFor(check, { timeoutMs: 120_000, intervalMs: 100 });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Two completions a second that each spend 3 s at the vendor: some are always in flight at an LLM replica. */
+function slowCompletions(stage: Stage): {
+  stop(): Promise<{ start: number; end: number; status: number; error?: string }[]>;
+} {
+  const calls: { start: number; end: number; status: number; error?: string }[] = [];
+  const running: Promise<void>[] = [];
+  const timer = setInterval(() => {
+    const start = Date.now();
+    running.push(
+      call(`${stage.cluster.urls.llm}/completions`, {
+        method: 'POST',
+        headers: stage.cluster.headers,
+        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `slow 3000ms ${start}` }] },
+      }).then(
+        (res) => void calls.push({ start, end: Date.now(), status: res.status }),
+        (error: Error) => void calls.push({ start, end: Date.now(), status: 0, error: String(error.cause ?? error) }),
+      ),
+    );
+  }, 500);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(running);
+      return calls;
+    },
+  };
+}
+
 const ALL: ServiceName[] = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'];
 
 export const scenarios: { name: string; run: () => Promise<Report> }[] = [
@@ -383,24 +418,41 @@ export const scenarios: { name: string; run: () => Promise<Report> }[] = [
         '5. rolling deploy: each replica of each service replaced, the old one stopped with SIGTERM under load',
         async (stage) => {
           const load = startLoad(stage.cluster, { rate: LOAD_RATE, clientTimeoutMs: CLIENT_TIMEOUT_MS });
+          const slow = slowCompletions(stage);
           await pause(3_000);
           // Each service's Deployment rolls on its own: one replica at a time per service, all services at once.
-          const exits = (
+          const stops = (
             await Promise.all(
               ALL.map(async (name) => {
-                const own: string[] = [];
+                const own: { name: ServiceName; signalledAt: number; exitCode: number | string }[] = [];
                 for (let i = stage.cluster.replicas[name].length; i > 0; i--)
-                  own.push(`${name} ${(await stage.cluster.rollReplica(name, 0)).exitCode}`);
+                  own.push({ name, ...(await stage.cluster.rollReplica(name, 0)) });
                 return own;
               }),
             )
           ).flat();
           await pause(3_000);
           await load.stop();
+          const slowCalls = await slow.stop();
           stage.report.check(
             'every stopped replica exited cleanly',
-            exits.every((e) => e.endsWith(' 0')),
-            exits.join(', '),
+            stops.every((s) => s.exitCode === 0),
+            stops.map((s) => `${s.name} ${s.exitCode}`).join(', '),
+          );
+          const llmStops = stops.filter((s) => s.name === 'llm').map((s) => s.signalledAt);
+          const caught = slowCalls.filter((c) => llmStops.some((at) => c.start < at && c.end > at));
+          stage.report.figure(
+            'slow completions (3 s at the vendor)',
+            `${slowCalls.length}, ${caught.length} of them in flight when an LLM replica got SIGTERM`,
+          );
+          stage.report.check(
+            'SIGTERM loses no in-flight request: every slow completion answered 200',
+            caught.length > 0 && slowCalls.every((c) => c.status === 200),
+            slowCalls
+              .filter((c) => c.status !== 200)
+              .slice(0, 3)
+              .map((c) => `${c.status || c.error}`)
+              .join(', '),
           );
           checkRequests(stage.report, load.records, undefined, []);
           await checkWrites(stage, load);

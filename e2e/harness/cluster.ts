@@ -38,7 +38,8 @@ export interface Cluster {
   killReplica(name: ServiceName, index: number): Promise<{ killedAt: number }>;
   /** Rolling-deploy step: a new replica starts and turns ready, then the old one gets SIGTERM. */
   rollReplica(name: ServiceName, index: number): Promise<{ signalledAt: number; exitCode: number | string }>;
-  stop(): Promise<void>;
+  /** Stops everything it started; how long each part took (ms). */
+  stop(): Promise<Record<string, number>>;
 }
 
 /** The project's mail provider (SendGrid at its stand-in) and LLM provider (OpenAI at its stand-in). */
@@ -123,11 +124,28 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const balancers: Partial<Record<ServiceName, Balancer>> = {};
   const stop = async () => {
+    const timings: Record<string, number> = {};
+    let at = Date.now();
+    const took = (name: string) => {
+      timings[name] = Date.now() - at;
+      at = Date.now();
+    };
     await Promise.all(Object.values(balancers).map((b) => b.close()));
-    await Promise.all(everyProcess.map((p) => p.stop()));
+    took('balancers');
+    await Promise.all(
+      everyProcess.map(async (p) => {
+        const from = Date.now();
+        await p.stop();
+        timings[`${p.name} ${p.pid}`] = Date.now() - from;
+      }),
+    );
+    took('processes');
     await database.close();
     await broker.close();
+    took('relays');
     await env.drop();
+    took('databases');
+    return timings;
   };
   try {
     // The first replicas migrate, then the others join.

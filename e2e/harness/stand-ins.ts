@@ -87,6 +87,9 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
     if (req.method === 'POST' && req.path.endsWith('/chat/completions')) {
       const body = req.body as { model: string; messages: { content: string }[] };
       const last = body.messages[body.messages.length - 1]?.content ?? '';
+      // "slow 3000ms ...": a long vendor call, to be in flight when a replica is stopped.
+      const slow = /^slow (\d+)ms/.exec(last);
+      if (slow) await pause(Number(slow[1]));
       sendJson(res, 200, {
         id: `chatcmpl-${randomUUID()}`,
         object: 'chat.completion',
