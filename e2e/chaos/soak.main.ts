@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     vendorEnv: { SENDGRID_API_BASE: sendgrid.url, OPENAI_BASE_URL: openai.url },
     settings: { requireEmailVerification: true, appUrl: 'https://app.example.com' },
     replicas: {},
+    // Each sample follows a full collection (SIGUSR2, see gc-on-signal.cjs).
+    nodeArgs: ['--expose-gc', '--require', path.join(__dirname, '..', 'harness', 'gc-on-signal.cjs')],
     serviceEnv: { auth: { BCRYPT_COST: '4', AUTH_RATE_LIMIT_PER_IP: '1000000', AUTH_RATE_LIMIT_PER_EMAIL: '1000000' } },
   });
   const dbs = SERVICE_NAMES.map((name) => ({
@@ -67,6 +69,8 @@ async function main(): Promise<void> {
     while (Date.now() - started < DURATION_MS) {
       await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
       const t = Date.now() - started;
+      for (const name of SERVICE_NAMES) cluster.replicas[name][0].signal('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       for (const name of SERVICE_NAMES) {
         const [replica] = cluster.replicas[name];
         const text = await (await fetch(`${replica.url}/metrics`)).text();

@@ -15,6 +15,8 @@ export interface ClusterOptions {
   replicas: Partial<Record<ServiceName, number>>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Node.js flags of every service process. */
+  nodeArgs?: string[];
   /** Extra environment of one replica; `serial` counts the service's replicas started so far (0, 1, ...). */
   replicaEnv?: (name: ServiceName, serial: number) => Record<string, string>;
 }
@@ -117,7 +119,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         ...options.serviceEnv?.[name],
         ...options.replicaEnv?.(name, serial),
       },
-      { bundled: true, startTimeoutMs: START_TIMEOUT_MS },
+      { bundled: true, startTimeoutMs: START_TIMEOUT_MS, nodeArgs: options.nodeArgs },
     );
     everyProcess.push(p);
     return Object.assign(p, { serial });

@@ -56,14 +56,17 @@ export async function bundleServices(names: readonly string[]): Promise<void> {
 export async function startServiceProcess(
   name: string,
   env: Record<string, string>,
-  options: { bundled?: boolean; startTimeoutMs?: number } = {},
+  options: { bundled?: boolean; startTimeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    options.bundled
-      ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
-      : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')],
+    [
+      ...(options.nodeArgs ?? []),
+      ...(options.bundled
+        ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
+        : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')]),
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port) },
