@@ -2,6 +2,18 @@
 
 export type Series = { t: number; value: number }[];
 
+/**
+ * The running minimum of the last `width` samples: a heap sampled at random points of its GC saw-tooth
+ * wanders by a third, but a leak lifts the floor it falls back to.
+ */
+export function floorOf(points: Series, width: number): Series {
+  // Trailing, so the last samples' floor is not the minimum of fewer samples than the others'.
+  return points.map((p, i) => ({
+    t: p.t,
+    value: Math.min(...points.slice(Math.max(0, i - width + 1), i + 1).map((q) => q.value)),
+  }));
+}
+
 /** The fitted line's value at the warm-up's end and at the last sample, and the relative change. */
 export function trendOf(
   points: Series,

@@ -26,7 +26,9 @@ const FAILURE_THRESHOLD = 3;
  * safe); a replica lost mid-request is a 502, as an ingress would answer.
  */
 export async function startBalancer(upstreams: () => Upstream[]): Promise<Balancer> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle connections close after 2 s (the agent drops a free socket on its timeout), so a
+  // replica's open sockets follow the load of the moment, not its peak: the soak counts them.
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: 2_000 });
   const ready = new Set<string>();
   const failures = new Map<string, number>();
   const failed = (url: string) => {

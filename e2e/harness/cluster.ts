@@ -15,6 +15,10 @@ export interface ClusterOptions {
   replicas: Partial<Record<ServiceName, number>>;
   /** Extra environment per service. */
   serviceEnv?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Node.js flags of every service process. */
+  nodeArgs?: string[];
+  /** Extra environment of one replica; `serial` counts the service's replicas started so far (0, 1, ...). */
+  replicaEnv?: (name: ServiceName, serial: number) => Record<string, string>;
 }
 
 export interface Cluster {
@@ -22,7 +26,9 @@ export interface Cluster {
   urls: Record<ServiceName, string>;
   project: CreatedProject;
   headers: Record<string, string>;
-  replicas: Record<ServiceName, ServiceProcess[]>;
+  replicas: Record<ServiceName, (ServiceProcess & { serial: number })[]>;
+  /** How long each start-up phase took (ms). */
+  startup: Record<string, number>;
   balancers: Record<ServiceName, Balancer>;
   /** Every service's Postgres connection (its own database and the platform's) goes through this relay. */
   database: TcpProxy;
@@ -34,7 +40,8 @@ export interface Cluster {
   killReplica(name: ServiceName, index: number): Promise<{ killedAt: number }>;
   /** Rolling-deploy step: a new replica starts and turns ready, then the old one gets SIGTERM. */
   rollReplica(name: ServiceName, index: number): Promise<{ signalledAt: number; exitCode: number | string }>;
-  stop(): Promise<void>;
+  /** Stops everything it started; how long each part took (ms). */
+  stop(): Promise<Record<string, number>>;
 }
 
 /** The project's mail provider (SendGrid at its stand-in) and LLM provider (OpenAI at its stand-in). */
@@ -64,7 +71,15 @@ export async function configureProviders(cluster: Pick<Cluster, 'urls' | 'header
  * relays in front of Postgres and RabbitMQ so a fault can cut them without touching the
  * machine's shared servers.
  */
+let bundled: Promise<void> | undefined;
+
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  const startup: Record<string, number> = {};
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    startup[name] = Date.now() - phaseStart;
+    phaseStart = Date.now();
+  };
   const server = new URL(process.env.TEST_DATABASE_URL!);
   const database = await startTcpProxy(server.hostname, Number(server.port || 5432));
   const { broker, url: amqpUrl } = await relayBroker();
@@ -76,7 +91,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return parsed.toString();
   };
   const env = await prepareEnvironment({ ...options, amqpUrl, reachDatabase: throughRelay });
-  await bundleServices(SERVICE_NAMES);
+  phase('databases');
+  // Once per run: the services' code does not change between scenarios.
+  bundled ??= bundleServices(SERVICE_NAMES);
+  await bundled;
+  phase('bundle');
   for (const name of SERVICE_NAMES) {
     const parsed = new URL(env.databaseUrls[name]);
     parsed.hostname = server.hostname;
@@ -86,7 +105,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
   const replicas = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as ServiceProcess[]])) as Cluster['replicas'];
   const everyProcess: ServiceProcess[] = [];
+  const serials = new Map<ServiceName, number>();
   const launch = async (name: ServiceName) => {
+    const serial = serials.get(name) ?? 0;
+    serials.set(name, serial + 1);
     const p = await startServiceProcess(
       name,
       {
@@ -95,30 +117,51 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         LOG_LEVEL: 'info',
         ...(name === 'auth' ? env.authEnv : {}),
         ...options.serviceEnv?.[name],
+        ...options.replicaEnv?.(name, serial),
       },
-      { bundled: true, startTimeoutMs: START_TIMEOUT_MS },
+      { bundled: true, startTimeoutMs: START_TIMEOUT_MS, nodeArgs: options.nodeArgs },
     );
     everyProcess.push(p);
-    return p;
+    return Object.assign(p, { serial });
   };
   const balancers: Partial<Record<ServiceName, Balancer>> = {};
   const stop = async () => {
+    const timings: Record<string, number> = {};
+    let at = Date.now();
+    const took = (name: string) => {
+      timings[name] = Date.now() - at;
+      at = Date.now();
+    };
     await Promise.all(Object.values(balancers).map((b) => b.close()));
-    await Promise.all(everyProcess.map((p) => p.stop()));
+    took('balancers');
+    await Promise.all(
+      everyProcess.map(async (p) => {
+        const from = Date.now();
+        await p.stop();
+        timings[`${p.name} ${p.pid}`] = Date.now() - from;
+      }),
+    );
+    took('processes');
     await database.close();
     await broker.close();
+    took('relays');
     await env.drop();
+    took('databases');
+    return timings;
   };
   try {
     // The first replicas migrate, then the others join.
     const firsts = await Promise.all(SERVICE_NAMES.map(launch));
     for (const p of firsts) replicas[p.name as ServiceName].push(p);
+    phase('first replicas (migrate)');
     const more = SERVICE_NAMES.flatMap((name) => Array.from({ length: (options.replicas[name] ?? 1) - 1 }, () => name));
     for (const p of await Promise.all(more.map(launch))) replicas[p.name as ServiceName].push(p);
+    phase('more replicas');
     for (const name of SERVICE_NAMES) balancers[name] = await startBalancer(() => replicas[name]);
     await waitFor(() => SERVICE_NAMES.every((n) => balancers[n]!.ready().length === replicas[n].length), {
       timeoutMs: 30_000,
     });
+    phase('balancers');
   } catch (error) {
     await stop();
     throw error;
@@ -133,6 +176,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     project: env.project,
     headers: { ...keyHeaders(env.project), 'content-type': 'application/json' },
     replicas,
+    startup,
     balancers: balancers as Record<ServiceName, Balancer>,
     database,
     broker,

@@ -6,6 +6,12 @@ import type { AddressInfo } from 'node:net';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** Service processes still running: killed if the harness exits first (Ctrl-C, a CI timeout), so none outlives it. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,20 +56,25 @@ export async function bundleServices(names: readonly string[]): Promise<void> {
 export async function startServiceProcess(
   name: string,
   env: Record<string, string>,
-  options: { bundled?: boolean; startTimeoutMs?: number } = {},
+  options: { bundled?: boolean; startTimeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    options.bundled
-      ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
-      : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')],
+    [
+      ...(options.nodeArgs ?? []),
+      ...(options.bundled
+        ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
+        : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')]),
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -6,6 +6,11 @@ export interface SentEmail {
   subject: string;
   text: string;
   html: string;
+  /** The sending process, when its SENDGRID_API_BASE ends with `/from/<sender>` (see `sendgridBaseFor`). */
+  sender?: string;
+  /** When the request came in and when the stand-in answered: SendGrid takes an e-mail whose sender dies in between. */
+  arrivedAt: number;
+  answeredAt: number;
 }
 
 export interface StandInOptions {
@@ -15,29 +20,57 @@ export interface StandInOptions {
 
 const pause = (ms: number) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined);
 
+export interface SendgridStandIn extends HttpStub {
+  emails: SentEmail[];
+  /** Sends the stand-in is answering right now (of one sender, or of all). */
+  inFlight(sender?: string): number;
+}
+
+/** A SENDGRID_API_BASE for one sending process, so the stand-in knows who sent each e-mail. */
+export const sendgridBaseFor = (standIn: HttpStub, sender: string) => `${standIn.url}/from/${sender}/`;
+
 /** SendGrid's v3 mail send, enough for the Mailer's SDK: records each email. */
-export async function startSendgridStandIn(options: StandInOptions = {}): Promise<HttpStub & { emails: SentEmail[] }> {
+export async function startSendgridStandIn(options: StandInOptions = {}): Promise<SendgridStandIn> {
   const emails: SentEmail[] = [];
+  const inFlight = new Map<string, number>();
+  const count = (sender: string, by: number) => inFlight.set(sender, (inFlight.get(sender) ?? 0) + by);
   const stub = await startHttpStub(async (req, res) => {
-    await pause(options.delayMs ?? 0);
-    if (req.method === 'POST' && req.path.startsWith('/v3/mail/send')) {
-      const body = req.body as {
-        personalizations: { to: { email: string }[] }[];
-        subject: string;
-        content?: { type: string; value: string }[];
-      };
-      const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
-      for (const p of body.personalizations) {
-        for (const to of p.to)
-          emails.push({ to: to.email, subject: body.subject, text: content('text/plain'), html: content('text/html') });
-      }
-      res.writeHead(202, { 'x-message-id': randomUUID() });
-      res.end();
+    const send = /^(?:\/from\/([^/]+))?\/v3\/mail\/send/.exec(req.path);
+    if (req.method !== 'POST' || !send) {
+      await pause(options.delayMs ?? 0);
+      sendJson(res, 404, { errors: [{ message: 'not found' }] });
       return;
     }
-    sendJson(res, 404, { errors: [{ message: 'not found' }] });
+    const arrivedAt = Date.now();
+    count(send[1] ?? '', 1);
+    await pause(options.delayMs ?? 0);
+    count(send[1] ?? '', -1);
+    const body = req.body as {
+      personalizations: { to: { email: string }[] }[];
+      subject: string;
+      content?: { type: string; value: string }[];
+    };
+    const content = (type: string) => body.content?.find((c) => c.type === type)?.value ?? '';
+    for (const p of body.personalizations) {
+      for (const to of p.to)
+        emails.push({
+          to: to.email,
+          subject: body.subject,
+          text: content('text/plain'),
+          html: content('text/html'),
+          sender: send[1],
+          arrivedAt,
+          answeredAt: Date.now(),
+        });
+    }
+    res.writeHead(202, { 'x-message-id': randomUUID() });
+    res.end();
   });
-  return Object.assign(stub, { emails });
+  return Object.assign(stub, {
+    emails,
+    inFlight: (sender?: string) =>
+      sender === undefined ? [...inFlight.values()].reduce((a, b) => a + b, 0) : (inFlight.get(sender) ?? 0),
+  });
 }
 
 /** OpenAI's chat completions and models list. */
@@ -54,6 +87,9 @@ export async function startOpenAiStandIn(options: StandInOptions = {}): Promise<
     if (req.method === 'POST' && req.path.endsWith('/chat/completions')) {
       const body = req.body as { model: string; messages: { content: string }[] };
       const last = body.messages[body.messages.length - 1]?.content ?? '';
+      // "slow 3000ms ...": a long vendor call, to be in flight when a replica is stopped.
+      const slow = /^slow (\d+)ms/.exec(last);
+      if (slow) await pause(Number(slow[1]));
       sendJson(res, 200, {
         id: `chatcmpl-${randomUUID()}`,
         object: 'chat.completion',

@@ -87,8 +87,10 @@ async function render(
 }
 
 /**
- * Sends the email one auth event asks for, at most once per event: `idempotent` records the
- * event id in the same transaction, and the log row carries the event id under a unique index.
+ * Sends the email one auth event asks for, once per event: `idempotent` records the event id
+ * in the same transaction, and the log row carries the event id under a unique index. A process
+ * killed between the vendor's call and the commit leaves no record, so the redelivered event
+ * sends again: the vendors take no idempotency key, and a second copy beats a lost link.
  * A vendor that cannot be reached is logged as a failed attempt and the event retried; a
  * vendor that refuses ends in one failed log; a production project without a provider is
  * only logged as a warning (there is no provider to record the attempt under).
