@@ -30,6 +30,8 @@ export interface HttpAppOptions {
   metrics?: Metric[];
   /** Behind one proxy (TRUST_PROXY): the client address is taken from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** Checks that may refuse a request before its body is read (cheap, no I/O). */
+  beforeBody?: RequestHandler[];
 }
 
 const accessLog =
@@ -93,6 +95,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       metrics.middleware,
       ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
       securityHeaders(),
+      ...(options.beforeBody ?? []),
       jsonBody,
       rejectLoneSurrogates,
     ),

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createHttpApp } from '@platform/http';
+import { refuseFloodingAddresses } from '@platform/tenancy';
 import { readinessOf } from './readiness';
 import type { ServiceDefinition, ServiceDeps, ServiceParts, StopFunction } from './service-definition';
 
@@ -25,6 +26,7 @@ export function httpAppOf(deps: ServiceDeps, parts: Pick<ServiceParts, 'routes' 
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
+    beforeBody: [refuseFloodingAddresses(deps.directory)],
   });
 }
 

@@ -10,7 +10,7 @@ export {
   type ProjectRecord,
   type DirectoryOptions,
 } from './platform-directory';
-export { requireKeys } from './keys';
+export { refuseFloodingAddresses, requireKeys } from './keys';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
   requireBearer,

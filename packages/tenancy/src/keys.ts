@@ -83,3 +83,20 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
     return directory.findKey(apiKey).then(accept);
   };
 }
+
+/**
+ * Runs before the body is read: a request with key headers from an address over its
+ * failed-check limit gets 429 without its body being parsed, unless its key is known as valid.
+ * A flood of made-up keys with large bodies then costs no parsing either.
+ */
+export function refuseFloodingAddresses(directory: PlatformDirectory): RequestHandler {
+  return (req, _res, next) => {
+    const apiKey = req.headers['x-api-key'];
+    if (apiKey === undefined) return next();
+    const blocked = directory.failedChecks.blockedFor(byIp(req));
+    if (!blocked) return next();
+    if (typeof apiKey === 'string' && (directory.cachedKey(apiKey) || directory.wasRecentlyValid(apiKey)))
+      return next();
+    throw tooManyFailures(blocked);
+  };
+}

@@ -6,7 +6,7 @@ import { createProject, platformMigrations, type CreatedProject } from '@platfor
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
-import { PlatformDirectory, requireKeys, SecretBox } from '../src';
+import { PlatformDirectory, refuseFloodingAddresses, requireKeys, SecretBox } from '../src';
 import type { KeyCheckLimits } from '../src/platform-directory';
 
 const secrets = new SecretBox(randomBytes(32));
@@ -22,12 +22,16 @@ function appWith(directory: PlatformDirectory) {
   routes.get('/whoami', requireKeys(directory), (req, res) => {
     res.json({ projectId: req.tenant!.projectId });
   });
+  routes.post('/echo', requireKeys(directory), (req, res) => {
+    res.json({ received: Object.keys(req.body as object).length });
+  });
   return createHttpApp({
     service: 'test',
     logger: createLogger('test', 'silent'),
     openapi: {},
     routes,
     readiness: async () => ({ database: 'up', broker: 'none' }),
+    beforeBody: [refuseFloodingAddresses(directory)],
   });
 }
 
@@ -65,6 +69,20 @@ describe('bogus keys', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(queries).toBe(before);
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+
+  it('when an address has used up its failed checks, then its unknown keys get 429 before their body is read, and a valid key still sends its body', async () => {
+    const app = appWith(directoryWith({ failuresPerAddress: 3 }));
+    const body = JSON.stringify({ a: 1, b: 2 });
+    const post = (headers: Record<string, string>, payload: string) =>
+      request(app).post('/v1/echo').set(headers).set('content-type', 'application/json').send(payload);
+    expect((await post(keyHeaders(project), body)).body).toEqual({ received: 2 });
+    for (let i = 0; i < 3; i++) expect((await post(bogus(), body)).status).toBe(401);
+    // Malformed JSON answers 400 once parsed: a 429 shows the parser never ran.
+    const refused = await post(bogus(), '{"not json');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect((await post(keyHeaders(project), body)).body).toEqual({ received: 2 });
   });
 
   it("when a valid key's cache entry has expired while its address is over the failed-check limit, then it is looked up again and passes", async () => {
