@@ -1,17 +1,16 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
+import type { MailerShared } from './index';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
-import { mailerServices } from './services';
 import { suppressionHandlers } from './suppressions/suppressions.router';
 import { templateHandlers } from './templates/templates.router';
 import { unsubscribeHandlers } from './unsubscribe/unsubscribe.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the Mailer service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps): Router {
-  const services = mailerServices(deps);
+export function createRoutes(deps: ServiceDeps, services: MailerShared): Router {
   const keys = projectKeys(deps);
   const emails = emailHandlers(services.emails, services.logs, services.config.maxRecipients);
   const templates = templateHandlers(services.templates);

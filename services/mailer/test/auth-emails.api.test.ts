@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
 import { waitFor, type TestProject } from '@platform/testkit';
-import { authEmailHandler, mailerService } from '../src';
+import { authEmailHandler } from '../src';
 import { useMailerService } from './support/harness';
 import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
@@ -9,7 +9,7 @@ const { freshProject } = ctx;
 let handle: EventHandler;
 
 beforeAll(() => {
-  handle = authEmailHandler(ctx.svc.deps);
+  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts!.shared);
 });
 
 function authEvent(project: TestProject, type: string, data: object): EventEnvelope {
@@ -139,8 +139,8 @@ describe('auth emails', () => {
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
   });
 
-  it('when an event is published on the bus after startBackground, then the consumer sends the email', async () => {
-    const stop = await mailerService.startBackground!(ctx.svc.deps);
+  it('when an event is published on the bus once the jobs started, then the consumer sends the email', async () => {
+    const stop = await ctx.svc.startJobs();
     try {
       const { project, api } = await freshProject();
       await ctx.svc.deps.bus.publish(

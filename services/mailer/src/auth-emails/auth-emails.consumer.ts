@@ -10,7 +10,7 @@ import {
 import type { ServiceDeps } from '@platform/runtime';
 import { type Logger } from '@platform/http';
 import { AppError } from '@platform/tenancy';
-import { mailerServices, type MailerServices } from '../services';
+import type { MailerShared } from '../index';
 import type { Tenant } from '../shared';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';
 import { forLocale } from '../templates/templates.service';
@@ -63,7 +63,7 @@ const isFinal = (status?: number) =>
   status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 async function render(
-  services: MailerServices,
+  services: MailerShared,
   trx: Knex,
   tenant: Tenant,
   plan: AuthEmailPlan,
@@ -93,10 +93,14 @@ async function render(
  * vendor that refuses ends in one failed log; a production project without a provider is
  * only logged as a warning (there is no provider to record the attempt under).
  */
-export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, event: EventEnvelope): Promise<void> {
+export async function sendAuthEmail(
+  deps: ServiceDeps,
+  services: MailerShared,
+  trx: Knex.Transaction,
+  event: EventEnvelope,
+): Promise<void> {
   const plan = planOf(event);
   if (!plan || !plan.data.email) return;
-  const services = mailerServices(deps);
   const tenant: Tenant = { tenantId: event.tenantId, projectId: event.projectId };
   const { templateId, ...content } = await render(services, trx, tenant, plan, deps.logger);
   const meta = { source: plan.templateKey, templateId, eventId: event.id };
@@ -145,15 +149,15 @@ export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, ev
 }
 
 /** The consumer's handler, exported so tests can deliver the same event twice. */
-export function authEmailHandler(deps: ServiceDeps): EventHandler {
-  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, trx, event));
+export function authEmailHandler(deps: ServiceDeps, services: MailerShared): EventHandler {
+  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, services, trx, event));
 }
 
-export async function subscribeAuthEmails(deps: ServiceDeps): Promise<void> {
+export async function subscribeAuthEmails(deps: ServiceDeps, services: MailerShared): Promise<void> {
   await deps.bus.subscribe({
     queue: AUTH_EMAIL_QUEUE,
     topics: [AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested, AUTH_EVENTS.passwordResetRequested],
-    handler: authEmailHandler(deps),
+    handler: authEmailHandler(deps, services),
     // Each handler holds a pooled connection (its transaction) during the vendor call; keep
     // most of the pool for HTTP requests and for logging failed attempts.
     prefetch: 4,

@@ -100,9 +100,9 @@ export class ProvidersService {
       row.type === 'mailgun'
         ? mailgunTransport(
             { apiKey: config.apiKey, domain: config.domain!, region: config.region },
-            { ...options, baseUrl: this.platform.vendors.mailgunApiBase },
+            { ...options, baseUrl: this.mailer.vendors.mailgunApiBase },
           )
-        : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: this.platform.vendors.sendgridApiBase });
+        : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: this.mailer.vendors.sendgridApiBase });
     const transport = withDeadline(vendor, this.mailer.vendorTimeoutMs);
     const from = config.fromEmail ?? (config.domain ? `no-reply@${config.domain}` : this.mailer.defaultFrom);
     return { providerId: row.id, transport, from };

@@ -1,10 +1,10 @@
 import { createTestService, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
-import { mailerService } from '../../src';
+import { mailerService, type MailerShared } from '../../src';
 import { apiClient, type ApiClient } from './api';
 import { startMailgunStub, startSendgridStub } from './vendor-stubs';
 
 export interface MailerHarness {
-  svc: TestService;
+  svc: TestService<MailerShared>;
   mailgun: HttpStub;
   sendgrid: HttpStub;
   /** A new project and a client holding its keys. */
