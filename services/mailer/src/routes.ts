@@ -10,14 +10,15 @@ import { unsubscribeHandlers } from './unsubscribe/unsubscribe.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the Mailer service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps, services: MailerShared): Router {
+export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
   const keys = projectKeys(deps);
-  const emails = emailHandlers(services.emails, services.logs, services.config.maxRecipients);
-  const templates = templateHandlers(services.templates);
-  const providers = providerHandlers(services.providers, services.emails);
-  const webhooks = webhookHandlers(services.webhooks);
-  const suppressions = suppressionHandlers(services.suppressions);
-  const unsubscribe = unsubscribeHandlers(services.unsubscribe);
+  const { config, sender } = shared;
+  const emails = emailHandlers(deps.db, sender, config.maxRecipients);
+  const templates = templateHandlers(deps.db, sender.renderer);
+  const providers = providerHandlers(deps.db, sender);
+  const webhooks = webhookHandlers(deps.db, deps.secrets, config.webhookToleranceSeconds);
+  const suppressions = suppressionHandlers(deps.db);
+  const unsubscribe = unsubscribeHandlers(deps.db, deps.secrets);
 
   const router = Router();
   router.post('/emails/send', keys, emails.send);

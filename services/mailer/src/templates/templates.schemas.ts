@@ -1,6 +1,6 @@
 import { Joi, pageSchema } from '@platform/tenancy';
 import { canonicalLocale, LOCALE_PATTERN } from './locale-variants';
-import type { TemplateVariants } from './templates.repository';
+import type { TemplateVariants } from './templates.model';
 
 const TEMPLATE_KEY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const MAX_BODY = 256 * 1024;
