@@ -4,7 +4,7 @@ import type { ApiClient } from './support/api';
 import { DOWN_SENDGRID_KEY } from './support/vendor-stubs';
 
 // Room for the ten concurrent duplicates below: they must meet on the key, not on the send limit.
-const ctx = useMailerService({ MAILER_SENDS_PER_PROJECT: '20' });
+const ctx = useMailerService({ MAILER_SENDS_PER_PROJECT: '20', MAILER_SENDS_TOTAL: '20' });
 
 const email = { to: 'ann@example.com', subject: 'Receipt', html: '<p>Thanks</p>' };
 
