@@ -1,6 +1,6 @@
 import { waitFor } from '@platform/testkit';
 import { useMailerService } from './support/harness';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import {
   BAD_SENDGRID_KEY,
   DOWN_MAILGUN_KEY,

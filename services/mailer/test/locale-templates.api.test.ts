@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, envelopeOf, type EventHandler } from '@platform/events';
 import { authEmailHandler } from '../src';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 
 const ctx = useMailerService();

@@ -7,7 +7,7 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient } from './support/api';
+import { projectApi } from './support/harness';
 
 // No log line may carry a vendor key or a link with a token, even when the vendor quotes them back.
 const apiKey = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('logs', () => {
   it('when the vendor refuses a send and quotes the key and the link back, then no log line contains either', async () => {
     const project = await svc.createProject();
-    const api = apiClient(svc, project.headers);
+    const api = projectApi(svc.app, project.headers);
     const provider = await api.post('/v1/providers', {
       name: 'Mailgun',
       type: 'mailgun',

@@ -1,6 +1,6 @@
 import { createTestService, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { projectApi, type ApiClient } from './support/harness';
 
 let svc: TestService;
 let noisy: ApiClient;
@@ -11,8 +11,8 @@ beforeAll(async () => {
   svc = await createTestService(mailerService, {
     env: { MAILER_RENDER_THREADS: '1', MAILER_RENDER_BUDGET_MS: '300', MAILER_RENDER_MAX_OUTPUT_CHARS: '5000' },
   });
-  noisy = apiClient(svc, (await svc.createProject()).headers);
-  quiet = apiClient(svc, (await svc.createProject()).headers);
+  noisy = projectApi(svc.app, (await svc.createProject()).headers);
+  quiet = projectApi(svc.app, (await svc.createProject()).headers);
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { createTestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { projectApi, type ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import { BAD_MAILGUN_KEY, formFields } from './support/vendor-stubs';
 
@@ -176,7 +176,7 @@ describe('sending', () => {
   it('when the vendor cannot be reached, then 502 VENDOR_ERROR and the log says failed', async () => {
     const unreachable = await createTestService(mailerService, { env: { SENDGRID_API_BASE: 'http://127.0.0.1:9' } });
     try {
-      const api = apiClient(unreachable, (await unreachable.createProject()).headers);
+      const api = projectApi(unreachable.app, (await unreachable.createProject()).headers);
       await api.post('/v1/providers', sendgridProvider);
       const res = await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h' });
       expect(res.status).toBe(502);
@@ -211,7 +211,7 @@ describe('sending', () => {
   it('when the project has no provider in production, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const production = await createTestService(mailerService, { env: { NODE_ENV: 'production' } });
     try {
-      const api = apiClient(production, (await production.createProject()).headers);
+      const api = projectApi(production.app, (await production.createProject()).headers);
       const res = await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h' });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');

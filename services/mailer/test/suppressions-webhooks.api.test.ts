@@ -1,4 +1,4 @@
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import { postWebhook, sendgridEventId, sendThroughDefault, vendorWebhookKeys } from './support/webhooks';
 

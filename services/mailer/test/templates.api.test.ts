@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { projectApi, type ApiClient } from './support/harness';
 
 let svc: TestService;
 let project: TestProject;
@@ -11,8 +11,8 @@ let other: ApiClient;
 beforeAll(async () => {
   svc = await createTestService(mailerService);
   project = await svc.createProject();
-  api = apiClient(svc, project.headers);
-  other = apiClient(svc, (await svc.createProject()).headers);
+  api = projectApi(svc.app, project.headers);
+  other = projectApi(svc.app, (await svc.createProject()).headers);
 });
 
 afterAll(async () => {
@@ -170,8 +170,14 @@ describe('templates', () => {
     ]);
   });
 
+  it('when the page size is not a positive number, then 400 VALIDATION_ERROR', async () => {
+    const res = await api.get('/v1/templates?limit=0');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
   it('when keys are missing, then 401', async () => {
-    const anonymous = apiClient(svc, {});
+    const anonymous = projectApi(svc.app, {});
     expect((await anonymous.get('/v1/templates')).status).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { assembleService } from '@platform/runtime';
 import { mailerService } from '../src';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import {
   logOf,

@@ -74,7 +74,8 @@ export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
   variants,
 })
   .min(1)
-  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text, variants' });
+  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text, variants' })
+  .id('TemplateInput');
 
 export const localeSchema = Joi.string().pattern(LOCALE_PATTERN).messages({
   'string.pattern.base': 'locale must be a language tag such as "pt-BR"',
