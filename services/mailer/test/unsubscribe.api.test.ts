@@ -24,14 +24,14 @@ async function oneClick(path: string) {
 
 async function sendgridProject(): Promise<ApiClient> {
   const { api } = await ctx.freshProject();
-  await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
+  await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
   return api;
 }
 
 /** Sends marketing mail to `to` through SendGrid and returns the unsubscribe path it carried. */
 async function marketingLinkVia(api: ApiClient, to: string): Promise<string> {
   const before = ctx.sendgrid.requests.length;
-  expect((await api.post('/v1/emails/send', marketing(to))).body.status).toBe('sent');
+  expect((await api.post('/v1/emails/send', { body: marketing(to) })).body.status).toBe('sent');
   const headers = (ctx.sendgrid.requests[before].body as { headers: Record<string, string> }).headers;
   expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   return unsubscribePath(headers['List-Unsubscribe']);
@@ -48,12 +48,14 @@ describe('one-click unsubscribe', () => {
       expect.objectContaining({ email: 'reader@example.com', scope: 'marketing', reason: 'unsubscribe' }),
     ]);
     const before = ctx.sendgrid.requests.length;
-    expect((await api.post('/v1/emails/send', marketing('reader@example.com'))).body).toMatchObject({
+    expect((await api.post('/v1/emails/send', { body: marketing('reader@example.com') })).body).toMatchObject({
       status: 'suppressed',
       reason: 'unsubscribe',
     });
     expect(ctx.sendgrid.requests.length).toBe(before);
-    const receipt = await api.post('/v1/emails/send', { to: 'reader@example.com', subject: 'Receipt', html: 'r' });
+    const receipt = await api.post('/v1/emails/send', {
+      body: { to: 'reader@example.com', subject: 'Receipt', html: 'r' },
+    });
     expect(receipt.body.status).toBe('sent');
     expect(ctx.sendgrid.requests.length).toBe(before + 1);
     // Posting the link again changes nothing and still succeeds.
@@ -63,12 +65,14 @@ describe('one-click unsubscribe', () => {
   it('when marketing mail goes through Mailgun, then it carries the headers as h: fields and the link works', async () => {
     const { api } = await ctx.freshProject();
     await api.post('/v1/providers', {
-      name: 'mg',
-      type: 'mailgun',
-      config: { apiKey: 'key-1', domain: 'mg.example.com' },
+      body: {
+        name: 'mg',
+        type: 'mailgun',
+        config: { apiKey: 'key-1', domain: 'mg.example.com' },
+      },
     });
     const before = ctx.mailgun.requests.length;
-    await api.post('/v1/emails/send', marketing('mg-reader@example.com'));
+    await api.post('/v1/emails/send', { body: marketing('mg-reader@example.com') });
     const fields = formFields(ctx.mailgun.requests[before]);
     expect(fields['h:List-Unsubscribe-Post']).toEqual(['List-Unsubscribe=One-Click']);
     expect((await oneClick(unsubscribePath(fields['h:List-Unsubscribe'][0]))).status).toBe(200);
@@ -78,7 +82,7 @@ describe('one-click unsubscribe', () => {
   it('when transactional mail is sent, then it carries no unsubscribe headers', async () => {
     const api = await sendgridProject();
     const before = ctx.sendgrid.requests.length;
-    await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h' });
+    await api.post('/v1/emails/send', { body: { to: 'a@example.com', subject: 's', html: 'h' } });
     expect((ctx.sendgrid.requests[before].body as { headers?: object }).headers).toBeUndefined();
   });
 

@@ -31,7 +31,7 @@ async function projectWith(type: 'mailgun' | 'sendgrid'): Promise<ProjectWithPro
     type === 'mailgun'
       ? { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: vendor.mailgunSigningKey }
       : { apiKey: 'SG.1', webhookPublicKey: vendor.sendgridPublicKey };
-  const created = await api.post('/v1/providers', { name: type, type, config });
+  const created = await api.post('/v1/providers', { body: { name: type, type, config } });
   expect(created.status).toBe(201);
   return { api, providerId: created.body.id };
 }

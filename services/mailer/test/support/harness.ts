@@ -2,7 +2,7 @@ import path from 'node:path';
 import {
   apiClient,
   createTestService,
-  type ApiCallOptions,
+  type ApiClient,
   type CoverageOptions,
   type HttpStub,
   type TestProject,
@@ -12,6 +12,8 @@ import type { Express } from 'express';
 import { mailerService, type MailerShared } from '../../src';
 import { openapi } from '../../src/openapi';
 import { startMailgunStub, startSendgridStub } from './vendor-stubs';
+
+export type { ApiClient };
 
 /** Mailer takes part in the run-wide check that every documented operation and status is exercised. */
 export const coverage: CoverageOptions = {
@@ -31,22 +33,6 @@ export function mailerClient(app: Express, headers?: Record<string, string>) {
   return apiClient(app, { openapi, headers, coverage });
 }
 
-/** A project's calls in the shape these tests read best: `post(path, body, extraHeaders)`. */
-export function projectApi(app: Express, headers: Record<string, string>) {
-  const client = mailerClient(app, headers);
-  const call = (method: 'get' | 'post' | 'put' | 'delete', path: string, options: ApiCallOptions = {}) =>
-    client.call(method, path, options);
-  return {
-    get: (path: string) => call('get', path),
-    post: (path: string, body?: unknown, extra?: Record<string, string>) =>
-      call('post', path, { body: body ?? {}, headers: extra }),
-    put: (path: string, body: unknown) => call('put', path, { body }),
-    delete: (path: string) => call('delete', path),
-  };
-}
-
-export type ApiClient = ReturnType<typeof projectApi>;
-
 export interface MailerHarness {
   svc: TestService<MailerShared>;
   mailgun: HttpStub;
@@ -64,7 +50,7 @@ export function useMailerService(env: Record<string, string> = {}): MailerHarnes
   const harness = {
     async freshProject() {
       const project = await harness.svc.createProject();
-      return { project, api: projectApi(harness.svc.app, project.headers) };
+      return { project, api: mailerClient(harness.svc.app, project.headers) };
     },
   } as MailerHarness;
   beforeAll(async () => {

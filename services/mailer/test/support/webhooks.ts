@@ -75,7 +75,9 @@ export async function logOf(api: ApiClient, id: string): Promise<SentLog> {
  * address: a bounce reported for one puts that address on the suppression list.
  */
 export async function sendThroughDefault(api: ApiClient): Promise<SentLog> {
-  const sent = await api.post('/v1/emails/send', { to: `r-${randomUUID()}@example.com`, subject: 's', html: 'h' });
+  const sent = await api.post('/v1/emails/send', {
+    body: { to: `r-${randomUUID()}@example.com`, subject: 's', html: 'h' },
+  });
   expect(sent.status).toBe(200);
   return logOf(api, sent.body.messageId);
 }
