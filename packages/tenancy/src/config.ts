@@ -35,8 +35,6 @@ export interface PlatformConfig {
     openaiBaseUrl?: string;
     anthropicBaseUrl?: string;
     stripeApiBase?: string;
-    sendgridApiBase?: string;
-    mailgunApiBase?: string;
   };
   webhookAllowedHosts: string[];
   /** Outbound webhooks of every service: what one attempt may take, and the shared slots. */
@@ -82,8 +80,6 @@ const envSchema = Joi.object({
   OPENAI_BASE_URL: Joi.string().uri(),
   ANTHROPIC_BASE_URL: Joi.string().uri(),
   STRIPE_API_BASE: Joi.string().uri(),
-  SENDGRID_API_BASE: Joi.string().uri(),
-  MAILGUN_API_BASE: Joi.string().uri(),
   WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
   WEBHOOK_DEADLINE_MS: Joi.number().integer().min(100).max(300_000).default(15_000),
   WEBHOOK_MAX_RESPONSE_BYTES: Joi.number().integer().min(0).default(65_536),
@@ -152,8 +148,6 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       openaiBaseUrl: value.OPENAI_BASE_URL,
       anthropicBaseUrl: value.ANTHROPIC_BASE_URL,
       stripeApiBase: value.STRIPE_API_BASE,
-      sendgridApiBase: value.SENDGRID_API_BASE,
-      mailgunApiBase: value.MAILGUN_API_BASE,
     },
     webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',')
       .map((h: string) => h.trim())

@@ -11,6 +11,8 @@ export interface MailerConfig {
   renderBudget: RenderBudget;
   /** Timeout of one vendor call. */
   vendorTimeoutMs: number;
+  /** Vendor endpoints (stand-ins in tests and staging); undefined means the vendor's public one. */
+  vendors: { sendgridApiBase?: string; mailgunApiBase?: string };
   /** How far a signed webhook timestamp may be from now, either way, before the request is refused as a replay. */
   webhookToleranceSeconds: number;
   /** Base URL where recipients reach this service (the unsubscribe links point here). */
@@ -41,6 +43,8 @@ const schema = Joi.object({
   MAILER_RENDER_MAX_OVERRUNS: Joi.number().integer().min(1).default(3),
   MAILER_RENDER_PROJECT_MS_PER_SECOND: Joi.number().integer().min(1).max(16_000).default(250),
   MAILER_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(15_000),
+  SENDGRID_API_BASE: Joi.string().uri(),
+  MAILGUN_API_BASE: Joi.string().uri(),
   MAILER_WEBHOOK_TOLERANCE_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
   MAILER_PUBLIC_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
@@ -70,6 +74,7 @@ export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerCo
       cacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,
     },
     vendorTimeoutMs: value.MAILER_VENDOR_TIMEOUT_MS,
+    vendors: { sendgridApiBase: value.SENDGRID_API_BASE, mailgunApiBase: value.MAILGUN_API_BASE },
     webhookToleranceSeconds: value.MAILER_WEBHOOK_TOLERANCE_SECONDS,
     publicUrl: String(value.MAILER_PUBLIC_URL).replace(/\/+$/, ''),
     failoverFailureThreshold: value.MAILER_FAILOVER_FAILURES,

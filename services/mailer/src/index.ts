@@ -1,24 +1,62 @@
-import type { LegacyServiceDefinition } from '@platform/runtime';
+import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
-import { createApp } from './app';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
+import { loadMailerConfig, type MailerConfig } from './config';
+import type { Sender } from './emails/emails.service';
+import { ProviderCooldowns } from './emails/failover';
 import { startIdempotencyPrune } from './emails/idempotency.prune';
-import { mailerServices } from './services';
+import { ProjectSendSlots } from './emails/send-slots';
+import { openapi } from './openapi';
+import { createRoutes } from './routes';
+import { TemplateRenderer } from './templates/template-budget';
 
-export const mailerService: LegacyServiceDefinition = {
+/** What the HTTP side and the auth-email consumer share, built once in `build`. */
+export interface MailerShared {
+  config: MailerConfig;
+  /** The render threads, the provider cool-downs and the send slots, with what sending reads. */
+  sender: Sender;
+}
+
+/** The composition root: config, the template render threads and what sending shares, the route table and the jobs. */
+export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
+  const config = loadMailerConfig(deps.env);
+  const renderer = new TemplateRenderer(config.renderBudget);
+  const sender: Sender = {
+    renderer,
+    routes: { secrets: deps.secrets, production: deps.config.production, config },
+    publicUrl: config.publicUrl,
+    // Shared by the API and the auth-email consumer: both learn which providers keep failing.
+    cooldowns: new ProviderCooldowns(config.failoverFailureThreshold, config.failoverCooldownMs),
+    slots: new ProjectSendSlots(config.sendsPerProject, config.sendsTotal),
+    logger: deps.logger,
+    defaultFrom: config.defaultFrom,
+  };
+  const shared: MailerShared = { config, sender };
+  return {
+    routes: createRoutes(deps, shared),
+    openapi,
+    shared,
+    jobs: [
+      {
+        name: 'auth-emails',
+        async start() {
+          await subscribeAuthEmails(deps, sender);
+          // The bus owns the subscription and closes it with itself.
+          return async () => undefined;
+        },
+      },
+      { name: 'idempotency-prune', start: async () => startIdempotencyPrune(deps.db, deps.logger) },
+    ],
+    // The render threads serve HTTP and the consumer alike: released once both have stopped.
+    close: () => renderer.close(),
+  };
+}
+
+export const mailerService: BuiltServiceDefinition<MailerShared> = {
   name: 'mailer',
   defaultPort: 4005,
   migrations,
-  createApp,
-  async startBackground(deps) {
-    await subscribeAuthEmails(deps);
-    // The bus owns the subscription and closes it with itself; the prune and the render threads are ours.
-    const stopPrune = startIdempotencyPrune(deps.db, deps.logger);
-    return async () => {
-      await stopPrune();
-      await mailerServices(deps).close();
-    };
-  },
+  build: buildMailer,
 };
 
 export { authEmailHandler, sendAuthEmail, AUTH_EMAIL_QUEUE } from './auth-emails/auth-emails.consumer';

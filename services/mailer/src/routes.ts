@@ -1,24 +1,24 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
+import type { MailerShared } from './index';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
-import { mailerServices } from './services';
 import { suppressionHandlers } from './suppressions/suppressions.router';
 import { templateHandlers } from './templates/templates.router';
 import { unsubscribeHandlers } from './unsubscribe/unsubscribe.router';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the Mailer service (mounted under /v1). */
-export function createRoutes(deps: ServiceDeps): Router {
-  const services = mailerServices(deps);
+export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
   const keys = projectKeys(deps);
-  const emails = emailHandlers(services.emails, services.logs, services.config.maxRecipients);
-  const templates = templateHandlers(services.templates);
-  const providers = providerHandlers(services.providers, services.emails);
-  const webhooks = webhookHandlers(services.webhooks);
-  const suppressions = suppressionHandlers(services.suppressions);
-  const unsubscribe = unsubscribeHandlers(services.unsubscribe);
+  const { config, sender } = shared;
+  const emails = emailHandlers(deps.db, sender, config.maxRecipients);
+  const templates = templateHandlers(deps.db, sender.renderer);
+  const providers = providerHandlers(deps.db, sender);
+  const webhooks = webhookHandlers(deps.db, deps.secrets, config.webhookToleranceSeconds);
+  const suppressions = suppressionHandlers(deps.db);
+  const unsubscribe = unsubscribeHandlers(deps.db, deps.secrets);
 
   const router = Router();
   router.post('/emails/send', keys, emails.send);

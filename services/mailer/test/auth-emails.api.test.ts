@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
 import { waitFor, type TestProject } from '@platform/testkit';
-import { authEmailHandler, mailerService } from '../src';
+import { authEmailHandler } from '../src';
 import { useMailerService } from './support/harness';
 import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
@@ -9,7 +9,7 @@ const { freshProject } = ctx;
 let handle: EventHandler;
 
 beforeAll(() => {
-  handle = authEmailHandler(ctx.svc.deps);
+  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts!.shared.sender);
 });
 
 function authEvent(project: TestProject, type: string, data: object): EventEnvelope {
@@ -27,9 +27,11 @@ describe('auth emails', () => {
   it('when the same verification event is delivered twice, then exactly one email is sent and logged', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', {
-      name: 'sg',
-      type: 'sendgrid',
-      config: { apiKey: 'SG.k', fromEmail: 'auth@example.com' },
+      body: {
+        name: 'sg',
+        type: 'sendgrid',
+        config: { apiKey: 'SG.k', fromEmail: 'auth@example.com' },
+      },
     });
     const event = linkEvent(
       project,
@@ -62,7 +64,7 @@ describe('auth emails', () => {
 
   it('when two deliveries of one event race, then still exactly one email is sent', async () => {
     const { project, api } = await freshProject();
-    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
     const event = linkEvent(project, AUTH_EVENTS.passwordResetRequested, 'race@example.com', 'https://a/r?token=1');
     const before = ctx.sendgrid.requests.length;
     await Promise.all([handle(event), handle(event), handle(event)]);
@@ -73,16 +75,20 @@ describe('auth emails', () => {
   it('when the project has its own reset template, then it is rendered with {email, link, expiresAt} and sent via the default provider', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', {
-      name: 'mg',
-      type: 'mail_vendor_a',
-      config: { apiKey: 'key-1', domain: 'mg.example.com' },
+      body: {
+        name: 'mg',
+        type: 'mail_vendor_a',
+        config: { apiKey: 'key-1', domain: 'mg.example.com' },
+      },
     });
     await api.post('/v1/templates', {
-      name: 'Reset',
-      templateKey: 'auth.reset-password',
-      subject: 'Reset for {{email}}',
-      html: '<a href="{{link}}">Reset</a> until {{expiresAt}}',
-      text: 'Reset: {{link}}',
+      body: {
+        name: 'Reset',
+        templateKey: 'auth.reset-password',
+        subject: 'Reset for {{email}}',
+        html: '<a href="{{link}}">Reset</a> until {{expiresAt}}',
+        text: 'Reset: {{link}}',
+      },
     });
     const before = ctx.mailgun.requests.length;
     await handle(
@@ -130,7 +136,7 @@ describe('auth emails', () => {
 
   it('when the vendor refuses the credentials, then one failed log is kept and a redelivery sends nothing more', async () => {
     const { project, api } = await freshProject();
-    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: BAD_SENDGRID_KEY } });
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: BAD_SENDGRID_KEY } } });
     const event = linkEvent(project, AUTH_EVENTS.verificationRequested, 'x@example.com', 'https://a/v?token=1');
     const before = ctx.sendgrid.requests.length;
     await handle(event);
@@ -139,8 +145,8 @@ describe('auth emails', () => {
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
   });
 
-  it('when an event is published on the bus after startBackground, then the consumer sends the email', async () => {
-    const stop = await mailerService.startBackground!(ctx.svc.deps);
+  it('when an event is published on the bus once the jobs started, then the consumer sends the email', async () => {
+    const stop = await ctx.svc.startJobs();
     try {
       const { project, api } = await freshProject();
       await ctx.svc.deps.bus.publish(

@@ -1,6 +1,6 @@
 import { waitFor } from '@platform/testkit';
 import { useMailerService } from './support/harness';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import {
   BAD_SENDGRID_KEY,
   DOWN_MAILGUN_KEY,
@@ -36,13 +36,13 @@ async function projectWithPrimary(
   primaryKey: string,
 ): Promise<{ api: ApiClient; sendgridId: string; mailgunId: string }> {
   const { api } = await ctx.freshProject();
-  const sendgridId = (await api.post('/v1/providers', sendgridWith(primaryKey, 1))).body.id;
-  const mailgunId = (await api.post('/v1/providers', mailgunWith('key-ok', 2))).body.id;
+  const sendgridId = (await api.post('/v1/providers', { body: sendgridWith(primaryKey, 1) })).body.id;
+  const mailgunId = (await api.post('/v1/providers', { body: mailgunWith('key-ok', 2) })).body.id;
   return { api, sendgridId, mailgunId };
 }
 
 const send = (api: ApiClient, to = 'ann@example.com') =>
-  api.post('/v1/emails/send', { to, subject: 'Hi', html: '<p>Hi</p>' });
+  api.post('/v1/emails/send', { body: { to, subject: 'Hi', html: '<p>Hi</p>' } });
 const logsOf = async (api: ApiClient) => (await api.get('/v1/logs')).body.logs.reverse();
 
 describe('provider failover', () => {
@@ -88,8 +88,8 @@ describe('provider failover', () => {
 
   it('when every provider fails, then the send is 500 and each attempt is logged', async () => {
     const { api } = await ctx.freshProject();
-    await api.post('/v1/providers', sendgridWith(DOWN_SENDGRID_KEY, 1));
-    await api.post('/v1/providers', mailgunWith(DOWN_MAILGUN_KEY, 2));
+    await api.post('/v1/providers', { body: sendgridWith(DOWN_SENDGRID_KEY, 1) });
+    await api.post('/v1/providers', { body: mailgunWith(DOWN_MAILGUN_KEY, 2) });
     const res = await send(api);
     expect(res.status).toBe(500);
     expect((await logsOf(api)).map((l: { provider: string; status: string }) => [l.provider, l.status])).toEqual([
@@ -100,8 +100,8 @@ describe('provider failover', () => {
 
   it('when priorities are given, then the lower one is tried first even if the other is the default', async () => {
     const { api } = await ctx.freshProject();
-    await api.post('/v1/providers', { ...sendgridWith('SG.ok', 50), isDefault: true });
-    const mailgunId = (await api.post('/v1/providers', mailgunWith('key-ok', 10))).body.id;
+    await api.post('/v1/providers', { body: { ...sendgridWith('SG.ok', 50), isDefault: true } });
+    const mailgunId = (await api.post('/v1/providers', { body: mailgunWith('key-ok', 10) })).body.id;
     const res = await send(api);
     expect(res.body.recipients[0].providerId).toBe(mailgunId);
   });
@@ -121,7 +121,7 @@ describe('provider failover', () => {
 
   it('when the only provider is cooling down, then it is still tried (there is nothing better)', async () => {
     const { api } = await ctx.freshProject();
-    await api.post('/v1/providers', sendgridWith(DOWN_SENDGRID_KEY, 1));
+    await api.post('/v1/providers', { body: sendgridWith(DOWN_SENDGRID_KEY, 1) });
     const before = ctx.sendgrid.requests.length;
     for (let i = 0; i < 3; i++) expect((await send(api)).status).toBe(500);
     expect(ctx.sendgrid.requests.length).toBe(before + 3);
@@ -129,7 +129,7 @@ describe('provider failover', () => {
 
   it('when a project already has its limit of sends in flight, then its next send is 429 and other projects still send', async () => {
     const { api } = await ctx.freshProject();
-    await api.post('/v1/providers', sendgridWith(HANGING_SENDGRID_KEY, 1));
+    await api.post('/v1/providers', { body: sendgridWith(HANGING_SENDGRID_KEY, 1) });
     const other = await projectWithPrimary('SG.ok');
     const before = ctx.sendgrid.requests.length;
     const slow = send(api, 'slow@example.com');

@@ -1,13 +1,13 @@
 import { AUTH_EVENTS, envelopeOf, type EventHandler } from '@platform/events';
 import { authEmailHandler } from '../src';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 
 const ctx = useMailerService();
 let handle: EventHandler;
 
 beforeAll(() => {
-  handle = authEmailHandler(ctx.svc.deps);
+  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts!.shared.sender);
 });
 
 const welcome = {
@@ -25,7 +25,7 @@ const welcome = {
 
 async function projectWithSendgrid(): Promise<ApiClient> {
   const { api } = await ctx.freshProject();
-  await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
+  await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
   return api;
 }
 
@@ -33,10 +33,12 @@ async function projectWithSendgrid(): Promise<ApiClient> {
 async function subjectSentFor(api: ApiClient, locale?: string): Promise<string> {
   const before = ctx.sendgrid.requests.length;
   const res = await api.post('/v1/emails/send', {
-    to: 'ana@example.com',
-    templateId: 'welcome',
-    templateData: { name: 'Ana' },
-    ...(locale ? { locale } : {}),
+    body: {
+      to: 'ana@example.com',
+      templateId: 'welcome',
+      templateData: { name: 'Ana' },
+      ...(locale ? { locale } : {}),
+    },
   });
   expect(res.status).toBe(200);
   return (ctx.sendgrid.requests[before].body as { subject: string }).subject;
@@ -45,7 +47,7 @@ async function subjectSentFor(api: ApiClient, locale?: string): Promise<string> 
 describe('localized templates', () => {
   it('when a template is created with variants, then they are stored under canonical locale tags and listed', async () => {
     const api = await projectWithSendgrid();
-    const created = await api.post('/v1/templates', welcome);
+    const created = await api.post('/v1/templates', { body: welcome });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body.variants).sort()).toEqual(['de-AT', 'pt', 'pt-BR']);
     expect(created.body.variants['pt-BR']).toEqual({
@@ -61,7 +63,7 @@ describe('localized templates', () => {
 
   it('when a send names a locale, then the exact variant wins, then one of the same language, then the default', async () => {
     const api = await projectWithSendgrid();
-    await api.post('/v1/templates', welcome);
+    await api.post('/v1/templates', { body: welcome });
     expect(await subjectSentFor(api, 'pt-BR')).toBe('Bem-vindo Ana');
     expect(await subjectSentFor(api, 'pt-PT')).toBe('Bem-vindo (pt) Ana');
     expect(await subjectSentFor(api, 'de')).toBe('Servus Ana');
@@ -71,9 +73,11 @@ describe('localized templates', () => {
 
   it('when a variant is edited, then the next send uses the new text', async () => {
     const api = await projectWithSendgrid();
-    const { id } = (await api.post('/v1/templates', welcome)).body;
+    const { id } = (await api.post('/v1/templates', { body: welcome })).body;
     expect(await subjectSentFor(api, 'pt-BR')).toBe('Bem-vindo Ana');
-    await api.put(`/v1/templates/${id}`, { variants: { 'pt-BR': { subject: 'Oi {{name}}', html: '<p>Oi</p>' } } });
+    await api.put(`/v1/templates/${id}`, {
+      body: { variants: { 'pt-BR': { subject: 'Oi {{name}}', html: '<p>Oi</p>' } } },
+    });
     expect(await subjectSentFor(api, 'pt-BR')).toBe('Oi Ana');
     // Variants are replaced as a whole: the pt one is gone, so pt-PT falls back to pt-BR.
     expect(await subjectSentFor(api, 'pt-PT')).toBe('Oi Ana');
@@ -81,8 +85,8 @@ describe('localized templates', () => {
 
   it('when a preview names a locale, then that variant is rendered', async () => {
     const api = await projectWithSendgrid();
-    const { id } = (await api.post('/v1/templates', welcome)).body;
-    const res = await api.post(`/v1/templates/${id}/preview`, { data: { name: 'Ana' }, locale: 'pt-BR' });
+    const { id } = (await api.post('/v1/templates', { body: welcome })).body;
+    const res = await api.post(`/v1/templates/${id}/preview`, { body: { data: { name: 'Ana' }, locale: 'pt-BR' } });
     expect(res.body).toEqual({ subject: 'Bem-vindo Ana', html: '<p>Olá Ana</p>', text: 'Olá Ana' });
   });
 
@@ -102,31 +106,39 @@ describe('localized templates', () => {
       ),
     ];
     for (const variants of bad) {
-      const res = await api.post('/v1/templates', { ...welcome, templateKey: null, variants });
+      const res = await api.post('/v1/templates', { body: { ...welcome, templateKey: null, variants } });
       expect(res.status).toBe(400);
     }
     const compile = await api.post('/v1/templates', {
-      ...welcome,
-      variants: { fr: { subject: 's', html: '{{#if}}' } },
+      body: {
+        ...welcome,
+        variants: { fr: { subject: 's', html: '{{#if}}' } },
+      },
     });
     expect(compile.body.error.details[0].path).toBe('variants.fr.html');
     expect((await api.get('/v1/templates')).body.total).toBe(0);
     // A prototype name is no locale: it is dropped, never stored.
     const proto = await api.post('/v1/templates', {
-      ...welcome,
-      variants: JSON.parse('{"__proto__": {"subject": "s", "html": "h"}}'),
+      body: {
+        ...welcome,
+        variants: JSON.parse('{"__proto__": {"subject": "s", "html": "h"}}'),
+      },
     });
     expect(proto.body.variants).toEqual({});
     expect(
-      (await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h', locale: 'nope_NOPE' })).status,
+      (
+        await api.post('/v1/emails/send', {
+          body: { to: 'a@example.com', subject: 's', html: 'h', locale: 'nope_NOPE' },
+        })
+      ).status,
     ).toBe(400);
   });
 
   it("when another project has a variant for the locale, then this project's send does not see it", async () => {
     const api = await projectWithSendgrid();
     const other = await projectWithSendgrid();
-    await api.post('/v1/templates', { ...welcome, variants: {} });
-    await other.post('/v1/templates', welcome);
+    await api.post('/v1/templates', { body: { ...welcome, variants: {} } });
+    await other.post('/v1/templates', { body: welcome });
     expect(await subjectSentFor(api, 'pt-BR')).toBe('Welcome Ana');
   });
 });
@@ -134,13 +146,15 @@ describe('localized templates', () => {
 describe('localized auth emails', () => {
   async function projectWithResetTemplate() {
     const { project, api } = await ctx.freshProject();
-    await api.post('/v1/providers', { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } });
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
     await api.post('/v1/templates', {
-      name: 'Reset',
-      templateKey: 'auth.reset-password',
-      subject: 'Reset your password',
-      html: '<a href="{{link}}">Reset</a>',
-      variants: { es: { subject: 'Restablece tu contraseña', html: '<a href="{{link}}">Restablecer</a>' } },
+      body: {
+        name: 'Reset',
+        templateKey: 'auth.reset-password',
+        subject: 'Reset your password',
+        html: '<a href="{{link}}">Reset</a>',
+        variants: { es: { subject: 'Restablece tu contraseña', html: '<a href="{{link}}">Restablecer</a>' } },
+      },
     });
     return { project, api };
   }
@@ -179,7 +193,7 @@ describe('localized auth emails', () => {
 
   it('when the recipient of an auth email is suppressed, then no provider is asked and the log says suppressed', async () => {
     const { project, api } = await projectWithResetTemplate();
-    await api.post('/v1/suppressions', { email: 'User@example.com', reason: 'bounce' });
+    await api.post('/v1/suppressions', { body: { email: 'User@example.com', reason: 'bounce' } });
     const before = ctx.sendgrid.requests.length;
     await handle(resetEvent(project, 'es'));
     expect(ctx.sendgrid.requests.length).toBe(before);

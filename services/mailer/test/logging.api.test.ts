@@ -7,7 +7,7 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient } from './support/api';
+import { mailerClient } from './support/harness';
 
 // No log line may carry a vendor key or a link with a token, even when the vendor quotes them back.
 const apiKey = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';
@@ -34,18 +34,22 @@ afterAll(async () => {
 describe('logs', () => {
   it('when the vendor refuses a send and quotes the key and the link back, then no log line contains either', async () => {
     const project = await svc.createProject();
-    const api = apiClient(svc, project.headers);
+    const api = mailerClient(svc.app, project.headers);
     const provider = await api.post('/v1/providers', {
-      name: 'Mailgun',
-      type: 'mailgun',
-      config: { apiKey, domain: 'mg.example.com', fromEmail: 'app@mg.example.com' },
+      body: {
+        name: 'Mailgun',
+        type: 'mailgun',
+        config: { apiKey, domain: 'mg.example.com', fromEmail: 'app@mg.example.com' },
+      },
     });
     expect(provider.status).toBe(201);
     const res = await api.post('/v1/emails/send', {
-      to: 'ann@example.com',
-      subject: 'Reset',
-      html: `<a href="${link}">Reset</a>`,
-      text: `Reset: ${link}`,
+      body: {
+        to: 'ann@example.com',
+        subject: 'Reset',
+        html: `<a href="${link}">Reset</a>`,
+        text: `Reset: ${link}`,
+      },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(vendor.requests.length).toBeGreaterThan(0);

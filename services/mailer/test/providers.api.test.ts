@@ -1,4 +1,4 @@
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
@@ -22,7 +22,7 @@ const sendgridInput = {
 describe('providers', () => {
   it('when a placeholder type is given, then the provider is stored under the real vendor name and the config is not returned', async () => {
     const api = await freshProject();
-    const res = await api.post('/v1/providers', mailgunInput);
+    const res = await api.post('/v1/providers', { body: mailgunInput });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -32,14 +32,14 @@ describe('providers', () => {
       isDefault: true,
       createdAt: expect.any(String),
     });
-    const sg = await api.post('/v1/providers', { ...sendgridInput, type: 'sendgrid' });
+    const sg = await api.post('/v1/providers', { body: { ...sendgridInput, type: 'sendgrid' } });
     expect(sg.body.type).toBe('sendgrid');
     expect(JSON.stringify((await api.get('/v1/providers')).body)).not.toMatch(/key-live-123|SG\.live-456/);
   });
 
   it('when the config is stored, then the database holds it encrypted', async () => {
     const api = await freshProject();
-    const res = await api.post('/v1/providers', mailgunInput);
+    const res = await api.post('/v1/providers', { body: mailgunInput });
     const row = await ctx.svc.deps.db('mail_providers').where({ id: res.body.id }).first('config_enc');
     expect(row.config_enc).not.toContain('key-live-123');
     expect(ctx.svc.deps.secrets.decryptJson(row.config_enc)).toMatchObject({
@@ -61,17 +61,17 @@ describe('providers', () => {
     ],
   ])('when %s, then 400 names the field', async (_case, body, path) => {
     const api = await freshProject();
-    const res = await api.post('/v1/providers', body);
+    const res = await api.post('/v1/providers', { body: body });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
   it('when a second provider is created as default, then the old default is unset; otherwise the first stays default', async () => {
     const api = await freshProject();
-    const first = await api.post('/v1/providers', mailgunInput);
-    const second = await api.post('/v1/providers', sendgridInput);
+    const first = await api.post('/v1/providers', { body: mailgunInput });
+    const second = await api.post('/v1/providers', { body: sendgridInput });
     expect(second.body.isDefault).toBe(false);
-    const third = await api.post('/v1/providers', { ...sendgridInput, name: 'SG 2', isDefault: true });
+    const third = await api.post('/v1/providers', { body: { ...sendgridInput, name: 'SG 2', isDefault: true } });
     expect(third.body.isDefault).toBe(true);
     const list = await api.get('/v1/providers');
     const defaults = list.body.providers
@@ -88,7 +88,7 @@ describe('providers', () => {
   it('when several defaults are created at once, then exactly one provider is default', async () => {
     const api = await freshProject();
     await Promise.all(
-      [1, 2, 3, 4].map((n) => api.post('/v1/providers', { ...mailgunInput, name: `p${n}`, isDefault: true })),
+      [1, 2, 3, 4].map((n) => api.post('/v1/providers', { body: { ...mailgunInput, name: `p${n}`, isDefault: true } })),
     );
     const list = await api.get('/v1/providers');
     expect(list.body.providers.filter((p: { isDefault: boolean }) => p.isDefault)).toHaveLength(1);
@@ -97,11 +97,13 @@ describe('providers', () => {
   it('when a Mailgun provider is tested, then mailgun.js sends to the stand-in and the result names the message', async () => {
     const api = await freshProject();
     const provider = await api.post('/v1/providers', {
-      ...mailgunInput,
-      config: { ...mailgunInput.config, fromEmail: 'ops@mg.example.com' },
+      body: {
+        ...mailgunInput,
+        config: { ...mailgunInput.config, fromEmail: 'ops@mg.example.com' },
+      },
     });
     const before = ctx.mailgun.requests.length;
-    const res = await api.post(`/v1/providers/${provider.body.id}/test`, { to: 'dev@example.com' });
+    const res = await api.post(`/v1/providers/${provider.body.id}/test`, { body: { to: 'dev@example.com' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
@@ -123,8 +125,10 @@ describe('providers', () => {
 
   it('when a SendGrid provider is tested with a revoked key, then success is false with the vendor message, logged as failed', async () => {
     const api = await freshProject();
-    const provider = await api.post('/v1/providers', { ...sendgridInput, config: { apiKey: BAD_SENDGRID_KEY } });
-    const res = await api.post(`/v1/providers/${provider.body.id}/test`, { to: 'dev@example.com' });
+    const provider = await api.post('/v1/providers', {
+      body: { ...sendgridInput, config: { apiKey: BAD_SENDGRID_KEY } },
+    });
+    const res = await api.post(`/v1/providers/${provider.body.id}/test`, { body: { to: 'dev@example.com' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: false,
@@ -137,18 +141,21 @@ describe('providers', () => {
 
   it('when the test has no valid recipient, then 400; an unknown provider is 404', async () => {
     const api = await freshProject();
-    const provider = await api.post('/v1/providers', sendgridInput);
-    expect((await api.post(`/v1/providers/${provider.body.id}/test`, { to: 'nope' })).status).toBe(400);
+    const provider = await api.post('/v1/providers', { body: sendgridInput });
+    expect((await api.post(`/v1/providers/${provider.body.id}/test`, { body: { to: 'nope' } })).status).toBe(400);
     expect(
-      (await api.post('/v1/providers/00000000-0000-4000-8000-000000000000/test', { to: 'a@example.com' })).status,
+      (await api.post('/v1/providers/00000000-0000-4000-8000-000000000000/test', { body: { to: 'a@example.com' } }))
+        .status,
     ).toBe(404);
   });
 
   it("when another project's keys are used, then its providers are neither listed nor testable", async () => {
     const api = await freshProject();
     const other = await freshProject();
-    const provider = await api.post('/v1/providers', sendgridInput);
+    const provider = await api.post('/v1/providers', { body: sendgridInput });
     expect((await other.get('/v1/providers')).body.providers).toEqual([]);
-    expect((await other.post(`/v1/providers/${provider.body.id}/test`, { to: 'a@example.com' })).status).toBe(404);
+    expect((await other.post(`/v1/providers/${provider.body.id}/test`, { body: { to: 'a@example.com' } })).status).toBe(
+      404,
+    );
   });
 });

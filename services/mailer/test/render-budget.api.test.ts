@@ -1,6 +1,6 @@
 import { createTestService, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { mailerClient, type ApiClient } from './support/harness';
 
 let svc: TestService;
 let noisy: ApiClient;
@@ -11,8 +11,8 @@ beforeAll(async () => {
   svc = await createTestService(mailerService, {
     env: { MAILER_RENDER_THREADS: '1', MAILER_RENDER_BUDGET_MS: '300', MAILER_RENDER_MAX_OUTPUT_CHARS: '5000' },
   });
-  noisy = apiClient(svc, (await svc.createProject()).headers);
-  quiet = apiClient(svc, (await svc.createProject()).headers);
+  noisy = mailerClient(svc.app, (await svc.createProject()).headers);
+  quiet = mailerClient(svc.app, (await svc.createProject()).headers);
 });
 
 afterAll(async () => {
@@ -25,7 +25,7 @@ const BLOW_UP =
 const sixty = { a: Array.from({ length: 60 }, (_, i) => i) };
 
 async function template(api: ApiClient, html: string): Promise<string> {
-  const res = await api.post('/v1/templates', { name: 'T', subject: 'S', html });
+  const res = await api.post('/v1/templates', { body: { name: 'T', subject: 'S', html } });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -33,7 +33,7 @@ async function template(api: ApiClient, html: string): Promise<string> {
 describe('template render budget', () => {
   it('when a preview loops past the time budget, then 400 names the time budget', async () => {
     const id = await template(noisy, BLOW_UP);
-    const res = await noisy.post(`/v1/templates/${id}/preview`, { data: sixty });
+    const res = await noisy.post(`/v1/templates/${id}/preview`, { body: { data: sixty } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.message).toMatch(/time budget/);
@@ -42,7 +42,9 @@ describe('template render budget', () => {
 
   it('when a send renders past the time budget, then 400 and nothing is logged', async () => {
     const id = await template(noisy, BLOW_UP);
-    const res = await noisy.post('/v1/emails/send', { to: 'a@example.com', templateId: id, templateData: sixty });
+    const res = await noisy.post('/v1/emails/send', {
+      body: { to: 'a@example.com', templateId: id, templateData: sixty },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/time budget/);
     expect((await noisy.get('/v1/logs')).body.logs).toHaveLength(0);
@@ -51,7 +53,9 @@ describe('template render budget', () => {
   it('when a rendering is larger than the output budget, then 400 names the output budget', async () => {
     const id = await template(noisy, '{{#each a}}{{@root.s}}{{/each}}');
     const res = await noisy.post(`/v1/templates/${id}/preview`, {
-      data: { a: [1, 2, 3, 4, 5, 6], s: 'x'.repeat(1000) },
+      body: {
+        data: { a: [1, 2, 3, 4, 5, 6], s: 'x'.repeat(1000) },
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/output budget/);
@@ -68,11 +72,11 @@ describe('template render budget', () => {
         return res.status;
       });
     const noisyCalls = [1, 2, 3, 4, 5].map((n) =>
-      track(`noisy${n}`, noisy.post(`/v1/templates/${heavy}/preview`, { data: sixty })),
+      track(`noisy${n}`, noisy.post(`/v1/templates/${heavy}/preview`, { body: { data: sixty } })),
     );
     // However they arrive, the quiet one waits for at most the noisy rendering already running;
     // in arrival order it would be answered last.
-    const quietCall = track('quiet', quiet.post(`/v1/templates/${light}/preview`, { data: { name: 'Y' } }));
+    const quietCall = track('quiet', quiet.post(`/v1/templates/${light}/preview`, { body: { data: { name: 'Y' } } }));
     expect(await quietCall).toBe(200);
     expect(await Promise.all(noisyCalls)).toEqual([400, 400, 400, 400, 400]);
     expect(finished.indexOf('quiet')).toBeLessThanOrEqual(1);

@@ -1,6 +1,6 @@
 import { createTestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { mailerClient, type ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import { BAD_MAILGUN_KEY, formFields } from './support/vendor-stubs';
 
@@ -24,13 +24,15 @@ const sendgridProvider = {
 describe('sending', () => {
   it('when html is sent through Mailgun, then mailgun.js posts it to the stand-in and the attempt is logged', async () => {
     const api = await freshProject();
-    const provider = await api.post('/v1/providers', mailgunProvider);
+    const provider = await api.post('/v1/providers', { body: mailgunProvider });
     const before = ctx.mailgun.requests.length;
     const res = await api.post('/v1/emails/send', {
-      to: 'ann@example.com',
-      subject: 'Hi',
-      html: '<p>Hi</p>',
-      text: 'Hi',
+      body: {
+        to: 'ann@example.com',
+        subject: 'Hi',
+        html: '<p>Hi</p>',
+        text: 'Hi',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -65,20 +67,24 @@ describe('sending', () => {
 
   it('when a template is sent by templateKey through SendGrid, then the rendered email reaches the stand-in', async () => {
     const api = await freshProject();
-    await api.post('/v1/providers', sendgridProvider);
+    await api.post('/v1/providers', { body: sendgridProvider });
     const template = await api.post('/v1/templates', {
-      name: 'Order',
-      templateKey: 'order.shipped',
-      subject: 'Order {{order}} shipped',
-      html: '<p>{{name}}</p>{{#each items}}<i>{{this}}</i>{{/each}}',
-      text: 'Dear {{name}}',
+      body: {
+        name: 'Order',
+        templateKey: 'order.shipped',
+        subject: 'Order {{order}} shipped',
+        html: '<p>{{name}}</p>{{#each items}}<i>{{this}}</i>{{/each}}',
+        text: 'Dear {{name}}',
+      },
     });
     const before = ctx.sendgrid.requests.length;
     const res = await api.post('/v1/emails/send', {
-      to: 'bob@example.com',
-      templateId: 'order.shipped',
-      templateData: { order: 42, name: 'Bob & <Co>', items: ['x', 'y'] },
-      from: 'shop@example.com',
+      body: {
+        to: 'bob@example.com',
+        templateId: 'order.shipped',
+        templateData: { order: 42, name: 'Bob & <Co>', items: ['x', 'y'] },
+        from: 'shop@example.com',
+      },
     });
     expect(res.status).toBe(200);
     const sent = ctx.sendgrid.requests[before];
@@ -102,13 +108,17 @@ describe('sending', () => {
 
   it('when a template is sent by id with an explicit subject, then the explicit subject wins', async () => {
     const api = await freshProject();
-    await api.post('/v1/providers', sendgridProvider);
-    const template = await api.post('/v1/templates', { name: 'T', subject: 'From template', html: '<p>x</p>' });
+    await api.post('/v1/providers', { body: sendgridProvider });
+    const template = await api.post('/v1/templates', {
+      body: { name: 'T', subject: 'From template', html: '<p>x</p>' },
+    });
     const before = ctx.sendgrid.requests.length;
     const res = await api.post('/v1/emails/send', {
-      to: 'c@example.com',
-      templateId: template.body.id,
-      subject: 'Explicit',
+      body: {
+        to: 'c@example.com',
+        templateId: template.body.id,
+        subject: 'Explicit',
+      },
     });
     expect(res.status).toBe(200);
     expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('Explicit');
@@ -116,11 +126,15 @@ describe('sending', () => {
 
   it("when templateId is one template's id and another's templateKey, then the templateKey match is sent", async () => {
     const api = await freshProject();
-    await api.post('/v1/providers', sendgridProvider);
-    const byId = await api.post('/v1/templates', { name: 'A', subject: 'By id', html: '<p>a</p>' });
-    await api.post('/v1/templates', { name: 'B', templateKey: byId.body.id, subject: 'By key', html: '<p>b</p>' });
+    await api.post('/v1/providers', { body: sendgridProvider });
+    const byId = await api.post('/v1/templates', { body: { name: 'A', subject: 'By id', html: '<p>a</p>' } });
+    await api.post('/v1/templates', {
+      body: { name: 'B', templateKey: byId.body.id, subject: 'By key', html: '<p>b</p>' },
+    });
     const before = ctx.sendgrid.requests.length;
-    expect((await api.post('/v1/emails/send', { to: 'd@example.com', templateId: byId.body.id })).status).toBe(200);
+    expect(
+      (await api.post('/v1/emails/send', { body: { to: 'd@example.com', templateId: byId.body.id } })).status,
+    ).toBe(200);
     expect((ctx.sendgrid.requests[before].body as { subject: string }).subject).toBe('By key');
   });
 
@@ -133,7 +147,7 @@ describe('sending', () => {
     ['templateData that is not an object', { to: 'a@example.com', templateId: 'x', templateData: 'y' }],
   ])('when the body has %s, then 400 VALIDATION_ERROR', async (_case, body) => {
     const api = await freshProject();
-    const res = await api.post('/v1/emails/send', body);
+    const res = await api.post('/v1/emails/send', { body: body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -141,18 +155,28 @@ describe('sending', () => {
   it('when the template does not exist in this project, then 404', async () => {
     const api = await freshProject();
     const other = await freshProject();
-    const template = await other.post('/v1/templates', { name: 'T', templateKey: 'theirs', subject: 's', html: 'h' });
-    expect((await api.post('/v1/emails/send', { to: 'a@example.com', templateId: 'theirs' })).status).toBe(404);
-    expect((await api.post('/v1/emails/send', { to: 'a@example.com', templateId: template.body.id })).status).toBe(404);
+    const template = await other.post('/v1/templates', {
+      body: { name: 'T', templateKey: 'theirs', subject: 's', html: 'h' },
+    });
+    expect((await api.post('/v1/emails/send', { body: { to: 'a@example.com', templateId: 'theirs' } })).status).toBe(
+      404,
+    );
+    expect(
+      (await api.post('/v1/emails/send', { body: { to: 'a@example.com', templateId: template.body.id } })).status,
+    ).toBe(404);
   });
 
   it('when the vendor refuses, then 500 VENDOR_ERROR without the key, and the log says failed', async () => {
     const api = await freshProject();
     await api.post('/v1/providers', {
-      ...mailgunProvider,
-      config: { ...mailgunProvider.config, apiKey: BAD_MAILGUN_KEY },
+      body: {
+        ...mailgunProvider,
+        config: { ...mailgunProvider.config, apiKey: BAD_MAILGUN_KEY },
+      },
     });
-    const res = await api.post('/v1/emails/send', { to: 'ann@example.com', subject: 'Hi', html: '<p>Hi</p>' });
+    const res = await api.post('/v1/emails/send', {
+      body: { to: 'ann@example.com', subject: 'Hi', html: '<p>Hi</p>' },
+    });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
     expect(JSON.stringify(res.body)).not.toContain(BAD_MAILGUN_KEY);
@@ -176,9 +200,9 @@ describe('sending', () => {
   it('when the vendor cannot be reached, then 502 VENDOR_ERROR and the log says failed', async () => {
     const unreachable = await createTestService(mailerService, { env: { SENDGRID_API_BASE: 'http://127.0.0.1:9' } });
     try {
-      const api = apiClient(unreachable, (await unreachable.createProject()).headers);
-      await api.post('/v1/providers', sendgridProvider);
-      const res = await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h' });
+      const api = mailerClient(unreachable.app, (await unreachable.createProject()).headers);
+      await api.post('/v1/providers', { body: sendgridProvider });
+      const res = await api.post('/v1/emails/send', { body: { to: 'a@example.com', subject: 's', html: 'h' } });
       expect(res.status).toBe(502);
       expect(res.body.error.code).toBe('VENDOR_ERROR');
       expect((await api.get('/v1/stats')).body.failed).toBe(1);
@@ -190,10 +214,12 @@ describe('sending', () => {
   it('when the project has no provider outside production, then the outbox stores the rendered email as sent', async () => {
     const api = await freshProject();
     const res = await api.post('/v1/emails/send', {
-      to: 'dev@example.com',
-      subject: 'Local',
-      html: '<p>Link</p>',
-      text: 'Link',
+      body: {
+        to: 'dev@example.com',
+        subject: 'Local',
+        html: '<p>Link</p>',
+        text: 'Link',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('sent');
@@ -211,8 +237,8 @@ describe('sending', () => {
   it('when the project has no provider in production, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const production = await createTestService(mailerService, { env: { NODE_ENV: 'production' } });
     try {
-      const api = apiClient(production, (await production.createProject()).headers);
-      const res = await api.post('/v1/emails/send', { to: 'a@example.com', subject: 's', html: 'h' });
+      const api = mailerClient(production.app, (await production.createProject()).headers);
+      const res = await api.post('/v1/emails/send', { body: { to: 'a@example.com', subject: 's', html: 'h' } });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
     } finally {
@@ -228,12 +254,14 @@ describe('logs and stats', () => {
   beforeAll(async () => {
     api = await freshProject();
     other = await freshProject();
-    await api.post('/v1/providers', sendgridProvider);
+    await api.post('/v1/providers', { body: sendgridProvider });
     for (let i = 1; i <= 5; i++) {
       await api.post('/v1/emails/send', {
-        to: i % 2 ? 'Odd@Example.com' : 'even@example.com',
-        subject: `n${i}`,
-        html: 'h',
+        body: {
+          to: i % 2 ? 'Odd@Example.com' : 'even@example.com',
+          subject: `n${i}`,
+          html: 'h',
+        },
       });
     }
   });

@@ -1,4 +1,4 @@
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import { postWebhook, sendgridEventId, sendThroughDefault, vendorWebhookKeys } from './support/webhooks';
 
@@ -12,7 +12,7 @@ async function projectWith(type: 'mailgun' | 'sendgrid'): Promise<{ api: ApiClie
     type === 'mailgun'
       ? { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: keys.mailgunSigningKey }
       : { apiKey: 'SG.1', webhookPublicKey: keys.sendgridPublicKey };
-  const providerId = (await api.post('/v1/providers', { name: type, type, config })).body.id;
+  const providerId = (await api.post('/v1/providers', { body: { name: type, type, config } })).body.id;
   return { api, providerId };
 }
 
@@ -129,7 +129,7 @@ describe('suppression from SendGrid events', () => {
     const raw = JSON.stringify([{ email: 'angry@example.com', event: 'spamreport', sg_event_id: sendgridEventId() }]);
     await postWebhook(ctx.svc.app, providerId, raw, keys.sendgridHeaders(raw));
     const before = ctx.sendgrid.requests.length;
-    const res = await api.post('/v1/emails/send', { to: 'angry@example.com', subject: 's', html: 'h' });
+    const res = await api.post('/v1/emails/send', { body: { to: 'angry@example.com', subject: 's', html: 'h' } });
     expect(res.body).toMatchObject({ status: 'suppressed', reason: 'complaint' });
     expect(ctx.sendgrid.requests.length).toBe(before);
   });

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { apiClient, type ApiClient } from './support/api';
+import { mailerClient, type ApiClient } from './support/harness';
 
 let svc: TestService;
 let project: TestProject;
@@ -11,8 +11,8 @@ let other: ApiClient;
 beforeAll(async () => {
   svc = await createTestService(mailerService);
   project = await svc.createProject();
-  api = apiClient(svc, project.headers);
-  other = apiClient(svc, (await svc.createProject()).headers);
+  api = mailerClient(svc.app, project.headers);
+  other = mailerClient(svc.app, (await svc.createProject()).headers);
 });
 
 afterAll(async () => {
@@ -29,7 +29,7 @@ const welcome = {
 
 describe('templates', () => {
   it('when a template is created, then 201 returns it with ids and timestamps', async () => {
-    const res = await api.post('/v1/templates', { ...welcome, templateKey: 'created-1', unknownField: 'x' });
+    const res = await api.post('/v1/templates', { body: { ...welcome, templateKey: 'created-1', unknownField: 'x' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       name: 'Welcome',
@@ -43,41 +43,47 @@ describe('templates', () => {
   });
 
   it('when required fields are missing, then 400 VALIDATION_ERROR lists them', async () => {
-    const res = await api.post('/v1/templates', { name: 'x' });
+    const res = await api.post('/v1/templates', { body: { name: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['html', 'subject']);
   });
 
   it('when the html does not compile, then 400 names the field', async () => {
-    const res = await api.post('/v1/templates', { ...welcome, templateKey: null, html: '<p>{{#if x}}open</p>' });
+    const res = await api.post('/v1/templates', {
+      body: { ...welcome, templateKey: null, html: '<p>{{#if x}}open</p>' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('html');
   });
 
   it('when a template calls an unknown helper, then 400 at create', async () => {
-    const res = await api.post('/v1/templates', { ...welcome, templateKey: null, subject: '{{shout name}}' });
+    const res = await api.post('/v1/templates', { body: { ...welcome, templateKey: null, subject: '{{shout name}}' } });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('subject');
   });
 
   it('when the templateKey is already used in the project, then 409 CONFLICT', async () => {
-    await api.post('/v1/templates', { ...welcome, templateKey: 'dup' }).then((r) => expect(r.status).toBe(201));
-    const res = await api.post('/v1/templates', { ...welcome, templateKey: 'dup' });
+    await api
+      .post('/v1/templates', { body: { ...welcome, templateKey: 'dup' } })
+      .then((r) => expect(r.status).toBe(201));
+    const res = await api.post('/v1/templates', { body: { ...welcome, templateKey: 'dup' } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
   });
 
   it('when another project uses the same templateKey, then it is allowed', async () => {
-    await api.post('/v1/templates', { ...welcome, templateKey: 'shared-key' });
-    const res = await other.post('/v1/templates', { ...welcome, templateKey: 'shared-key' });
+    await api.post('/v1/templates', { body: { ...welcome, templateKey: 'shared-key' } });
+    const res = await other.post('/v1/templates', { body: { ...welcome, templateKey: 'shared-key' } });
     expect(res.status).toBe(201);
   });
 
   it('when previewed, then html is escaped and subject and text are not', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
     const res = await api.post(`/v1/templates/${created.body.id}/preview`, {
-      data: { name: '<b>Ann & Bob</b>', vip: true, items: ['a<b', 'c'] },
+      body: {
+        data: { name: '<b>Ann & Bob</b>', vip: true, items: ['a<b', 'c'] },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -88,8 +94,8 @@ describe('templates', () => {
   });
 
   it('when a conditional is false and a list is empty, then both render to nothing', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
-    const res = await api.post(`/v1/templates/${created.body.id}/preview`, { data: { name: 'Z' } });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
+    const res = await api.post(`/v1/templates/${created.body.id}/preview`, { body: { data: { name: 'Z' } } });
     expect(res.body.html).toBe('<h1>Hello Z</h1><ul></ul>');
   });
 
@@ -103,7 +109,7 @@ describe('templates', () => {
   });
 
   it('when fetched by id, then the full template comes back; an unknown or malformed id is 404', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
     const res = await api.get(`/v1/templates/${created.body.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created.body);
@@ -112,38 +118,40 @@ describe('templates', () => {
   });
 
   it('when updated, then the next preview uses the new text (the cache is not stale)', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
-    await api.post(`/v1/templates/${created.body.id}/preview`, { data: { name: 'A' } });
-    const updated = await api.put(`/v1/templates/${created.body.id}`, { subject: 'Changed {{name}}', text: null });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
+    await api.post(`/v1/templates/${created.body.id}/preview`, { body: { data: { name: 'A' } } });
+    const updated = await api.put(`/v1/templates/${created.body.id}`, {
+      body: { subject: 'Changed {{name}}', text: null },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.updatedAt > created.body.updatedAt).toBe(true);
     expect(updated.body.text).toBeNull();
-    const res = await api.post(`/v1/templates/${created.body.id}/preview`, { data: { name: 'A' } });
+    const res = await api.post(`/v1/templates/${created.body.id}/preview`, { body: { data: { name: 'A' } } });
     expect(res.body).toMatchObject({ subject: 'Changed A', text: null });
   });
 
   it('when an update does not compile or takes a used key, then 400 / 409 and nothing changes', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: 'upd-a' });
-    await api.post('/v1/templates', { ...welcome, templateKey: 'upd-b' });
-    expect((await api.put(`/v1/templates/${created.body.id}`, { html: '{{#each}}' })).status).toBe(400);
-    expect((await api.put(`/v1/templates/${created.body.id}`, { templateKey: 'upd-b' })).status).toBe(409);
-    expect((await api.put(`/v1/templates/${created.body.id}`, {})).status).toBe(400);
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: 'upd-a' } });
+    await api.post('/v1/templates', { body: { ...welcome, templateKey: 'upd-b' } });
+    expect((await api.put(`/v1/templates/${created.body.id}`, { body: { html: '{{#each}}' } })).status).toBe(400);
+    expect((await api.put(`/v1/templates/${created.body.id}`, { body: { templateKey: 'upd-b' } })).status).toBe(409);
+    expect((await api.put(`/v1/templates/${created.body.id}`, { body: {} })).status).toBe(400);
     expect((await api.get(`/v1/templates/${created.body.id}`)).body).toEqual(created.body);
   });
 
   it('when deleted, then 204 and it is gone', async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
     expect((await api.delete(`/v1/templates/${created.body.id}`)).status).toBe(204);
     expect((await api.get(`/v1/templates/${created.body.id}`)).status).toBe(404);
     expect((await api.delete(`/v1/templates/${created.body.id}`)).status).toBe(404);
   });
 
   it("when another project's keys name this project's template, then 404 on every operation", async () => {
-    const created = await api.post('/v1/templates', { ...welcome, templateKey: null });
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
     const id = created.body.id;
     expect((await other.get(`/v1/templates/${id}`)).status).toBe(404);
-    expect((await other.put(`/v1/templates/${id}`, { name: 'stolen' })).status).toBe(404);
-    expect((await other.post(`/v1/templates/${id}/preview`, { data: {} })).status).toBe(404);
+    expect((await other.put(`/v1/templates/${id}`, { body: { name: 'stolen' } })).status).toBe(404);
+    expect((await other.post(`/v1/templates/${id}/preview`, { body: { data: {} } })).status).toBe(404);
     expect((await other.delete(`/v1/templates/${id}`)).status).toBe(404);
     const list = await other.get('/v1/templates');
     expect(list.body.templates.map((t: { id: string }) => t.id)).not.toContain(id);
@@ -170,8 +178,14 @@ describe('templates', () => {
     ]);
   });
 
+  it('when the page size is not a positive number, then 400 VALIDATION_ERROR', async () => {
+    const res = await api.get('/v1/templates?limit=0');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
   it('when keys are missing, then 401', async () => {
-    const anonymous = apiClient(svc, {});
+    const anonymous = mailerClient(svc.app, {});
     expect((await anonymous.get('/v1/templates')).status).toBe(401);
   });
 });

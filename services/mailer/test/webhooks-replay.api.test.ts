@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { assembleService } from '@platform/runtime';
 import { mailerService } from '../src';
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import {
   logOf,
@@ -30,7 +31,7 @@ async function projectWith(type: 'mailgun' | 'sendgrid'): Promise<ProjectWithPro
     type === 'mailgun'
       ? { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: vendor.mailgunSigningKey }
       : { apiKey: 'SG.1', webhookPublicKey: vendor.sendgridPublicKey };
-  const created = await api.post('/v1/providers', { name: type, type, config });
+  const created = await api.post('/v1/providers', { body: { name: type, type, config } });
   expect(created.status).toBe(201);
   return { api, providerId: created.body.id };
 }
@@ -80,8 +81,12 @@ describe('Mailgun webhook replays', () => {
     const body = JSON.stringify(vendor.mailgunEvent(log.vendorMessageId, 'delivered'));
     expect((await post(mg.providerId, body)).status).toBe(200);
     // A second app over the same database shares no memory with the first: only Postgres knows the token.
-    const replica = mailerService.createApp({ ...ctx.svc.deps });
-    expect((await postWebhook(replica, mg.providerId, body)).status).toBe(401);
+    const replica = assembleService(mailerService, { ...ctx.svc.deps });
+    try {
+      expect((await postWebhook(replica.app, mg.providerId, body)).status).toBe(401);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('when copies of one request arrive at the same time, then exactly one is accepted', async () => {

@@ -1,4 +1,4 @@
-import type { ApiClient } from './support/api';
+import type { ApiClient } from './support/harness';
 import { useMailerService } from './support/harness';
 import {
   logOf,
@@ -19,16 +19,20 @@ beforeAll(async () => {
   ({ api } = await ctx.freshProject());
   mailgunProviderId = (
     await api.post('/v1/providers', {
-      name: 'mg',
-      type: 'mailgun',
-      config: { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: signingKey },
+      body: {
+        name: 'mg',
+        type: 'mailgun',
+        config: { apiKey: 'key-1', domain: 'mg.example.com', webhookSigningKey: signingKey },
+      },
     })
   ).body.id;
   sendgridProviderId = (
     await api.post('/v1/providers', {
-      name: 'sg',
-      type: 'sendgrid',
-      config: { apiKey: 'SG.1', webhookPublicKey: sendgridPublicKey },
+      body: {
+        name: 'sg',
+        type: 'sendgrid',
+        config: { apiKey: 'SG.1', webhookPublicKey: sendgridPublicKey },
+      },
     })
   ).body.id;
 });
@@ -81,15 +85,17 @@ describe('SendGrid delivery webhooks', () => {
   beforeAll(async () => {
     // Later sends go through SendGrid.
     await api.post('/v1/providers', {
-      name: 'sg default',
-      type: 'sendgrid',
-      isDefault: true,
-      config: { apiKey: 'SG.2' },
+      body: {
+        name: 'sg default',
+        type: 'sendgrid',
+        isDefault: true,
+        config: { apiKey: 'SG.2' },
+      },
     });
   });
 
   async function sendThroughSendgrid() {
-    const sent = await api.post(`/v1/providers/${sendgridProviderId}/test`, { to: 'r@example.com' });
+    const sent = await api.post(`/v1/providers/${sendgridProviderId}/test`, { body: { to: 'r@example.com' } });
     const logs = await api.get('/v1/logs?limit=100');
     return logs.body.logs.find((l: { id: string }) => l.id === sent.body.messageId) as {
       id: string;
@@ -169,7 +175,9 @@ describe('SendGrid delivery webhooks', () => {
   });
 
   it('when the provider has no verification key, then its webhook is refused', async () => {
-    const plain = await api.post('/v1/providers', { name: 'no key', type: 'sendgrid', config: { apiKey: 'SG.3' } });
+    const plain = await api.post('/v1/providers', {
+      body: { name: 'no key', type: 'sendgrid', config: { apiKey: 'SG.3' } },
+    });
     const rawBody = '[]';
     expect((await postWebhook(plain.body.id, rawBody, sendgridHeaders(rawBody))).status).toBe(401);
   });

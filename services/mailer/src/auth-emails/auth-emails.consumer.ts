@@ -10,10 +10,12 @@ import {
 import type { ServiceDeps } from '@platform/runtime';
 import { type Logger } from '@platform/http';
 import { AppError } from '@platform/tenancy';
-import { mailerServices, type MailerServices } from '../services';
+import { failover, record, recordSuppressed, type Sender } from '../emails/emails.service';
+import { sendingRoutes } from '../providers/providers.service';
+import { blockingSuppressions } from '../suppressions/suppressions.service';
 import type { Tenant } from '../shared';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';
-import { forLocale } from '../templates/templates.service';
+import { findTemplateForSend, forLocale, renderTemplate } from '../templates/templates.service';
 import { AUTH_TEMPLATE_KEYS, DEFAULT_AUTH_TEMPLATES, type AuthTemplateKey } from './default-templates';
 
 export const AUTH_EMAIL_QUEUE = 'mailer.auth-emails';
@@ -63,17 +65,17 @@ const isFinal = (status?: number) =>
   status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 async function render(
-  services: MailerServices,
+  sender: Sender,
   trx: Knex,
   tenant: Tenant,
   plan: AuthEmailPlan,
   logger: Logger,
 ): Promise<RenderedEmail & { templateId: string | null }> {
-  const template = await services.templates.findForSend(trx, tenant, plan.templateKey);
+  const template = await findTemplateForSend(trx, tenant, plan.templateKey);
   if (template) {
     try {
       return {
-        ...(await services.templates.render(tenant, forLocale(template, plan.locale), plan.data)),
+        ...(await renderTemplate(sender.renderer, tenant, forLocale(template, plan.locale), plan.data)),
         templateId: template.id,
       };
     } catch (error) {
@@ -95,67 +97,65 @@ async function render(
  * vendor that refuses ends in one failed log; a production project without a provider is
  * only logged as a warning (there is no provider to record the attempt under).
  */
-export async function sendAuthEmail(deps: ServiceDeps, trx: Knex.Transaction, event: EventEnvelope): Promise<void> {
+export async function sendAuthEmail(
+  deps: ServiceDeps,
+  sender: Sender,
+  trx: Knex.Transaction,
+  event: EventEnvelope,
+): Promise<void> {
   const plan = planOf(event);
   if (!plan || !plan.data.email) return;
-  const services = mailerServices(deps);
   const tenant: Tenant = { tenantId: event.tenantId, projectId: event.projectId };
-  const { templateId, ...content } = await render(services, trx, tenant, plan, deps.logger);
+  const { templateId, ...content } = await render(sender, trx, tenant, plan, deps.logger);
   const meta = { source: plan.templateKey, templateId, eventId: event.id };
 
   // A bounced or complaining address gets no more mail, auth mail included.
-  const blocked = await services.suppressions.blocking(trx, tenant, [plan.data.email], 'transactional');
+  const blocked = await blockingSuppressions(trx, tenant, [plan.data.email], 'transactional');
   const suppression = blocked.get(plan.data.email.toLowerCase());
   if (suppression) {
-    const email = { ...content, to: plan.data.email, from: services.config.defaultFrom };
-    await services.emails.recordSuppressed(trx, tenant, email, meta, suppression.reason);
+    const email = { ...content, to: plan.data.email, from: sender.defaultFrom };
+    await recordSuppressed(trx, tenant, email, meta, suppression.reason);
     return;
   }
 
   let routes;
   try {
-    routes = await services.providers.sendingRoutes(trx, tenant);
+    routes = await sendingRoutes(trx, sender.routes, tenant);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'PROVIDER_NOT_CONFIGURED') throw error;
     deps.logger.warn('auth email not sent: no email provider', { projectId: tenant.projectId, eventId: event.id });
     return;
   }
   // Attempts that led to another provider are recorded outside the transaction (it may roll back).
-  const { route, email, attempt } = await services.emails.failover(
+  const { route, email, attempt } = await failover(
+    sender,
     tenant,
     routes,
     content,
     plan.data.email,
     undefined,
     (earlier) =>
-      services.emails.record(
-        deps.db,
-        tenant,
-        earlier.route,
-        earlier.email,
-        { ...meta, eventId: undefined },
-        earlier.attempt,
-      ),
+      record(deps.db, tenant, earlier.route, earlier.email, { ...meta, eventId: undefined }, earlier.attempt),
   );
   const failure = attempt.failure;
   if (failure && (failure.unreachable || !isFinal(failure.vendorStatus))) {
     // Recorded outside the transaction (it rolls back) and without the event id (the retry owns it).
-    await services.emails.record(deps.db, tenant, route, email, { ...meta, eventId: undefined }, attempt);
+    await record(deps.db, tenant, route, email, { ...meta, eventId: undefined }, attempt);
     throw failure;
   }
-  await services.emails.record(trx, tenant, route, email, meta, attempt);
+  await record(trx, tenant, route, email, meta, attempt);
 }
 
 /** The consumer's handler, exported so tests can deliver the same event twice. */
-export function authEmailHandler(deps: ServiceDeps): EventHandler {
-  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, trx, event));
+export function authEmailHandler(deps: ServiceDeps, sender: Sender): EventHandler {
+  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, sender, trx, event));
 }
 
-export async function subscribeAuthEmails(deps: ServiceDeps): Promise<void> {
+export async function subscribeAuthEmails(deps: ServiceDeps, sender: Sender): Promise<void> {
   await deps.bus.subscribe({
     queue: AUTH_EMAIL_QUEUE,
     topics: [AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested, AUTH_EVENTS.passwordResetRequested],
-    handler: authEmailHandler(deps),
+    handler: authEmailHandler(deps, sender),
     // Each handler holds a pooled connection (its transaction) during the vendor call; keep
     // most of the pool for HTTP requests and for logging failed attempts.
     prefetch: 4,

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
 import {
   idempotencyKeySchema,
@@ -7,32 +8,38 @@ import {
   recipientSchema,
   sendEmailSchema,
 } from './emails.schemas';
-import type { EmailsService } from './emails.service';
-import type { LogsService } from './logs.service';
+import { sendEmail, sendEmailOnce, type Sender } from './emails.service';
+import { listLogs, logStats, recipientLogs } from './logs.service';
 
 /** Thin handlers for sending, logs and stats; routes.ts mounts them behind the keys. */
-export function emailHandlers(emails: EmailsService, logs: LogsService, maxRecipients: number) {
+export function emailHandlers(db: Knex, sender: Sender, maxRecipients: number) {
   const sendSchema = sendEmailSchema(maxRecipients);
   const send: RequestHandler = async (req, res) => {
     const input = parse(sendSchema, req.body);
     const key = req.get('idempotency-key');
     if (key === undefined) {
-      res.json(await emails.send(tenantOf(req), input));
+      res.json(await sendEmail(db, sender, tenantOf(req), input));
       return;
     }
-    const { response, replayed } = await emails.sendOnce(tenantOf(req), parse(idempotencyKeySchema, key), input);
+    const { response, replayed } = await sendEmailOnce(
+      db,
+      sender,
+      tenantOf(req),
+      parse(idempotencyKeySchema, key),
+      input,
+    );
     if (replayed) res.set('Idempotent-Replayed', 'true');
     res.json(response);
   };
-  const listLogs: RequestHandler = async (req, res) => {
-    res.json(await logs.list(tenantOf(req), parse(listLogsSchema, req.query)));
+  const listLogsHandler: RequestHandler = async (req, res) => {
+    res.json(await listLogs(db, tenantOf(req), parse(listLogsSchema, req.query)));
   };
-  const recipientLogs: RequestHandler<{ recipient: string }> = async (req, res) => {
+  const recipientLogsHandler: RequestHandler<{ recipient: string }> = async (req, res) => {
     const { recipient } = parse(recipientSchema, { recipient: req.params.recipient });
-    res.json(await logs.forRecipient(tenantOf(req), recipient, parse(recipientPageSchema, req.query)));
+    res.json(await recipientLogs(db, tenantOf(req), recipient, parse(recipientPageSchema, req.query)));
   };
   const stats: RequestHandler = async (req, res) => {
-    res.json(await logs.stats(tenantOf(req)));
+    res.json(await logStats(db, tenantOf(req)));
   };
-  return { send, listLogs, recipientLogs, stats };
+  return { send, listLogs: listLogsHandler, recipientLogs: recipientLogsHandler, stats };
 }

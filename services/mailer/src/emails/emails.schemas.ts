@@ -1,7 +1,7 @@
 import { Joi, pageSchema } from '@platform/tenancy';
 import { EMAIL_OPTIONS } from '../shared';
 import { localeSchema } from '../templates/templates.schemas';
-import { EMAIL_STATUSES, type EmailStatus } from './logs.repository';
+import { EMAIL_STATUSES, type EmailStatus } from './emails.model';
 
 export type EmailCategory = 'transactional' | 'marketing';
 

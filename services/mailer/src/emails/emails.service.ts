@@ -1,15 +1,17 @@
 import type { Knex } from 'knex';
 import { type Logger } from '@platform/http';
 import { AppError, errors, toIso } from '@platform/tenancy';
-import type { ProvidersService, Route } from '../providers/providers.service';
+import { providerRoute, sendingRoutes, type Route, type RouteSettings } from '../providers/providers.service';
 import type { Tenant } from '../shared';
-import type { SuppressionsService } from '../suppressions/suppressions.service';
-import { forLocale, type TemplatesService } from '../templates/templates.service';
+import { blockingSuppressions } from '../suppressions/suppressions.service';
+import type { TemplateRenderer } from '../templates/template-budget';
+import { findTemplateForSend, forLocale, renderTemplate } from '../templates/templates.service';
 import { VendorSendError, type OutgoingEmail } from '../transports/transport';
-import type { UnsubscribeService } from '../unsubscribe/unsubscribe.service';
+import { unsubscribeHeadersSigner } from '../unsubscribe/unsubscribe.service';
+import type { EmailStatus } from './emails.model';
 import { failsOver, type ProviderCooldowns } from './failover';
 import { claimKey, findKey, releaseKey, storeResponse } from './idempotency.repository';
-import { insertLog, type EmailStatus, type LogRow } from './logs.repository';
+import { insertLog, type LogRow } from './logs.repository';
 import { requestHash } from './request-hash';
 import type { ProjectSendSlots } from './send-slots';
 import type { EmailCategory, SendEmailInput } from './emails.schemas';
@@ -81,11 +83,15 @@ function recipientsOf(to: string | string[]): string[] {
   return [...seen.values()];
 }
 
-export interface EmailsDeps {
-  providers: ProvidersService;
-  templates: TemplatesService;
-  suppressions: SuppressionsService;
-  unsubscribe: UnsubscribeService;
+/**
+ * What sending needs besides the database, built once in `build` and shared by the API and the
+ * auth-email consumer (both learn which providers keep failing).
+ */
+export interface Sender {
+  renderer: TemplateRenderer;
+  routes: RouteSettings;
+  /** Where recipients reach this service (the unsubscribe links). */
+  publicUrl: string;
   cooldowns: ProviderCooldowns;
   slots: ProjectSendSlots;
   logger: Logger;
@@ -93,273 +99,279 @@ export interface EmailsDeps {
   defaultFrom: string;
 }
 
-export class EmailsService {
-  constructor(
-    private readonly db: Knex,
-    private readonly deps: EmailsDeps,
-  ) {}
+export async function sendEmail(db: Knex, sender: Sender, tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
+  const { response, failure } = await sender.slots.run(tenant.projectId, () => sendWith(db, sender, tenant, input));
+  if (failure) throw vendorFailure(failure);
+  return response!;
+}
 
-  async send(tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
-    const { response, failure } = await this.deps.slots.run(tenant.projectId, () =>
-      this.sendWith(this.db, tenant, input),
-    );
-    if (failure) throw vendorFailure(failure);
-    return response!;
-  }
-
-  /**
-   * A send under an Idempotency-Key: the first request with the key sends and its 200 answer is
-   * kept for 24 hours; a repeat (also a concurrent one, which waits on the key's row) gets that
-   * answer and sends nothing; another body with the key is 409. A send that failed keeps no
-   * answer, so the client's retry sends again.
-   */
-  async sendOnce(
-    tenant: Tenant,
-    key: string,
-    input: SendEmailInput,
-  ): Promise<{ response: SentEmail; replayed: boolean }> {
-    const hash = requestHash(input);
-    const outcome = await this.deps.slots.run(tenant.projectId, () =>
-      this.db.transaction(async (trx) => {
-        if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
-          const stored = (await findKey(trx, tenant, key))!;
-          if (stored.requestHash !== hash) {
-            throw errors.conflict('This Idempotency-Key was already used with a different request');
-          }
-          return { response: stored.response as SentEmail, replayed: true };
+/**
+ * A send under an Idempotency-Key: the first request with the key sends and its 200 answer is
+ * kept for 24 hours; a repeat (also a concurrent one, which waits on the key's row) gets that
+ * answer and sends nothing; another body with the key is 409. A send that failed keeps no
+ * answer, so the client's retry sends again.
+ */
+export async function sendEmailOnce(
+  db: Knex,
+  sender: Sender,
+  tenant: Tenant,
+  key: string,
+  input: SendEmailInput,
+): Promise<{ response: SentEmail; replayed: boolean }> {
+  const hash = requestHash(input);
+  const outcome = await sender.slots.run(tenant.projectId, () =>
+    db.transaction(async (trx) => {
+      if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
+        const stored = (await findKey(trx, tenant, key))!;
+        if (stored.requestHash !== hash) {
+          throw errors.conflict('This Idempotency-Key was already used with a different request');
         }
-        const { response, failure } = await this.sendWith(trx, tenant, input);
-        if (failure) {
-          await releaseKey(trx, tenant, key);
-          return { failure };
-        }
-        await storeResponse(trx, tenant, key, response);
-        return { response: response!, replayed: false };
-      }),
-    );
-    if ('failure' in outcome) throw vendorFailure(outcome.failure!);
-    return outcome;
-  }
-
-  /**
-   * Renders once, then for each recipient: a suppressed one gets a `suppressed` log and no
-   * vendor call, the others go through the providers in failover order. Fails (with the first
-   * failure) only when every recipient that was tried failed.
-   */
-  private async sendWith(
-    db: Knex,
-    tenant: Tenant,
-    input: SendEmailInput,
-  ): Promise<{ response?: SentEmail; failure?: VendorSendError }> {
-    const { content, templateId } = await this.contentOf(db, tenant, input);
-    const recipients = recipientsOf(input.to);
-    const blocked = await this.deps.suppressions.blocking(db, tenant, recipients, input.category);
-    const routes = blocked.size < recipients.length ? await this.deps.providers.sendingRoutes(db, tenant) : [];
-    const meta: DeliveryMeta = { source: 'api', templateId, category: input.category };
-
-    const results: RecipientResult[] = [];
-    const sentAt: Date[] = [];
-    let tried = 0;
-    let unsubscribeHeaders: ((email: string) => Record<string, string>) | undefined;
-    let firstFailure: VendorSendError | undefined;
-    for (const to of recipients) {
-      const suppression = blocked.get(to.toLowerCase());
-      if (suppression) {
-        const log = (await this.recordSuppressed(
-          db,
-          tenant,
-          { ...content, to, from: input.from ?? this.deps.defaultFrom },
-          meta,
-          suppression.reason,
-        ))!;
-        results.push({ to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason });
-        sentAt.push(log.sentAt);
-        continue;
+        return { response: stored.response as SentEmail, replayed: true };
       }
-      tried += 1;
-      if (input.category === 'marketing') unsubscribeHeaders ??= await this.deps.unsubscribe.headersSigner(db, tenant);
-      const headers = unsubscribeHeaders?.(to);
-      const final = await this.failover(
+      const { response, failure } = await sendWith(trx, sender, tenant, input);
+      if (failure) {
+        await releaseKey(trx, tenant, key);
+        return { failure };
+      }
+      await storeResponse(trx, tenant, key, response);
+      return { response: response!, replayed: false };
+    }),
+  );
+  if ('failure' in outcome) throw vendorFailure(outcome.failure!);
+  return outcome;
+}
+
+/**
+ * Renders once, then for each recipient: a suppressed one gets a `suppressed` log and no
+ * vendor call, the others go through the providers in failover order. Fails (with the first
+ * failure) only when every recipient that was tried failed.
+ */
+async function sendWith(
+  db: Knex,
+  sender: Sender,
+  tenant: Tenant,
+  input: SendEmailInput,
+): Promise<{ response?: SentEmail; failure?: VendorSendError }> {
+  const { content, templateId } = await contentOf(db, sender, tenant, input);
+  const recipients = recipientsOf(input.to);
+  const blocked = await blockingSuppressions(db, tenant, recipients, input.category);
+  const routes = blocked.size < recipients.length ? await sendingRoutes(db, sender.routes, tenant) : [];
+  const meta: DeliveryMeta = { source: 'api', templateId, category: input.category };
+
+  const results: RecipientResult[] = [];
+  const sentAt: Date[] = [];
+  let tried = 0;
+  let unsubscribeHeaders: ((email: string) => Record<string, string>) | undefined;
+  let firstFailure: VendorSendError | undefined;
+  for (const to of recipients) {
+    const suppression = blocked.get(to.toLowerCase());
+    if (suppression) {
+      const log = (await recordSuppressed(
+        db,
         tenant,
-        routes,
-        { ...content, ...(headers ? { headers } : {}) },
-        to,
-        input.from,
-        (earlier) => this.record(db, tenant, earlier.route, earlier.email, meta, earlier.attempt),
-      );
-      const log = (await this.record(db, tenant, final.route, final.email, meta, final.attempt))!;
-      const failure = final.attempt.failure;
-      if (failure) firstFailure ??= failure;
-      results.push({
-        to,
-        messageId: log.id,
-        status: log.status,
-        providerId: log.providerId,
-        ...(failure ? { error: failure.message } : {}),
-      });
-      sentAt.push(log.sentAt);
+        { ...content, to, from: input.from ?? sender.defaultFrom },
+        meta,
+        suppression.reason,
+      ))!;
+      results.push({ to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason });
+      sentAt.push(log.sent_at);
+      continue;
     }
-    // Every recipient that was tried failed: the send failed (the logs say so, recipient by recipient).
-    if (tried > 0 && results.filter((r) => r.status === 'failed').length === tried) return { failure: firstFailure };
-    const [first] = results;
-    return {
-      response: {
-        messageId: first.messageId,
-        status: first.status,
-        to: first.to,
-        sentAt: toIso(sentAt[0])!,
-        ...(first.reason ? { reason: first.reason } : {}),
-        recipients: results,
-      },
-    };
-  }
-
-  private async contentOf(
-    db: Knex,
-    tenant: Tenant,
-    input: SendEmailInput,
-  ): Promise<{ content: Content; templateId: string | null }> {
-    if (input.templateId === undefined) {
-      if (input.subject === undefined)
-        throw errors.validation('Request validation failed', [{ path: 'subject', message: 'subject is required' }]);
-      return { content: { subject: input.subject, html: input.html!, text: input.text ?? null }, templateId: null };
-    }
-    const template = await this.deps.templates.findForSend(db, tenant, input.templateId);
-    if (!template) throw errors.notFound('Template');
-    const rendered = await this.deps.templates.render(
+    tried += 1;
+    if (input.category === 'marketing')
+      unsubscribeHeaders ??= await unsubscribeHeadersSigner(db, sender.routes.secrets, sender.publicUrl, tenant);
+    const headers = unsubscribeHeaders?.(to);
+    const final = await failover(
+      sender,
       tenant,
-      forLocale(template, input.locale),
-      input.templateData ?? {},
-    );
-    return { content: { ...rendered, subject: input.subject ?? rendered.subject }, templateId: template.id };
-  }
-
-  /**
-   * Tries the routes in order (providers cooling down after repeated failures go last, see
-   * ProviderCooldowns) until one takes the email. A failure that is the provider's problem moves
-   * on to the next provider, after `recordEarlier` has logged it; a refusal of the message itself
-   * ends the attempts. The last attempt is returned for the caller to record.
-   */
-  async failover(
-    tenant: Tenant,
-    routes: Route[],
-    content: Content,
-    to: string,
-    from: string | undefined,
-    recordEarlier: (attempt: FinalAttempt) => Promise<unknown>,
-  ): Promise<FinalAttempt> {
-    const ordered = this.deps.cooldowns.order(routes);
-    for (const [index, route] of ordered.entries()) {
-      const email: OutgoingEmail = { ...content, to, from: from ?? route.from };
-      const attempt = await this.attempt(tenant, route, email);
-      if (!attempt.failure) {
-        this.deps.cooldowns.succeeded(route.providerId);
-        return { route, email, attempt };
-      }
-      if (!failsOver(attempt.failure)) return { route, email, attempt };
-      this.deps.cooldowns.failed(route.providerId);
-      if (index === ordered.length - 1) return { route, email, attempt };
-      await recordEarlier({ route, email, attempt });
-    }
-    throw new Error('failover needs at least one route');
-  }
-
-  /** Provider test: one real send through that provider, logged like any other. */
-  async testProvider(tenant: Tenant, providerId: string, to: string) {
-    const route = await this.deps.providers.routeOf(tenant, providerId);
-    const email: OutgoingEmail = {
-      from: route.from,
+      routes,
+      { ...content, ...(headers ? { headers } : {}) },
       to,
-      subject: 'Test email from your Mailer provider',
-      html: '<p>This is a test email. Your email provider is configured correctly.</p>',
-      text: 'This is a test email. Your email provider is configured correctly.',
-    };
-    const { log, failure } = await this.deliver(this.db, tenant, route, email, { source: 'provider-test' });
-    return failure
-      ? { success: false, messageId: null, message: failure.message }
-      : { success: true, messageId: log!.id, message: `Test email sent to ${to}` };
+      input.from,
+      (earlier) => record(db, tenant, earlier.route, earlier.email, meta, earlier.attempt),
+    );
+    const log = (await record(db, tenant, final.route, final.email, meta, final.attempt))!;
+    const failure = final.attempt.failure;
+    if (failure) firstFailure ??= failure;
+    results.push({
+      to,
+      messageId: log.id,
+      status: log.status,
+      providerId: log.provider_id,
+      ...(failure ? { error: failure.message } : {}),
+    });
+    sentAt.push(log.sent_at);
   }
+  // Every recipient that was tried failed: the send failed (the logs say so, recipient by recipient).
+  if (tried > 0 && results.filter((r) => r.status === 'failed').length === tried) return { failure: firstFailure };
+  const [first] = results;
+  return {
+    response: {
+      messageId: first.messageId,
+      status: first.status,
+      to: first.to,
+      sentAt: toIso(sentAt[0])!,
+      ...(first.reason ? { reason: first.reason } : {}),
+      recipients: results,
+    },
+  };
+}
 
-  /**
-   * Hands one email to its transport and records the attempt, whatever the outcome. The
-   * outbox transport keeps the rendered content in the row, since that row is the delivery.
-   */
-  async deliver(db: Knex, tenant: Tenant, route: Route, email: OutgoingEmail, meta: DeliveryMeta): Promise<Delivery> {
-    const attempt = await this.attempt(tenant, route, email);
-    const log = await this.record(db, tenant, route, email, meta, attempt);
-    return { log, failure: attempt.failure };
+async function contentOf(
+  db: Knex,
+  sender: Sender,
+  tenant: Tenant,
+  input: SendEmailInput,
+): Promise<{ content: Content; templateId: string | null }> {
+  if (input.templateId === undefined) {
+    if (input.subject === undefined)
+      throw errors.validation('Request validation failed', [{ path: 'subject', message: 'subject is required' }]);
+    return { content: { subject: input.subject, html: input.html!, text: input.text ?? null }, templateId: null };
   }
+  const template = await findTemplateForSend(db, tenant, input.templateId);
+  if (!template) throw errors.notFound('Template');
+  const rendered = await renderTemplate(
+    sender.renderer,
+    tenant,
+    forLocale(template, input.locale),
+    input.templateData ?? {},
+  );
+  return { content: { ...rendered, subject: input.subject ?? rendered.subject }, templateId: template.id };
+}
 
-  /** The vendor call alone; never throws. */
-  async attempt(tenant: Tenant, route: Route, email: OutgoingEmail): Promise<Attempt> {
-    try {
-      const { vendorMessageId } = await route.transport.send(email);
-      return { vendorMessageId };
-    } catch (error) {
-      const failure = error instanceof VendorSendError ? error : new VendorSendError('Email could not be sent', true);
-      this.deps.logger.warn('email send failed', {
-        provider: route.transport.name,
-        providerId: route.providerId,
-        projectId: tenant.projectId,
-        error: failure.message,
-      });
-      return { vendorMessageId: null, failure };
+/**
+ * Tries the routes in order (providers cooling down after repeated failures go last, see
+ * ProviderCooldowns) until one takes the email. A failure that is the provider's problem moves
+ * on to the next provider, after `recordEarlier` has logged it; a refusal of the message itself
+ * ends the attempts. The last attempt is returned for the caller to record.
+ */
+export async function failover(
+  sender: Sender,
+  tenant: Tenant,
+  routes: Route[],
+  content: Content,
+  to: string,
+  from: string | undefined,
+  recordEarlier: (attempt: FinalAttempt) => Promise<unknown>,
+): Promise<FinalAttempt> {
+  const ordered = sender.cooldowns.order(routes);
+  for (const [index, route] of ordered.entries()) {
+    const email: OutgoingEmail = { ...content, to, from: from ?? route.from };
+    const attempt = await attemptSend(sender, tenant, route, email);
+    if (!attempt.failure) {
+      sender.cooldowns.succeeded(route.providerId);
+      return { route, email, attempt };
     }
+    if (!failsOver(attempt.failure)) return { route, email, attempt };
+    sender.cooldowns.failed(route.providerId);
+    if (index === ordered.length - 1) return { route, email, attempt };
+    await recordEarlier({ route, email, attempt });
   }
+  throw new Error('failover needs at least one route');
+}
 
-  /** Writes the log row of one attempt (undefined when meta.eventId already has one). */
-  async record(
-    db: Knex,
-    tenant: Tenant,
-    route: Route,
-    email: OutgoingEmail,
-    meta: DeliveryMeta,
-    attempt: Attempt,
-  ): Promise<LogRow | undefined> {
-    const keepContent = route.transport.name === 'outbox';
-    return insertLog(db, tenant, {
-      providerId: route.providerId,
+/** Provider test: one real send through that provider, logged like any other. */
+export async function testProvider(db: Knex, sender: Sender, tenant: Tenant, providerId: string, to: string) {
+  const route = await providerRoute(db, sender.routes, tenant, providerId);
+  const email: OutgoingEmail = {
+    from: route.from,
+    to,
+    subject: 'Test email from your Mailer provider',
+    html: '<p>This is a test email. Your email provider is configured correctly.</p>',
+    text: 'This is a test email. Your email provider is configured correctly.',
+  };
+  const { log, failure } = await deliver(db, sender, tenant, route, email, { source: 'provider-test' });
+  return failure
+    ? { success: false, messageId: null, message: failure.message }
+    : { success: true, messageId: log!.id, message: `Test email sent to ${to}` };
+}
+
+/**
+ * Hands one email to its transport and records the attempt, whatever the outcome. The
+ * outbox transport keeps the rendered content in the row, since that row is the delivery.
+ */
+async function deliver(
+  db: Knex,
+  sender: Sender,
+  tenant: Tenant,
+  route: Route,
+  email: OutgoingEmail,
+  meta: DeliveryMeta,
+): Promise<Delivery> {
+  const attempt = await attemptSend(sender, tenant, route, email);
+  const log = await record(db, tenant, route, email, meta, attempt);
+  return { log, failure: attempt.failure };
+}
+
+/** The vendor call alone; never throws. */
+async function attemptSend(sender: Sender, tenant: Tenant, route: Route, email: OutgoingEmail): Promise<Attempt> {
+  try {
+    const { vendorMessageId } = await route.transport.send(email);
+    return { vendorMessageId };
+  } catch (error) {
+    const failure = error instanceof VendorSendError ? error : new VendorSendError('Email could not be sent', true);
+    sender.logger.warn('email send failed', {
       provider: route.transport.name,
-      source: meta.source,
-      to: email.to,
-      from: email.from,
-      subject: email.subject,
-      html: keepContent ? email.html : null,
-      text: keepContent ? email.text : null,
-      templateId: meta.templateId ?? null,
-      status: attempt.failure ? 'failed' : 'sent',
-      vendorMessageId: attempt.vendorMessageId,
-      error: attempt.failure?.message ?? null,
-      category: meta.category ?? 'transactional',
-      suppressionReason: null,
-      eventId: meta.eventId,
+      providerId: route.providerId,
+      projectId: tenant.projectId,
+      error: failure.message,
     });
+    return { vendorMessageId: null, failure };
   }
+}
 
-  /** The log of an email that was not handed to any provider because its recipient is suppressed. */
-  async recordSuppressed(
-    db: Knex,
-    tenant: Tenant,
-    email: OutgoingEmail,
-    meta: DeliveryMeta,
-    reason: string,
-  ): Promise<LogRow | undefined> {
-    return insertLog(db, tenant, {
-      providerId: null,
-      provider: 'none',
-      source: meta.source,
-      to: email.to,
-      from: email.from,
-      subject: email.subject,
-      html: null,
-      text: null,
-      templateId: meta.templateId ?? null,
-      status: 'suppressed',
-      vendorMessageId: null,
-      error: null,
-      category: meta.category ?? 'transactional',
-      suppressionReason: reason,
-      eventId: meta.eventId,
-    });
-  }
+/** Writes the log row of one attempt (undefined when meta.eventId already has one). */
+export async function record(
+  db: Knex,
+  tenant: Tenant,
+  route: Route,
+  email: OutgoingEmail,
+  meta: DeliveryMeta,
+  attempt: Attempt,
+): Promise<LogRow | undefined> {
+  const keepContent = route.transport.name === 'outbox';
+  return insertLog(db, tenant, {
+    providerId: route.providerId,
+    provider: route.transport.name,
+    source: meta.source,
+    to: email.to,
+    from: email.from,
+    subject: email.subject,
+    html: keepContent ? email.html : null,
+    text: keepContent ? email.text : null,
+    templateId: meta.templateId ?? null,
+    status: attempt.failure ? 'failed' : 'sent',
+    vendorMessageId: attempt.vendorMessageId,
+    error: attempt.failure?.message ?? null,
+    category: meta.category ?? 'transactional',
+    suppressionReason: null,
+    eventId: meta.eventId,
+  });
+}
+
+/** The log of an email that was not handed to any provider because its recipient is suppressed. */
+export async function recordSuppressed(
+  db: Knex,
+  tenant: Tenant,
+  email: OutgoingEmail,
+  meta: DeliveryMeta,
+  reason: string,
+): Promise<LogRow | undefined> {
+  return insertLog(db, tenant, {
+    providerId: null,
+    provider: 'none',
+    source: meta.source,
+    to: email.to,
+    from: email.from,
+    subject: email.subject,
+    html: null,
+    text: null,
+    templateId: meta.templateId ?? null,
+    status: 'suppressed',
+    vendorMessageId: null,
+    error: null,
+    category: meta.category ?? 'transactional',
+    suppressionReason: reason,
+    eventId: meta.eventId,
+  });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '../shared';
 
 const TABLE = 'mail_idempotency_keys';
@@ -15,10 +16,9 @@ export async function claimKey(
   requestHash: string,
   expiresAt: Date,
 ): Promise<boolean> {
-  const rows = await trx(TABLE)
+  const rows = await tenantTable(trx, tenant, TABLE)
     .insert({
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       key,
       request_hash: requestHash,
       response: '{}',
@@ -36,28 +36,26 @@ export async function findKey(
   tenant: Tenant,
   key: string,
 ): Promise<{ requestHash: string; response: unknown } | undefined> {
-  return db(TABLE)
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, key })
-    .first(['request_hash as requestHash', 'response']);
+  return tenantTable(db, tenant, TABLE).where({ key }).first(['request_hash as requestHash', 'response']);
 }
 
 export async function storeResponse(db: Knex, tenant: Tenant, key: string, response: unknown): Promise<void> {
-  await db(TABLE)
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, key })
+  await tenantTable(db, tenant, TABLE)
+    .where({ key })
     .update({ response: JSON.stringify(response) });
 }
 
 /** Frees a key whose send failed, so that the client's retry sends. */
 export async function releaseKey(db: Knex, tenant: Tenant, key: string): Promise<void> {
-  await db(TABLE).where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, key }).delete();
+  await tenantTable(db, tenant, TABLE).where({ key }).delete();
 }
 
-/** Removes keys past their 24 hours, a batch at a time; returns how many. */
+/** Removes keys past their 24 hours, a batch at a time; returns how many. A sweep over all projects. */
 export async function pruneExpiredKeys(db: Knex, limit: number): Promise<number> {
-  return db(TABLE)
+  return sharedTable(db, TABLE)
     .whereIn(
       ['project_id', 'key'],
-      db(TABLE).where('expires_at', '<=', db.fn.now()).limit(limit).select('project_id', 'key'),
+      sharedTable(db, TABLE).where('expires_at', '<=', db.fn.now()).limit(limit).select('project_id', 'key'),
     )
     .delete();
 }

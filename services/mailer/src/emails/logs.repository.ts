@@ -1,13 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '../shared';
 import type { TransportName } from '../transports/transport';
+import type { EmailStatus } from './emails.model';
 
-export type EmailStatus = 'sent' | 'delivered' | 'bounced' | 'failed' | 'suppressed';
-export const EMAIL_STATUSES: EmailStatus[] = ['sent', 'delivered', 'bounced', 'failed', 'suppressed'];
-
+/** A row as stored: snake_case, read with an explicit column list. */
 export interface LogRow {
   id: string;
+  provider_id: string | null;
+  provider: TransportName;
+  source: string;
+  to_email: string;
+  from_email: string;
+  subject: string;
+  html: string | null;
+  text: string | null;
+  template_id: string | null;
+  status: EmailStatus;
+  vendor_message_id: string | null;
+  error: string | null;
+  category: 'transactional' | 'marketing';
+  /** Why a `suppressed` email was not handed to any provider. */
+  suppression_reason: string | null;
+  sent_at: Date;
+  updated_at: Date;
+}
+
+/** One attempt to record, as the send hands it over. */
+export interface NewLog {
   providerId: string | null;
   provider: TransportName;
   source: string;
@@ -20,37 +41,31 @@ export interface LogRow {
   status: EmailStatus;
   vendorMessageId: string | null;
   error: string | null;
-  category: 'transactional' | 'marketing';
-  /** Why a `suppressed` email was not handed to any provider. */
+  category: LogRow['category'];
   suppressionReason: string | null;
-  sentAt: Date;
-  updatedAt: Date;
+  eventId?: string | null;
 }
 
-export type NewLog = Omit<LogRow, 'id' | 'sentAt' | 'updatedAt'> & { eventId?: string | null };
-
+const TABLE = 'email_logs';
 const COLUMNS = [
   'id',
-  'provider_id as providerId',
+  'provider_id',
   'provider',
   'source',
-  'to_email as to',
-  'from_email as from',
+  'to_email',
+  'from_email',
   'subject',
   'html',
   'text',
-  'template_id as templateId',
+  'template_id',
   'status',
-  'vendor_message_id as vendorMessageId',
+  'vendor_message_id',
   'error',
   'category',
-  'suppression_reason as suppressionReason',
-  'sent_at as sentAt',
-  'updated_at as updatedAt',
-];
-
-const scoped = (db: Knex, tenant: Tenant) =>
-  db('email_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  'suppression_reason',
+  'sent_at',
+  'updated_at',
+] as const;
 
 const NEWEST_FIRST = [
   { column: 'sent_at', order: 'desc' as const },
@@ -59,11 +74,10 @@ const NEWEST_FIRST = [
 
 /** Records one attempt. With an eventId that already has a row, nothing is written (undefined). */
 export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<LogRow | undefined> {
-  const [row] = await db('email_logs')
+  const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       provider_id: log.providerId,
       provider: log.provider,
       source: log.source,
@@ -82,7 +96,7 @@ export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<
     })
     .onConflict('event_id')
     .ignore()
-    .returning(COLUMNS);
+    .returning<LogRow[]>([...COLUMNS]);
   return row;
 }
 
@@ -91,9 +105,12 @@ export async function listLogs(
   tenant: Tenant,
   page: { limit: number; offset: number; status?: EmailStatus },
 ): Promise<{ rows: LogRow[]; total: number }> {
-  const filtered = () => (page.status ? scoped(db, tenant).where({ status: page.status }) : scoped(db, tenant));
+  const filtered = () => {
+    const q = tenantTable<LogRow>(db, tenant, TABLE);
+    return page.status ? q.where({ status: page.status }) : q;
+  };
   const [rows, [{ count }]] = await Promise.all([
-    filtered().orderBy(NEWEST_FIRST).limit(page.limit).offset(page.offset).select(COLUMNS),
+    filtered().orderBy(NEWEST_FIRST).limit(page.limit).offset(page.offset).select<LogRow[]>(COLUMNS),
     filtered().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
@@ -105,19 +122,19 @@ export async function listLogsForRecipient(
   email: string,
   page: { limit: number; offset: number },
 ): Promise<LogRow[]> {
-  return scoped(db, tenant)
+  return tenantTable<LogRow>(db, tenant, TABLE)
     .whereRaw('lower(to_email) = ?', [email.toLowerCase()])
     .orderBy(NEWEST_FIRST)
     .limit(page.limit)
     .offset(page.offset)
-    .select(COLUMNS);
+    .select<LogRow[]>(COLUMNS);
 }
 
 export async function countByStatus(db: Knex, tenant: Tenant): Promise<Record<string, number>> {
-  const rows: { status: string; count: string }[] = await scoped(db, tenant)
+  const rows = await tenantTable<LogRow>(db, tenant, TABLE)
     .groupBy('status')
     .select('status')
-    .count({ count: '*' });
+    .count<{ status: string; count: string }[]>({ count: '*' });
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
 }
 
@@ -134,7 +151,7 @@ export async function updateStatusByVendorId(
   from: EmailStatus[],
 ): Promise<number> {
   if (!vendorIds.length || !from.length) return 0;
-  return scoped(db, tenant)
+  return tenantTable<LogRow>(db, tenant, TABLE)
     .where({ provider_id: providerId })
     .whereIn('vendor_message_id', vendorIds)
     .whereIn('status', from)

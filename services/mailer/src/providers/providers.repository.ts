@@ -1,33 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, sharedTable, tenantTable, type OwnerColumns } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import type { Tenant } from '../shared';
 
 export type ProviderType = 'mailgun' | 'sendgrid';
 
+/** A row as stored: snake_case, read with an explicit column list. */
 export interface ProviderRow {
   id: string;
   name: string;
   type: ProviderType;
-  isDefault: boolean;
+  is_default: boolean;
   /** Failover order: lower first. */
   priority: number;
-  configEnc: string;
-  createdAt: Date;
+  /** The whole vendor config, sealed with the master key. */
+  config_enc: string;
+  created_at: Date;
 }
 
-const COLUMNS = [
-  'id',
-  'name',
-  'type',
-  'is_default as isDefault',
-  'priority',
-  'config_enc as configEnc',
-  'created_at as createdAt',
-];
-
-const scoped = (db: Knex, tenant: Tenant) =>
-  db('mail_providers').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+const TABLE = 'mail_providers';
+const COLUMNS = ['id', 'name', 'type', 'is_default', 'priority', 'config_enc', 'created_at'] as const;
 
 /** Serialises default changes of one project until the transaction ends. */
 export async function lockProjectProviders(trx: Knex.Transaction, tenant: Tenant): Promise<void> {
@@ -35,12 +28,14 @@ export async function lockProjectProviders(trx: Knex.Transaction, tenant: Tenant
 }
 
 export async function countProviders(db: Knex, tenant: Tenant): Promise<number> {
-  const [{ count }] = await scoped(db, tenant).count<{ count: string }[]>({ count: '*' });
+  const [{ count }] = await tenantTable<ProviderRow>(db, tenant, TABLE).count<{ count: string }[]>({ count: '*' });
   return Number(count);
 }
 
 export async function clearDefault(db: Knex, tenant: Tenant): Promise<void> {
-  await scoped(db, tenant).where({ is_default: true }).update({ is_default: false, updated_at: db.fn.now() });
+  await tenantTable(db, tenant, TABLE)
+    .where({ is_default: true })
+    .update({ is_default: false, updated_at: db.fn.now() });
 }
 
 export async function insertProvider(
@@ -48,30 +43,31 @@ export async function insertProvider(
   tenant: Tenant,
   fields: { name: string; type: ProviderType; configEnc: string; isDefault: boolean; priority: number },
 ): Promise<ProviderRow> {
-  const [row] = await db('mail_providers')
+  const [row] = await tenantTable<ProviderRow>(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       name: fields.name,
       type: fields.type,
       config_enc: fields.configEnc,
       is_default: fields.isDefault,
       priority: fields.priority,
     })
-    .returning(COLUMNS);
+    .returning<ProviderRow[]>([...COLUMNS]);
   return row;
 }
 
 export async function listProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
-  return scoped(db, tenant)
+  return tenantTable<ProviderRow>(db, tenant, TABLE)
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
-    .select(COLUMNS);
+    .select<ProviderRow[]>(COLUMNS);
 }
 
 export async function findProvider(db: Knex, tenant: Tenant, id: string): Promise<ProviderRow | undefined> {
   if (!isUuid(id)) return undefined;
-  return scoped(db, tenant).where({ id }).first(COLUMNS);
+  return tenantTable<ProviderRow>(db, tenant, TABLE)
+    .where({ id })
+    .first(...COLUMNS);
 }
 
 /**
@@ -79,23 +75,24 @@ export async function findProvider(db: Knex, tenant: Tenant, id: string): Promis
  * oldest (with equal priorities the default goes first, as before failover existed).
  */
 export async function listSendingProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
-  return scoped(db, tenant)
+  return tenantTable<ProviderRow>(db, tenant, TABLE)
     .orderBy([
       { column: 'priority' },
       { column: 'is_default', order: 'desc' },
       { column: 'created_at' },
       { column: 'id' },
     ])
-    .select(COLUMNS);
+    .select<ProviderRow[]>(COLUMNS);
 }
 
 /**
  * Webhooks arrive without keys: the provider id in the path is what names the tenant, and the
  * vendor's signature (checked with that provider's key) is what proves the call.
  */
-export async function findProviderForWebhook(db: Knex, id: string): Promise<(ProviderRow & Tenant) | undefined> {
+export async function findProviderForWebhook(db: Knex, id: string): Promise<(ProviderRow & OwnerColumns) | undefined> {
   if (!isUuid(id)) return undefined;
-  return db('mail_providers')
+  // Deliberately unscoped: this lookup is what finds the owner.
+  return sharedTable<ProviderRow & OwnerColumns>(db, TABLE)
     .where({ id })
-    .first([...COLUMNS, 'tenant_id as tenantId', 'project_id as projectId']);
+    .first(...COLUMNS, 'tenant_id', 'project_id');
 }

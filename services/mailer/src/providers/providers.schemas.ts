@@ -80,7 +80,7 @@ export const createProviderSchema = Joi.object<CreateProviderInput>({
   }),
   isDefault: Joi.boolean().default(false),
   priority: Joi.number().integer().min(0).max(1000).default(100),
-});
+}).id('ProviderInput');
 
 export const testProviderSchema = Joi.object<{ to: string }>({
   to: Joi.string().trim().email(EMAIL_OPTIONS).required(),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { errors, toIso, type PlatformConfig, type SecretBox } from '@platform/tenancy';
+import { errors, type SecretBox } from '@platform/tenancy';
 import type { MailerConfig } from '../config';
 import type { Tenant } from '../shared';
 import { mailgunTransport } from '../transports/mailgun.transport';
@@ -7,17 +7,9 @@ import { outboxTransport } from '../transports/outbox.transport';
 import { sendgridTransport } from '../transports/sendgrid.transport';
 import { withDeadline } from '../transports/deadline';
 import type { Transport } from '../transports/transport';
+import { toProvider, type Provider } from './providers.mapper';
 import * as repo from './providers.repository';
 import { TYPE_ALIASES, type CreateProviderInput, type ProviderConfig } from './providers.schemas';
-
-export interface Provider {
-  id: string;
-  name: string;
-  type: repo.ProviderType;
-  isDefault: boolean;
-  priority: number;
-  createdAt: string;
-}
 
 /** Where one email goes: the transport, the provider row behind it (none for the outbox), the sender. */
 export interface Route {
@@ -26,85 +18,88 @@ export interface Route {
   from: string;
 }
 
-/** The one place a provider row becomes its API shape: the config never leaves. */
-function toProvider(row: repo.ProviderRow): Provider {
-  return {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    isDefault: row.isDefault,
-    priority: row.priority,
-    createdAt: toIso(row.createdAt)!,
-  };
+/** What turns a provider row into a route: the master key's box, the vendors' settings, and whether this is production. */
+export interface RouteSettings {
+  secrets: SecretBox;
+  production: boolean;
+  config: Pick<MailerConfig, 'defaultFrom' | 'vendorTimeoutMs' | 'vendors'>;
 }
 
-export class ProvidersService {
-  constructor(
-    private readonly db: Knex,
-    private readonly secrets: SecretBox,
-    private readonly platform: PlatformConfig,
-    private readonly mailer: MailerConfig,
-  ) {}
-
-  async create(tenant: Tenant, input: CreateProviderInput): Promise<Provider> {
-    const type = TYPE_ALIASES[input.type];
-    const row = await this.db.transaction(async (trx) => {
-      await repo.lockProjectProviders(trx, tenant);
-      // The first provider of a project becomes its default, so a send always has one.
-      const isDefault = input.isDefault === true || (await repo.countProviders(trx, tenant)) === 0;
-      if (isDefault) await repo.clearDefault(trx, tenant);
-      return repo.insertProvider(trx, tenant, {
-        name: input.name,
-        type,
-        isDefault,
-        priority: input.priority,
-        configEnc: this.secrets.encryptJson(input.config),
-      });
+export async function createProvider(
+  db: Knex,
+  secrets: SecretBox,
+  tenant: Tenant,
+  input: CreateProviderInput,
+): Promise<Provider> {
+  const type = TYPE_ALIASES[input.type];
+  const row = await db.transaction(async (trx) => {
+    await repo.lockProjectProviders(trx, tenant);
+    // The first provider of a project becomes its default, so a send always has one.
+    const isDefault = input.isDefault === true || (await repo.countProviders(trx, tenant)) === 0;
+    if (isDefault) await repo.clearDefault(trx, tenant);
+    return repo.insertProvider(trx, tenant, {
+      name: input.name,
+      type,
+      isDefault,
+      priority: input.priority,
+      configEnc: secrets.encryptJson(input.config),
     });
-    return toProvider(row);
-  }
+  });
+  return toProvider(row);
+}
 
-  async list(tenant: Tenant): Promise<{ providers: Provider[] }> {
-    return { providers: (await repo.listProviders(this.db, tenant)).map(toProvider) };
-  }
+export async function listProviders(db: Knex, tenant: Tenant): Promise<{ providers: Provider[] }> {
+  return { providers: (await repo.listProviders(db, tenant)).map(toProvider) };
+}
 
-  /** The route of a named provider (provider test). */
-  async routeOf(tenant: Tenant, id: string): Promise<Route> {
-    const row = await repo.findProvider(this.db, tenant, id);
-    if (!row) throw errors.notFound('Provider');
-    return this.routeFor(row);
-  }
+function routeFor(settings: RouteSettings, row: repo.ProviderRow): Route {
+  const config = settings.secrets.decryptJson<ProviderConfig>(row.config_enc);
+  const { vendorTimeoutMs, vendors, defaultFrom } = settings.config;
+  const options = { timeoutMs: vendorTimeoutMs };
+  const vendor =
+    row.type === 'mailgun'
+      ? mailgunTransport(
+          { apiKey: config.apiKey, domain: config.domain!, region: config.region },
+          { ...options, baseUrl: vendors.mailgunApiBase },
+        )
+      : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: vendors.sendgridApiBase });
+  const transport = withDeadline(vendor, vendorTimeoutMs);
+  const from = config.fromEmail ?? (config.domain ? `no-reply@${config.domain}` : defaultFrom);
+  return { providerId: row.id, transport, from };
+}
 
-  /**
-   * The project's providers in failover order (priority, then the default, then the oldest).
-   * Without any: outside production the built-in outbox, in production 403 PROVIDER_NOT_CONFIGURED.
-   */
-  async sendingRoutes(db: Knex, tenant: Tenant): Promise<Route[]> {
-    const rows = await repo.listSendingProviders(db, tenant);
-    if (rows.length) return rows.map((row) => this.routeFor(row));
-    if (this.platform.production) {
-      throw errors.providerNotConfigured('No email provider is configured for this project');
-    }
-    return [{ providerId: null, transport: outboxTransport, from: this.mailer.defaultFrom }];
-  }
+/** The route of a named provider (provider test). */
+export async function providerRoute(db: Knex, settings: RouteSettings, tenant: Tenant, id: string): Promise<Route> {
+  const row = await repo.findProvider(db, tenant, id);
+  if (!row) throw errors.notFound('Provider');
+  return routeFor(settings, row);
+}
 
-  /** A provider's decrypted config, for webhook signature checks. */
-  configOf(row: repo.ProviderRow): ProviderConfig {
-    return this.secrets.decryptJson<ProviderConfig>(row.configEnc);
+/**
+ * The project's providers in failover order (priority, then the default, then the oldest).
+ * Without any: outside production the built-in outbox, in production 403 PROVIDER_NOT_CONFIGURED.
+ */
+export async function sendingRoutes(db: Knex, settings: RouteSettings, tenant: Tenant): Promise<Route[]> {
+  const rows = await repo.listSendingProviders(db, tenant);
+  if (rows.length) return rows.map((row) => routeFor(settings, row));
+  if (settings.production) {
+    throw errors.providerNotConfigured('No email provider is configured for this project');
   }
+  return [{ providerId: null, transport: outboxTransport, from: settings.config.defaultFrom }];
+}
 
-  private routeFor(row: repo.ProviderRow): Route {
-    const config = this.configOf(row);
-    const options = { timeoutMs: this.mailer.vendorTimeoutMs };
-    const vendor =
-      row.type === 'mailgun'
-        ? mailgunTransport(
-            { apiKey: config.apiKey, domain: config.domain!, region: config.region },
-            { ...options, baseUrl: this.platform.vendors.mailgunApiBase },
-          )
-        : sendgridTransport({ apiKey: config.apiKey }, { ...options, baseUrl: this.platform.vendors.sendgridApiBase });
-    const transport = withDeadline(vendor, this.mailer.vendorTimeoutMs);
-    const from = config.fromEmail ?? (config.domain ? `no-reply@${config.domain}` : this.mailer.defaultFrom);
-    return { providerId: row.id, transport, from };
-  }
+/** A provider named by a webhook's path, with its owner and decrypted config (for the signature check). */
+export async function providerForWebhook(
+  db: Knex,
+  secrets: SecretBox,
+  id: string,
+): Promise<{ id: string; type: repo.ProviderType; tenant: Tenant; config: ProviderConfig } | undefined> {
+  const row = await repo.findProviderForWebhook(db, id);
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    type: row.type,
+    tenant: { tenantId: row.tenant_id, projectId: row.project_id },
+    config: secrets.decryptJson<ProviderConfig>(row.config_enc),
+  };
 }

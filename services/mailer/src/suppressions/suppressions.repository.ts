@@ -1,34 +1,20 @@
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '../shared';
+import type { NewSuppression, SuppressionReason, SuppressionScope } from './suppressions.model';
 
-export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe' | 'manual';
-export const SUPPRESSION_REASONS: SuppressionReason[] = ['bounce', 'complaint', 'unsubscribe', 'manual'];
-/** `all`: no mail at all; `marketing`: only mail sent with category marketing is held back. */
-export type SuppressionScope = 'all' | 'marketing';
-
+/** A row as stored: snake_case, read with an explicit column list. */
 export interface SuppressionRow {
   email: string;
   scope: SuppressionScope;
   reason: SuppressionReason;
-  providerEvent: string | null;
-  providerId: string | null;
-  createdAt: Date;
+  provider_event: string | null;
+  provider_id: string | null;
+  created_at: Date;
 }
 
-export type NewSuppression = Omit<SuppressionRow, 'createdAt'>;
-
 const TABLE = 'mail_suppressions';
-const COLUMNS = [
-  'email',
-  'scope',
-  'reason',
-  'provider_event as providerEvent',
-  'provider_id as providerId',
-  'created_at as createdAt',
-];
-
-const scoped = (db: Knex, tenant: Tenant) =>
-  db(TABLE).where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+const COLUMNS = ['email', 'scope', 'reason', 'provider_event', 'provider_id', 'created_at'] as const;
 
 /**
  * Adds or widens suppressions (emails already lowercased). An existing `all` entry stays as it
@@ -42,11 +28,10 @@ export async function upsertSuppressions(db: Knex, tenant: Tenant, entries: NewS
     const seen = byEmail.get(entry.email);
     if (!seen || (seen.scope === 'marketing' && entry.scope === 'all')) byEmail.set(entry.email, entry);
   }
-  await db(TABLE)
+  await tenantTable<SuppressionRow>(db, tenant, TABLE)
     .insert(
       [...byEmail.values()].map((e) => ({
-        tenant_id: tenant.tenantId,
-        project_id: tenant.projectId,
+        ...ownerColumns(tenant),
         email: e.email,
         scope: e.scope,
         reason: e.reason,
@@ -65,7 +50,10 @@ export async function listSuppressions(
   tenant: Tenant,
   page: { limit: number; offset: number; reason?: SuppressionReason },
 ): Promise<{ rows: SuppressionRow[]; total: number }> {
-  const filtered = () => (page.reason ? scoped(db, tenant).where({ reason: page.reason }) : scoped(db, tenant));
+  const filtered = () => {
+    const q = tenantTable<SuppressionRow>(db, tenant, TABLE);
+    return page.reason ? q.where({ reason: page.reason }) : q;
+  };
   const [rows, [{ count }]] = await Promise.all([
     filtered()
       .orderBy([
@@ -74,14 +62,16 @@ export async function listSuppressions(
       ])
       .limit(page.limit)
       .offset(page.offset)
-      .select(COLUMNS),
+      .select<SuppressionRow[]>(COLUMNS),
     filtered().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
 }
 
 export async function findSuppression(db: Knex, tenant: Tenant, email: string): Promise<SuppressionRow | undefined> {
-  return scoped(db, tenant).where({ email }).first(COLUMNS);
+  return tenantTable<SuppressionRow>(db, tenant, TABLE)
+    .where({ email })
+    .first(...COLUMNS);
 }
 
 /** The suppressions among `emails` (lowercased) that hold back mail of this category. */
@@ -92,11 +82,11 @@ export async function suppressionsFor(
   category: 'transactional' | 'marketing',
 ): Promise<SuppressionRow[]> {
   if (!emails.length) return [];
-  const q = scoped(db, tenant).whereIn('email', emails);
+  const q = tenantTable<SuppressionRow>(db, tenant, TABLE).whereIn('email', emails);
   if (category === 'transactional') q.where({ scope: 'all' });
-  return q.select(COLUMNS);
+  return q.select<SuppressionRow[]>(COLUMNS);
 }
 
 export async function deleteSuppression(db: Knex, tenant: Tenant, email: string): Promise<boolean> {
-  return (await scoped(db, tenant).where({ email }).delete()) > 0;
+  return (await tenantTable<SuppressionRow>(db, tenant, TABLE).where({ email }).delete()) > 0;
 }

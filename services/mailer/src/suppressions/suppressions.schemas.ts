@@ -1,6 +1,6 @@
 import { Joi, pageSchema } from '@platform/tenancy';
 import { EMAIL_OPTIONS } from '../shared';
-import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionScope } from './suppressions.repository';
+import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionScope } from './suppressions.model';
 
 const email = Joi.string().trim().lowercase().email(EMAIL_OPTIONS).max(320);
 

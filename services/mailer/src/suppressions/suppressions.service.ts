@@ -1,50 +1,44 @@
 import type { Knex } from 'knex';
-import { errors, toIso } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
 import type { Tenant } from '../shared';
+import { toSuppression, type Suppression } from './suppressions.mapper';
+import type { NewSuppression, SuppressionReason } from './suppressions.model';
 import * as repo from './suppressions.repository';
-import type { AddSuppressionInput } from './suppressions.schemas';
 
-export interface Suppression {
-  email: string;
-  scope: repo.SuppressionScope;
-  reason: repo.SuppressionReason;
-  providerEvent: string | null;
-  providerId: string | null;
-  createdAt: string;
+export async function addSuppression(
+  db: Knex,
+  tenant: Tenant,
+  input: Pick<NewSuppression, 'email' | 'scope' | 'reason'>,
+): Promise<Suppression> {
+  await repo.upsertSuppressions(db, tenant, [{ ...input, providerEvent: null, providerId: null }]);
+  return toSuppression((await repo.findSuppression(db, tenant, input.email))!);
 }
 
-/** The one place a suppression row becomes its API shape. */
-function toSuppression(row: repo.SuppressionRow): Suppression {
-  return { ...row, createdAt: toIso(row.createdAt)! };
+export async function listSuppressions(
+  db: Knex,
+  tenant: Tenant,
+  query: { limit: number; offset: number; reason?: SuppressionReason },
+) {
+  const { rows, total } = await repo.listSuppressions(db, tenant, query);
+  return { suppressions: rows.map(toSuppression), total, limit: query.limit, offset: query.offset };
 }
 
-export class SuppressionsService {
-  constructor(private readonly db: Knex) {}
+export async function removeSuppression(db: Knex, tenant: Tenant, email: string): Promise<void> {
+  if (!(await repo.deleteSuppression(db, tenant, email))) throw errors.notFound('Suppression');
+}
 
-  async add(tenant: Tenant, input: AddSuppressionInput): Promise<Suppression> {
-    await repo.upsertSuppressions(this.db, tenant, [
-      { email: input.email, scope: input.scope, reason: input.reason, providerEvent: null, providerId: null },
-    ]);
-    return toSuppression((await repo.findSuppression(this.db, tenant, input.email))!);
-  }
+/** Adds or widens entries (vendor webhooks, one-click unsubscribe), in the caller's transaction. */
+export async function suppress(db: Knex, tenant: Tenant, entries: NewSuppression[]): Promise<void> {
+  await repo.upsertSuppressions(db, tenant, entries);
+}
 
-  async list(tenant: Tenant, query: { limit: number; offset: number; reason?: repo.SuppressionReason }) {
-    const { rows, total } = await repo.listSuppressions(this.db, tenant, query);
-    return { suppressions: rows.map(toSuppression), total, limit: query.limit, offset: query.offset };
-  }
-
-  async remove(tenant: Tenant, email: string): Promise<void> {
-    if (!(await repo.deleteSuppression(this.db, tenant, email))) throw errors.notFound('Suppression');
-  }
-
-  /** Which of `emails` must not get mail of this category, by lowercased address. */
-  async blocking(
-    db: Knex,
-    tenant: Tenant,
-    emails: string[],
-    category: 'transactional' | 'marketing',
-  ): Promise<Map<string, repo.SuppressionRow>> {
-    const rows = await repo.suppressionsFor(db, tenant, [...new Set(emails.map((e) => e.toLowerCase()))], category);
-    return new Map(rows.map((row) => [row.email, row]));
-  }
+/** Which of `emails` must not get mail of this category, by lowercased address. */
+export async function blockingSuppressions(
+  db: Knex,
+  tenant: Tenant,
+  emails: string[],
+  category: 'transactional' | 'marketing',
+): Promise<Map<string, Suppression>> {
+  const rows = await repo.suppressionsFor(db, tenant, [...new Set(emails.map((e) => e.toLowerCase()))], category);
+  return new Map(rows.map((row) => [row.email, toSuppression(row)]));
 }

@@ -1,66 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import type { Tenant } from '../shared';
+import type { TemplateContent, TemplateFields, TemplateVariants } from './templates.model';
 
-/** One locale's content; the template's own fields are the default. */
-export interface TemplateContent {
-  subject: string;
-  html: string;
-  text: string | null;
-}
-
-export type TemplateVariants = Record<string, TemplateContent>;
-
+/** A row as stored: snake_case, read with an explicit column list. */
 export interface TemplateRow extends TemplateContent {
   id: string;
   name: string;
-  templateKey: string | null;
+  template_key: string | null;
   variants: TemplateVariants;
-  createdAt: Date;
-  updatedAt: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
+/** A row of the list: no content, the locales that have a variant instead. */
+export type TemplateSummaryRow = Omit<TemplateRow, 'html' | 'text' | 'variants'> & { locales: string[] };
+
+const TABLE = 'email_templates';
 const COLUMNS = [
   'id',
   'name',
-  'template_key as templateKey',
+  'template_key',
   'subject',
   'html',
   'text',
   'variants',
-  'created_at as createdAt',
-  'updated_at as updatedAt',
-];
-const SUMMARY_COLUMNS = [
-  'id',
-  'name',
-  'template_key as templateKey',
-  'subject',
-  'created_at as createdAt',
-  'updated_at as updatedAt',
-];
-
-export type TemplateSummaryRow = Omit<TemplateRow, 'html' | 'text' | 'variants'> & { locales: string[] };
-
-export interface TemplateFields {
-  name: string;
-  templateKey: string | null;
-  subject: string;
-  html: string;
-  text: string | null;
-  variants: TemplateVariants;
-}
-
-const scoped = (db: Knex, tenant: Tenant) =>
-  db('email_templates').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  'created_at',
+  'updated_at',
+] as const;
+const SUMMARY_COLUMNS = ['id', 'name', 'template_key', 'subject', 'created_at', 'updated_at'] as const;
 
 export async function insertTemplate(db: Knex, tenant: Tenant, fields: TemplateFields): Promise<TemplateRow> {
-  const [row] = await db('email_templates')
+  const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       name: fields.name,
       template_key: fields.templateKey,
       subject: fields.subject,
@@ -68,7 +44,7 @@ export async function insertTemplate(db: Knex, tenant: Tenant, fields: TemplateF
       text: fields.text,
       variants: JSON.stringify(fields.variants),
     })
-    .returning(COLUMNS);
+    .returning<TemplateRow[]>([...COLUMNS]);
   return row;
 }
 
@@ -78,22 +54,27 @@ export async function listTemplates(
   page: { limit: number; offset: number },
 ): Promise<{ rows: TemplateSummaryRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    scoped(db, tenant)
+    tenantTable<TemplateRow>(db, tenant, TABLE)
       .orderBy([
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },
       ])
       .limit(page.limit)
       .offset(page.offset)
-      .select([...SUMMARY_COLUMNS, db.raw('array(select jsonb_object_keys(variants) order by 1) as "locales"')]),
-    scoped(db, tenant).count<{ count: string }[]>({ count: '*' }),
+      .select<TemplateSummaryRow[]>([
+        ...SUMMARY_COLUMNS,
+        db.raw('array(select jsonb_object_keys(variants) order by 1) as "locales"'),
+      ]),
+    tenantTable<TemplateRow>(db, tenant, TABLE).count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, total: Number(count) };
 }
 
 export async function findTemplate(db: Knex, tenant: Tenant, id: string): Promise<TemplateRow | undefined> {
   if (!isUuid(id)) return undefined;
-  return scoped(db, tenant).where({ id }).first(COLUMNS);
+  return tenantTable<TemplateRow>(db, tenant, TABLE)
+    .where({ id })
+    .first(...COLUMNS);
 }
 
 /** By templateKey or by id (send accepts either), in one query; a templateKey match wins. */
@@ -102,13 +83,13 @@ export async function findTemplateByIdOrKey(
   tenant: Tenant,
   idOrKey: string,
 ): Promise<TemplateRow | undefined> {
-  return scoped(db, tenant)
+  return tenantTable<TemplateRow>(db, tenant, TABLE)
     .where((q) => {
       q.where({ template_key: idOrKey });
       if (isUuid(idOrKey)) q.orWhere({ id: idOrKey });
     })
     .orderByRaw('template_key = ? desc nulls last', [idOrKey])
-    .first(COLUMNS);
+    .first(...COLUMNS);
 }
 
 export async function updateTemplate(
@@ -129,11 +110,14 @@ export async function updateTemplate(
   if (fields.html !== undefined) changes.html = fields.html;
   if (fields.text !== undefined) changes.text = fields.text;
   if (fields.variants !== undefined) changes.variants = JSON.stringify(fields.variants);
-  const [row] = await scoped(db, tenant).where({ id }).update(changes).returning(COLUMNS);
+  const [row] = await tenantTable<TemplateRow>(db, tenant, TABLE)
+    .where({ id })
+    .update(changes)
+    .returning<TemplateRow[]>([...COLUMNS]);
   return row;
 }
 
 export async function deleteTemplate(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
-  return (await scoped(db, tenant).where({ id }).delete()) > 0;
+  return (await tenantTable<TemplateRow>(db, tenant, TABLE).where({ id }).delete()) > 0;
 }

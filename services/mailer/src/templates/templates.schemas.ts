@@ -1,6 +1,6 @@
 import { Joi, pageSchema } from '@platform/tenancy';
 import { canonicalLocale, LOCALE_PATTERN } from './locale-variants';
-import type { TemplateVariants } from './templates.repository';
+import type { TemplateVariants } from './templates.model';
 
 const TEMPLATE_KEY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 const MAX_BODY = 256 * 1024;
@@ -74,7 +74,8 @@ export const updateTemplateSchema = Joi.object<UpdateTemplateInput>({
   variants,
 })
   .min(1)
-  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text, variants' });
+  .messages({ 'object.min': 'Give at least one of name, templateKey, subject, html, text, variants' })
+  .id('TemplateInput');
 
 export const localeSchema = Joi.string().pattern(LOCALE_PATTERN).messages({
   'string.pattern.base': 'locale must be a language tag such as "pt-BR"',

@@ -1,56 +1,32 @@
 import type { Knex } from 'knex';
-import { errors, toIso } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
 import { isUniqueViolation } from '@platform/db';
 import type { Tenant } from '../shared';
 import type { RenderedEmail } from './template-engine';
-import type { TemplateRenderer } from './template-budget';
+import type { StoredTemplate, TemplateRenderer } from './template-budget';
 import { pickLocale } from './locale-variants';
+import { toTemplate, toTemplateSummary, type Template } from './templates.mapper';
 import * as repo from './templates.repository';
 import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
 
-export interface TemplateSummary {
-  id: string;
-  name: string;
-  templateKey: string | null;
-  subject: string;
-  /** The locales that have their own variant. */
-  locales: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Template extends TemplateSummary {
-  html: string;
-  text: string | null;
-  variants: repo.TemplateVariants;
-}
-
-/** The one place a template row becomes its API shape. */
-function toSummary(row: repo.TemplateSummaryRow): TemplateSummary {
-  return {
-    id: row.id,
-    name: row.name,
-    templateKey: row.templateKey,
-    subject: row.subject,
-    locales: row.locales,
-    createdAt: toIso(row.createdAt)!,
-    updatedAt: toIso(row.updatedAt)!,
-  };
-}
-
-function toTemplate(row: repo.TemplateRow): Template {
-  const locales = Object.keys(row.variants).sort();
-  return { ...toSummary({ ...row, locales }), html: row.html, text: row.text, variants: row.variants };
-}
+/** A stored template as sends and auth emails use it. */
+export type TemplateForSend = repo.TemplateRow;
 
 /**
  * The template as it renders for `locale`: the best variant's content (exact, then language,
  * then default), under a cache identity of its own so each variant is compiled once.
  */
-export function forLocale(row: repo.TemplateRow, locale: string | null | undefined): repo.TemplateRow {
+export function forLocale(row: repo.TemplateRow, locale: string | null | undefined): StoredTemplate {
   const chosen = pickLocale(Object.keys(row.variants), locale);
-  if (!chosen) return row;
-  return { ...row, ...row.variants[chosen], id: `${row.id}:${chosen}` };
+  // Every stored variant has all three fields (the schema defaults text to null).
+  const content = chosen ? row.variants[chosen] : row;
+  return {
+    id: chosen ? `${row.id}:${chosen}` : row.id,
+    updatedAt: row.updated_at,
+    subject: content.subject,
+    html: content.html,
+    text: content.text,
+  };
 }
 
 const emptyToNull = (text: string | null | undefined) => (text === '' ? null : text);
@@ -61,71 +37,90 @@ function duplicateKey(error: unknown): never {
   throw error;
 }
 
-export class TemplatesService {
-  constructor(
-    private readonly db: Knex,
-    private readonly renderer: TemplateRenderer,
-  ) {}
-
-  /** The template and each of its locale variants must compile (within the render budget). */
-  private async assertCompiles(tenant: Tenant, input: UpdateTemplateInput): Promise<void> {
-    const source = { subject: input.subject, html: input.html, text: input.text ?? undefined };
-    const problems = await this.renderer.problemsWithinBudget(tenant.projectId, source);
-    for (const [locale, content] of Object.entries(input.variants ?? {})) {
-      const variant = { subject: content.subject, html: content.html, text: content.text ?? undefined };
-      const found = await this.renderer.problemsWithinBudget(tenant.projectId, variant);
-      problems.push(...found.map((p) => ({ ...p, path: `variants.${locale}.${p.path}` })));
-    }
-    if (problems.length) throw errors.validation('Template does not compile', problems);
+/** The template and each of its locale variants must compile (within the render budget). */
+async function assertCompiles(renderer: TemplateRenderer, tenant: Tenant, input: UpdateTemplateInput): Promise<void> {
+  const source = { subject: input.subject, html: input.html, text: input.text ?? undefined };
+  const problems = await renderer.problemsWithinBudget(tenant.projectId, source);
+  for (const [locale, content] of Object.entries(input.variants ?? {})) {
+    const variant = { subject: content.subject, html: content.html, text: content.text ?? undefined };
+    const found = await renderer.problemsWithinBudget(tenant.projectId, variant);
+    problems.push(...found.map((p) => ({ ...p, path: `variants.${locale}.${p.path}` })));
   }
+  if (problems.length) throw errors.validation('Template does not compile', problems);
+}
 
-  async create(tenant: Tenant, input: CreateTemplateInput): Promise<Template> {
-    await this.assertCompiles(tenant, input);
-    const row = await repo
-      .insertTemplate(this.db, tenant, { ...input, text: emptyToNull(input.text) ?? null })
-      .catch(duplicateKey);
-    return toTemplate(row);
-  }
+async function requireTemplate(db: Knex, tenant: Tenant, id: string): Promise<repo.TemplateRow> {
+  const row = await repo.findTemplate(db, tenant, id);
+  if (!row) throw errors.notFound('Template');
+  return row;
+}
 
-  async list(tenant: Tenant, page: { limit: number; offset: number }) {
-    const { rows, total } = await repo.listTemplates(this.db, tenant, page);
-    return { templates: rows.map(toSummary), total, limit: page.limit, offset: page.offset };
-  }
+export async function createTemplate(
+  db: Knex,
+  renderer: TemplateRenderer,
+  tenant: Tenant,
+  input: CreateTemplateInput,
+): Promise<Template> {
+  await assertCompiles(renderer, tenant, input);
+  const row = await repo
+    .insertTemplate(db, tenant, { ...input, text: emptyToNull(input.text) ?? null })
+    .catch(duplicateKey);
+  return toTemplate(row);
+}
 
-  async get(tenant: Tenant, id: string): Promise<Template> {
-    return toTemplate(await this.require(tenant, id));
-  }
+export async function listTemplates(db: Knex, tenant: Tenant, page: { limit: number; offset: number }) {
+  const { rows, total } = await repo.listTemplates(db, tenant, page);
+  return { templates: rows.map(toTemplateSummary), total, limit: page.limit, offset: page.offset };
+}
 
-  async update(tenant: Tenant, id: string, input: UpdateTemplateInput): Promise<Template> {
-    await this.assertCompiles(tenant, input);
-    const row = await repo
-      .updateTemplate(this.db, tenant, id, { ...input, text: emptyToNull(input.text) })
-      .catch(duplicateKey);
-    if (!row) throw errors.notFound('Template');
-    return toTemplate(row);
-  }
+export async function getTemplate(db: Knex, tenant: Tenant, id: string): Promise<Template> {
+  return toTemplate(await requireTemplate(db, tenant, id));
+}
 
-  async remove(tenant: Tenant, id: string): Promise<void> {
-    if (!(await repo.deleteTemplate(this.db, tenant, id))) throw errors.notFound('Template');
-  }
+export async function updateTemplate(
+  db: Knex,
+  renderer: TemplateRenderer,
+  tenant: Tenant,
+  id: string,
+  input: UpdateTemplateInput,
+): Promise<Template> {
+  await assertCompiles(renderer, tenant, input);
+  const row = await repo
+    .updateTemplate(db, tenant, id, { ...input, text: emptyToNull(input.text) })
+    .catch(duplicateKey);
+  if (!row) throw errors.notFound('Template');
+  return toTemplate(row);
+}
 
-  async preview(tenant: Tenant, id: string, data: object, locale?: string): Promise<RenderedEmail> {
-    return this.render(tenant, forLocale(await this.require(tenant, id), locale), data);
-  }
+export async function removeTemplate(db: Knex, tenant: Tenant, id: string): Promise<void> {
+  if (!(await repo.deleteTemplate(db, tenant, id))) throw errors.notFound('Template');
+}
 
-  /** A stored template by id or templateKey, or undefined. */
-  async findForSend(db: Knex, tenant: Tenant, idOrKey: string): Promise<repo.TemplateRow | undefined> {
-    return repo.findTemplateByIdOrKey(db, tenant, idOrKey);
-  }
+export async function previewTemplate(
+  db: Knex,
+  renderer: TemplateRenderer,
+  tenant: Tenant,
+  id: string,
+  input: { data: object; locale?: string },
+): Promise<RenderedEmail> {
+  return renderTemplate(renderer, tenant, forLocale(await requireTemplate(db, tenant, id), input.locale), input.data);
+}
 
-  /** Renders within the render budget; data a template cannot render, or over budget, is a 400. */
-  render(tenant: Tenant, row: repo.TemplateRow, data: object): Promise<RenderedEmail> {
-    return this.renderer.renderWithinBudget(tenant.projectId, row, data);
-  }
+/** A stored template by id or templateKey, or undefined. */
+export async function findTemplateForSend(
+  db: Knex,
+  tenant: Tenant,
+  idOrKey: string,
+): Promise<TemplateForSend | undefined> {
+  return repo.findTemplateByIdOrKey(db, tenant, idOrKey);
+}
 
-  private async require(tenant: Tenant, id: string): Promise<repo.TemplateRow> {
-    const row = await repo.findTemplate(this.db, tenant, id);
-    if (!row) throw errors.notFound('Template');
-    return row;
-  }
+/** Renders within the render budget; data a template cannot render, or over budget, is a 400. */
+export function renderTemplate(
+  renderer: TemplateRenderer,
+  tenant: Tenant,
+  template: StoredTemplate,
+  data: object,
+): Promise<RenderedEmail> {
+  return renderer.renderWithinBudget(tenant.projectId, template, data);
 }

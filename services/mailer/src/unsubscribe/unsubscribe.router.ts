@@ -1,16 +1,19 @@
 import type { RequestHandler } from 'express';
-import type { UnsubscribeService } from './unsubscribe.service';
+import type { Knex } from 'knex';
+import type { SecretBox } from '@platform/tenancy';
+import { checkUnsubscribeToken, unsubscribe } from './unsubscribe.service';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** No keys: the signed token is the credential. */
 export function unsubscribeHandlers(
-  unsubscribe: UnsubscribeService,
+  db: Knex,
+  box: SecretBox,
 ): Record<'page' | 'oneClick', RequestHandler<{ token: string }>> {
   return {
     // A GET never unsubscribes (mail scanners follow links); it shows a button that POSTs.
     page: async (req, res) => {
-      const { email } = await unsubscribe.check(req.params.token);
+      const { email } = await checkUnsubscribeToken(db, box, req.params.token);
       res
         .type('html')
         .send(
@@ -21,7 +24,7 @@ export function unsubscribeHandlers(
     },
     // RFC 8058: the body is `List-Unsubscribe=One-Click`; the token alone decides, so the body is not read.
     oneClick: async (req, res) => {
-      res.json(await unsubscribe.unsubscribe(req.params.token));
+      res.json(await unsubscribe(db, box, req.params.token));
     },
   };
 }

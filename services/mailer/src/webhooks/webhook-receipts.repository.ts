@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '../shared';
 
 /**
@@ -23,11 +24,10 @@ export async function recordReceipts(
 ): Promise<Set<string>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Set();
-  const rows: { receipt_id: string }[] = await db(TABLE)
+  const rows: { receipt_id: string }[] = await tenantTable(db, tenant, TABLE)
     .insert(
       unique.map((id) => ({
-        tenant_id: tenant.tenantId,
-        project_id: tenant.projectId,
+        ...ownerColumns(tenant),
         provider_id: providerId,
         receipt_id: id,
         expires_at: window.expiresAt,
@@ -42,8 +42,5 @@ export async function recordReceipts(
 
 /** Deletes the provider's receipts whose window has passed; returns how many. */
 export async function pruneExpiredReceipts(db: Knex, tenant: Tenant, providerId: string, now: Date): Promise<number> {
-  return db(TABLE)
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, provider_id: providerId })
-    .where('expires_at', '<', now)
-    .delete();
+  return tenantTable(db, tenant, TABLE).where({ provider_id: providerId }).where('expires_at', '<', now).delete();
 }

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { AppError, errors } from '@platform/tenancy';
-import type { MailerConfig } from '../config';
-import { updateStatusByVendorId, type EmailStatus } from '../emails/logs.repository';
-import { findProviderForWebhook } from '../providers/providers.repository';
+import { AppError, errors, type SecretBox } from '@platform/tenancy';
+import type { EmailStatus } from '../emails/emails.model';
+import { applyVendorStatus } from '../emails/logs.service';
 import type { ProviderConfig } from '../providers/providers.schemas';
-import type { ProvidersService } from '../providers/providers.service';
+import { providerForWebhook } from '../providers/providers.service';
 import { normalizeMailgunId } from '../transports/mailgun.transport';
-import { upsertSuppressions, type NewSuppression } from '../suppressions/suppressions.repository';
+import type { NewSuppression } from '../suppressions/suppressions.model';
+import { suppress } from '../suppressions/suppressions.service';
 import { pruneExpiredReceipts, recordReceipts } from './webhook-receipts.repository';
 import { verifyMailgunSignature, verifySendgridSignature } from './webhook-signatures';
 import { isWithinTolerance, windowEndOf } from './webhook-window';
@@ -192,50 +192,43 @@ function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toler
  * Delivery events from the vendors: verified with the provider's own key, refused when signed
  * outside the tolerance window or already received, then applied to the provider's logs.
  */
-export class WebhooksService {
-  constructor(
-    private readonly db: Knex,
-    private readonly providers: ProvidersService,
-    private readonly config: Pick<MailerConfig, 'webhookToleranceSeconds'>,
-  ) {}
-
-  async receive(providerId: string, request: WebhookRequest): Promise<{ received: true; updated: number }> {
-    const provider = await findProviderForWebhook(this.db, providerId);
-    if (!provider) throw errors.notFound('Provider');
-    const config = this.providers.configOf(provider);
-    const tolerance = this.config.webhookToleranceSeconds;
-    const delivery =
-      provider.type === 'mailgun'
-        ? mailgunDelivery(config, request.body, tolerance)
-        : sendgridDelivery(config, request, tolerance);
-    const tenant = { tenantId: provider.tenantId, projectId: provider.projectId };
-    const window = { expiresAt: delivery.rememberUntil, now: new Date() };
-    await pruneExpiredReceipts(this.db, tenant, provider.id, window.now);
-    // The receipts and the status changes commit together: a refused or failed request leaves neither.
-    const updated = await this.db.transaction(async (trx) => {
-      if (delivery.token) {
-        const fresh = await recordReceipts(trx, tenant, provider.id, [delivery.token], window);
-        if (!fresh.size) throw replayed();
-      }
-      const eventIds = delivery.changes.flatMap((change) => (change.eventId ? [change.eventId] : []));
-      const freshEvents = await recordReceipts(trx, tenant, provider.id, eventIds, window);
-      let count = 0;
-      for (const change of delivery.changes) {
-        // An event id seen before, or repeated within this batch, changes nothing.
-        if (change.eventId && !freshEvents.delete(change.eventId)) continue;
-        if (change.suppress) await upsertSuppressions(trx, tenant, [{ ...change.suppress, providerId: provider.id }]);
-        if (!change.status) continue;
-        count += await updateStatusByVendorId(
-          trx,
-          tenant,
-          provider.id,
-          change.vendorIds,
-          change.status,
-          ALLOWED_FROM[change.status],
-        );
-      }
-      return count;
-    });
-    return { received: true, updated };
-  }
+export async function receiveWebhook(
+  db: Knex,
+  secrets: SecretBox,
+  toleranceSeconds: number,
+  providerId: string,
+  request: WebhookRequest,
+): Promise<{ received: true; updated: number }> {
+  const provider = await providerForWebhook(db, secrets, providerId);
+  if (!provider) throw errors.notFound('Provider');
+  const delivery =
+    provider.type === 'mailgun'
+      ? mailgunDelivery(provider.config, request.body, toleranceSeconds)
+      : sendgridDelivery(provider.config, request, toleranceSeconds);
+  const { tenant } = provider;
+  const window = { expiresAt: delivery.rememberUntil, now: new Date() };
+  await pruneExpiredReceipts(db, tenant, provider.id, window.now);
+  // The receipts and the status changes commit together: a refused or failed request leaves neither.
+  const updated = await db.transaction(async (trx) => {
+    if (delivery.token) {
+      const fresh = await recordReceipts(trx, tenant, provider.id, [delivery.token], window);
+      if (!fresh.size) throw replayed();
+    }
+    const eventIds = delivery.changes.flatMap((change) => (change.eventId ? [change.eventId] : []));
+    const freshEvents = await recordReceipts(trx, tenant, provider.id, eventIds, window);
+    let count = 0;
+    for (const change of delivery.changes) {
+      // An event id seen before, or repeated within this batch, changes nothing.
+      if (change.eventId && !freshEvents.delete(change.eventId)) continue;
+      if (change.suppress) await suppress(trx, tenant, [{ ...change.suppress, providerId: provider.id }]);
+      if (!change.status) continue;
+      count += await applyVendorStatus(trx, tenant, provider.id, {
+        vendorIds: change.vendorIds,
+        status: change.status,
+        from: ALLOWED_FROM[change.status],
+      });
+    }
+    return count;
+  });
+  return { received: true, updated };
 }

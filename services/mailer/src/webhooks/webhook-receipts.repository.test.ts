@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { pruneExpiredReceipts, recordReceipts } from '../src/webhooks/webhook-receipts.repository';
-import { useMailerService } from './support/harness';
+import { pruneExpiredReceipts, recordReceipts } from './webhook-receipts.repository';
+import { useMailerService } from '../../test/support/harness';
 
 const ctx = useMailerService();
 const tenant = { tenantId: randomUUID(), projectId: randomUUID() };
