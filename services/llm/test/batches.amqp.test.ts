@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { AmqpBus } from '@platform/events';
 import { createLogger } from '@platform/http';
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
-import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
 import type { apiOf } from './support/api';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import type { LlmServiceShared } from '../src';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
 const describeAmqp = amqpUrl ? describe : describe.skip;
@@ -18,11 +17,11 @@ const queues = [`llm.test-batch-${suffix}`, `llm.test-webhooks-${suffix}`];
 
 describeAmqp('batches through RabbitMQ', () => {
   let llm: LlmTestService;
-  let svc: TestService;
+  let svc: TestService<LlmServiceShared>;
   let mainBus: AmqpBus;
   let api: ReturnType<typeof apiOf>;
   let project: TestProject;
-  let stopWebhooks: () => void;
+  let stopWebhooks: () => Promise<void>;
   const workers: RunningWorker[] = [];
 
   beforeAll(async () => {
@@ -31,6 +30,8 @@ describeAmqp('batches through RabbitMQ', () => {
     llm = await startLlmTestService({
       bus: mainBus,
       llmEnv: {
+        // The webhook deliverer only: batch items are left to the workers the tests start.
+        LLM_ROLE: 'api',
         LLM_BATCH_CONCURRENCY: '4',
         LLM_BATCH_HEARTBEAT_MS: '100',
         LLM_BATCH_STALE_MS: '600',
@@ -44,17 +45,17 @@ describeAmqp('batches through RabbitMQ', () => {
     });
     ({ svc, api } = llm);
     svc.deps.relay.start();
-    stopWebhooks = await startWebhookConsumer(svc.deps, llmRuntime(svc.deps));
+    stopWebhooks = await svc.startJobs();
     project = await svc.createProject();
     await configureVendors(api, project, ['openai']);
   });
 
   afterAll(async () => {
-    for (const { worker, bus } of workers) {
-      await worker.stop();
+    for (const { stop, bus } of workers) {
+      await stop();
       await bus.close();
     }
-    stopWebhooks();
+    await stopWebhooks();
     await llm.close();
     await mainBus.close();
     await deleteQueues(amqpUrl!, queues);

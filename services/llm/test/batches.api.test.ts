@@ -1,6 +1,5 @@
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import type { StopFunction } from '@platform/runtime';
-import { llmService } from '../src';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import type { apiOf } from './support/api';
 import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
@@ -26,7 +25,7 @@ beforeAll(async () => {
   });
   ({ svc, api } = llm);
   svc.deps.relay.start();
-  stopBackground = await llmService.startBackground!(svc.deps);
+  stopBackground = await svc.startJobs();
   project = await svc.createProject();
   await configureVendors(api, project);
 });
@@ -174,7 +173,7 @@ describe('batch lifecycle (in-process bus)', () => {
     await stopBackground();
     const partial = await resultCount(svc.deps.db, body.batchId);
     expect(partial).toBeLessThan(30);
-    stopBackground = await llmService.startBackground!(svc.deps);
+    stopBackground = await svc.startJobs();
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
     expect(done).toMatchObject({ completedCount: 30, failedCount: 0 });
     const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
@@ -210,7 +209,7 @@ describe('stale batch sweeper', () => {
       .where({ batch_id: body.batchId })
       .whereIn('custom_id', ['orphan-0', 'orphan-1', 'orphan-2'])
       .update({ status: 'processing', claimed_at: new Date(Date.now() - 60_000) });
-    stopBackground = await llmService.startBackground!(svc.deps);
+    stopBackground = await svc.startJobs();
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
     expect(done).toMatchObject({ completedCount: 12, failedCount: 0 });
     const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);

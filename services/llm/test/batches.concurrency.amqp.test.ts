@@ -6,6 +6,7 @@ import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-wo
 import type { apiOf } from './support/api';
 import { requests, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import type { LlmServiceShared } from '../src';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
 const describeAmqp = amqpUrl ? describe : describe.skip;
@@ -16,7 +17,7 @@ const LIMIT = 4;
 
 describeAmqp('per-project batch concurrency across worker processes', () => {
   let llm: LlmTestService;
-  let svc: TestService;
+  let svc: TestService<LlmServiceShared>;
   let mainBus: AmqpBus;
   let api: ReturnType<typeof apiOf>;
   let project: TestProject;
@@ -47,8 +48,8 @@ describeAmqp('per-project batch concurrency across worker processes', () => {
   });
 
   afterAll(async () => {
-    for (const { worker, bus } of workers) {
-      await worker.stop();
+    for (const { stop, bus } of workers) {
+      await stop();
       await bus.close();
     }
     await llm.close();

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import request from 'supertest';
 import { createDb, withDatabase } from '@platform/db';
-import type { ServiceDeps, StopFunction } from '@platform/runtime';
+import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { startTcpProxy, waitFor, type TcpProxy, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../src';
-import { llmRuntime } from '../src/llm-runtime';
+import { llmService, type LlmServiceShared } from '../src';
 import { CompletionLogWriter } from '../src/usage/completion-log-writer';
 import { insertLogs } from '../src/usage/usage.repository';
 import type { CompletionLogEntry } from '../src/usage/usage.types';
@@ -23,6 +22,7 @@ let proxy: TcpProxy;
 let proxiedDb: Knex;
 /** The service as a replica would run it, its database reached through the proxy. */
 let deps: ServiceDeps;
+let replica: AssembledService<LlmServiceShared>;
 let api: ReturnType<typeof apiOf>;
 let scrapeMetrics: () => Promise<string>;
 let project: TestProject;
@@ -48,10 +48,16 @@ beforeAll(async () => {
   proxied.host = `127.0.0.1:${proxy.port}`;
   proxiedDb = createDb({ url: proxied.toString(), poolMax: 4 });
   deps = { ...svc.deps, db: proxiedDb };
-  const app = llmService.createApp(deps);
+  replica = assembleService(llmService, deps);
+  const { app } = replica;
   api = apiOf(app);
   scrapeMetrics = async () => (await request(app).get('/metrics')).text;
-  stopBackground = await llmService.startBackground!(deps);
+  const stopJobs = await replica.startJobs();
+  // The replica's whole stop: its jobs, then what its build made (the buffered logs are written).
+  stopBackground = async () => {
+    await stopJobs();
+    await replica.close();
+  };
   project = await svc.createProject();
   await configureVendors(api, project, ['openai']);
 });
@@ -80,7 +86,7 @@ describe('completion logs while the database is unreachable', () => {
     }
     // Several flush intervals: the writer has tried and failed, and still holds every row.
     await sleep(300);
-    expect(llmRuntime(deps).logs.pending).toBe(5);
+    expect(replica.parts!.shared.logs.pending).toBe(5);
     expect(await storedIds(during)).toEqual([]);
     // What an operator sees meanwhile: the rows wait, none is lost.
     const scraped = await scrapeMetrics();
@@ -97,8 +103,8 @@ describe('completion logs while the database is unreachable', () => {
     );
     const ids = logs.map((log: { id: string }) => log.id);
     expect([...ids].sort()).toEqual([warm.body.id, ...during].sort());
-    expect(llmRuntime(deps).logs.pending).toBe(0);
-    expect(llmRuntime(deps).logs.droppedTotal).toBe(0);
+    expect(replica.parts!.shared.logs.pending).toBe(0);
+    expect(replica.parts!.shared.logs.droppedTotal).toBe(0);
   });
 
   it('when the service stops while the database is away and it returns within the grace, then the stop writes the buffered logs', async () => {
@@ -112,11 +118,11 @@ describe('completion logs while the database is unreachable', () => {
     const stopping = stopBackground!();
     stopBackground = undefined;
     await sleep(300);
-    expect(llmRuntime(deps).logs.pending).toBe(3);
+    expect(replica.parts!.shared.logs.pending).toBe(3);
 
     proxy.restore();
     await stopping;
-    expect(llmRuntime(deps).logs.pending).toBe(0);
+    expect(replica.parts!.shared.logs.pending).toBe(0);
     expect((await storedIds(during)).sort()).toEqual([...during].sort());
   });
 });

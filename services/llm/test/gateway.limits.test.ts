@@ -1,25 +1,28 @@
 import request from 'supertest';
-import type { ServiceDeps } from '@platform/runtime';
+import { assembleService, type AssembledService } from '@platform/runtime';
 import type { TestProject } from '@platform/testkit';
-import { createApp } from '../src/app';
-import { llmRuntime } from '../src/llm-runtime';
+import { llmService, type LlmServiceShared } from '../src';
 import { apiOf } from './support/api';
 import { hello } from './support/gateway-client';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let replicas: ReturnType<typeof apiOf>[];
-let replicaDeps: ServiceDeps[];
+let second: AssembledService<LlmServiceShared>;
+let replicaShared: LlmServiceShared[];
 
 beforeAll(async () => {
   llm = await startLlmTestService({ llmEnv: { LLM_VENDOR_TIMEOUT_MS: '5000' } });
-  // A second replica: its own runtime (meters, clients, logs), the same database.
-  const second: ServiceDeps = { ...llm.svc.deps };
-  replicaDeps = [llm.svc.deps, second];
-  replicas = [llm.api, apiOf(createApp(second))];
+  // A second replica: its own build (meters, clients, logs), the same database.
+  second = assembleService(llmService, { ...llm.svc.deps });
+  replicaShared = [llm.svc.parts!.shared, second.parts!.shared];
+  replicas = [llm.api, apiOf(second.app)];
 });
 
-afterAll(() => llm.close());
+afterAll(async () => {
+  await second.close();
+  await llm.close();
+});
 
 async function freshProject(): Promise<TestProject> {
   const project = await llm.svc.createProject();
@@ -27,7 +30,7 @@ async function freshProject(): Promise<TestProject> {
   return project;
 }
 
-const settleAll = () => Promise.all(replicaDeps.map((deps) => llmRuntime(deps).meters.flush()));
+const settleAll = () => Promise.all(replicaShared.map((shared) => shared.meters.flush()));
 const chat = (i: number, project: TestProject, body: object = {}) =>
   replicas[i % 2].post('/v1/chat/completions', project.headers, { model: 'gpt-4o-mini', messages: hello, ...body });
 
@@ -122,8 +125,8 @@ describe('tenant isolation', () => {
     expect((await chat(0, spent)).status).toBe(429);
     expect((await chat(1, other)).status).toBe(200);
     expect((await llm.api.get('/v1/limits', other.headers)).body.monthlyBudgetUsd).toBeNull();
-    await llmRuntime(llm.svc.deps).logs.flush();
-    await llmRuntime(replicaDeps[1]).logs.flush();
+    await replicaShared[0].logs.flush();
+    await replicaShared[1].logs.flush();
     const spentLogs = await llm.api.get(`/v1/logs/${spent.tenantId}/${spent.projectId}`, spent.headers);
     expect(spentLogs.body.logs).toEqual([]);
     const crossed = await llm.api.get(`/v1/logs/${other.tenantId}/${other.projectId}`, spent.headers);

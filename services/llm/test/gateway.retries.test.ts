@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -39,7 +38,7 @@ async function freshProject(): Promise<TestProject> {
 type Attempt = { model: string; status: string; error: string | null; requestId: string; attempt: number };
 
 async function attemptsOf(project: TestProject, count: number): Promise<Attempt[]> {
-  await llmRuntime(llm.svc.deps).logs.flush();
+  await llm.svc.parts!.shared.logs.flush();
   const logs = await waitFor(
     async () => {
       const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, project.headers);

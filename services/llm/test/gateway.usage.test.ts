@@ -1,6 +1,5 @@
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -26,7 +25,7 @@ async function freshProject(): Promise<TestProject> {
 type Log = { model: string; status: string; promptTokens: number; completionTokens: number; costUsd: number | null };
 
 async function logsOf(project: TestProject, count: number): Promise<Log[]> {
-  await llmRuntime(llm.svc.deps).logs.flush();
+  await llm.svc.parts!.shared.logs.flush();
   return waitFor(
     async () => {
       const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, project.headers);

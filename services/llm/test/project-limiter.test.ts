@@ -6,7 +6,7 @@ import { createLogger } from '@platform/http';
 import { type Tenant } from '@platform/tenancy';
 import { createTestDatabase, startTcpProxy, waitFor } from '@platform/testkit';
 import { llmService } from '../src';
-import { ProjectLimiter, type ProjectLimiterOptions, type Release } from '../src/batches/project-limiter';
+import { ProjectLimiter, type ProjectLimiterOptions, type Release } from '../src/batch-worker/project-limiter';
 
 const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { writeEvent } from '@platform/events';
+import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, toIso, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
@@ -48,16 +48,15 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
   const missing = [...needed].filter((provider) => !configured.has(provider));
   if (missing.length) throw notConfigured(missing);
 
-  const batch = await deps.db.transaction(async (trx) => {
+  const batch = await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
     const stored = await insertBatch(trx, tenant, {
       id: randomUUID(),
       webhookUrl: input.webhook_url ?? null,
       requests,
     });
-    await writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
+    await outbox.write<BatchWorkData>({ type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
     return stored;
   });
-  deps.relay.kick();
   return {
     batchId: batch.id,
     status: batch.status,

@@ -1,6 +1,6 @@
 import type { EventBus } from '@platform/events';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../../src';
+import { llmService, type LlmServiceShared } from '../../src';
 import type { ProviderType } from '../../src/vendors/vendor-types';
 import { apiOf } from './api';
 import {
@@ -13,7 +13,7 @@ import {
 } from './vendor-stubs';
 
 export interface LlmTestService {
-  svc: TestService;
+  svc: TestService<LlmServiceShared>;
   api: ReturnType<typeof apiOf>;
   openai: OpenAiStub;
   anthropic: AnthropicStub;

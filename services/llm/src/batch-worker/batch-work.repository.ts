@@ -7,7 +7,7 @@ import {
   type BatchRecord,
   type BatchResultRecord,
   type BatchRow,
-} from './batches.repository';
+} from '../batches/batches.repository';
 
 /** The worker's queries. A batch arrives by id alone (from an event); its row then names the tenant. */
 
