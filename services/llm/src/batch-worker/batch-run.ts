@@ -6,10 +6,10 @@ import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-ru
 import type { LlmShared } from '../llm-shared';
 import { vendorClientFor } from '../providers/providers.service';
 import { NO_USAGE } from '../vendors/sdk-options';
-import { insertLogs } from '../usage/usage.repository';
+import { insertLogs } from '../usage/usage.service';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from '../batches/batch-events';
-import type { BatchRecord } from '../batches/batches.repository';
+import type { BatchRecord } from '../batches/batches.model';
 import {
   batchStatus,
   claimItems,

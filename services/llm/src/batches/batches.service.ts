@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, toIso, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
-import { notConfigured } from '../providers/providers.service';
-import { configuredProviders } from '../providers/providers.repository';
+import { configuredProviders, notConfigured } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import type { ProviderType } from '../vendors/vendor-types';
 import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
-import { cancelBatch, findBatch, insertBatch, listBatches, listResults, type BatchRecord } from './batches.repository';
-import type { ListBatchesQuery, SubmitBatchInput } from './batches.schemas';
+import type { BatchRecord } from './batches.model';
+import { cancelBatch, findBatch, insertBatch, listBatches, listResults } from './batches.repository';
+import type { ListBatchesQuery } from './batches.model';
+import type { SubmitBatchInput } from './batches.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
 
@@ -108,4 +110,9 @@ export async function cancel(deps: Deps, tenant: Tenant, batchId: string) {
   const batch = await findBatch(deps.db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   throw errors.conflict(`Batch is ${batch.status} and cannot be cancelled`);
+}
+
+/** Whether the batch (still) exists for this tenant; the webhook deliverer skips a deleted one. */
+export async function batchExists(db: Knex, tenant: Tenant, batchId: string): Promise<boolean> {
+  return (await findBatch(db, tenant, batchId)) !== null;
 }

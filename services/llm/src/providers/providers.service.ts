@@ -4,7 +4,13 @@ import type { LlmShared } from '../llm-shared';
 import { describeVendorFailure } from '../vendors/vendor-errors';
 import { buildVendorClient } from '../vendors/vendor-clients';
 import type { ProviderType, VendorClient } from '../vendors/vendor-types';
-import { findProviderSecret, upsertProvider, type ProviderRecord } from './providers.repository';
+import type { Knex } from 'knex';
+import {
+  configuredProviders as configuredProviderTypes,
+  findProviderSecret,
+  upsertProvider,
+  type ProviderRecord,
+} from './providers.repository';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
@@ -48,6 +54,11 @@ export async function requireVendorClient(
   const client = await vendorClientFor(deps, runtime, tenant, provider);
   if (!client) throw notConfigured([provider]);
   return client;
+}
+
+/** The vendors this project has stored a key for. */
+export function configuredProviders(db: Knex, tenant: Tenant): Promise<ProviderType[]> {
+  return configuredProviderTypes(db, tenant);
 }
 
 export function notConfigured(providers: ProviderType[]) {

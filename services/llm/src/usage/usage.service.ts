@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, toIso, type Page, type Tenant } from '@platform/tenancy';
-import { aggregateLogs, listLogs, type GroupRow } from './usage.repository';
+import { aggregateLogs, insertLogs as insertLogRows, listLogs, type GroupRow } from './usage.repository';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
 
 /** Logs and stats name their project in the path; it must be the caller's own. */
@@ -30,6 +30,11 @@ function toLogResponse(entry: CompletionLogEntry) {
     attempt: entry.attempt ?? null,
     stream: entry.stream ?? false,
   };
+}
+
+/** Stores completion logs at once (the batch worker's, written with its results). */
+export function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
+  return insertLogRows(db, tenant, entries);
 }
 
 export async function getLogs(db: Knex, tenant: Tenant, page: Page) {

@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import type { LlmShared } from '../llm-shared';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
-import { findBatch } from '../batches/batches.repository';
+import { batchExists } from '../batches/batches.service';
 import { attemptHandled, markAttemptHandled, recordAttempt, scheduleRetry } from './webhook-attempts.repository';
 import { attemptSignedDelivery, nextAttemptAt, type AttemptResult } from '@platform/webhooks';
 
@@ -51,7 +51,7 @@ async function deliver(
   const data = event.data;
   if (!data.webhookUrl) return;
   // Only batches of this service's own database (a shared exchange may carry others').
-  if (!(await findBatch(deps.db, tenant, data.batchId))) return;
+  if (!(await batchExists(deps.db, tenant, data.batchId))) return;
   if (await attemptHandled(deps.db, event.id)) return;
   const webhookId = 'webhookId' in data ? data.webhookId : event.id;
   const attempt = 'attempt' in data ? data.attempt : 1;
