@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type Tenant } from '@platform/tenancy';
+import { errors, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import { describeVendorFailure } from '../vendors/vendor-errors';
 import { buildVendorClient } from '../vendors/vendor-clients';
@@ -9,16 +9,11 @@ import {
   configuredProviders as configuredProviderTypes,
   findProviderSecret,
   upsertProvider,
-  type ProviderRecord,
 } from './providers.repository';
+import { toProviderResponse } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
-
-/** The API shape of a provider configuration; the key never leaves the service. */
-export function toProviderResponse(record: ProviderRecord) {
-  return { id: record.id, providerType: record.providerType, configured: true, createdAt: toIso(record.createdAt) };
-}
 
 export async function saveProvider(deps: Deps, runtime: LlmShared, tenant: Tenant, input: SaveProviderInput) {
   const record = await upsertProvider(deps.db, tenant, {
