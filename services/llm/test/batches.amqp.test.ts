@@ -4,7 +4,7 @@ import { createLogger } from '@platform/http';
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 import type { LlmServiceShared } from '../src';
@@ -19,7 +19,7 @@ describeAmqp('batches through RabbitMQ', () => {
   let llm: LlmTestService;
   let svc: TestService<LlmServiceShared>;
   let mainBus: AmqpBus;
-  let api: ReturnType<typeof apiOf>;
+  let api: ApiClient;
   let project: TestProject;
   let stopWebhooks: () => Promise<void>;
   const workers: RunningWorker[] = [];
@@ -64,9 +64,12 @@ describeAmqp('batches through RabbitMQ', () => {
   it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
     workers.push(await startWorker(svc, amqpUrl!, logger));
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(5, 'gpt-4o-mini'),
-      webhook_url: `${receiver.url}/done`,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(5, 'gpt-4o-mini'),
+        webhook_url: `${receiver.url}/done`,
+      },
     });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', completedCount: 5, failedCount: 0 });
@@ -85,9 +88,12 @@ describeAmqp('batches through RabbitMQ', () => {
 
   it('when the worker is killed mid-batch and a new one starts, then nothing is lost or duplicated: one result and one log per custom_id', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(40, 'gpt-4o-delay-50', 'crash'),
-      webhook_url: receiver.url,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(40, 'gpt-4o-delay-50', 'crash'),
+        webhook_url: receiver.url,
+      },
     });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 8), { intervalMs: 5 });
 
@@ -107,7 +113,7 @@ describeAmqp('batches through RabbitMQ', () => {
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', requestCount: 40, completedCount: 40, failedCount: 0 });
 
-    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     const ids = results.body.results.map((r: { custom_id: string }) => r.custom_id);
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => `crash-${i}`));
     const items = await svc.deps.db('batch_items').where({ batch_id: body.batchId }).select('status');

@@ -4,12 +4,20 @@ import request from 'supertest';
 import { createDb, withDatabase } from '@platform/db';
 import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import { startTcpProxy, waitFor, type TcpProxy, type TestProject, type TestService } from '@platform/testkit';
+import {
+  apiClient,
+  startTcpProxy,
+  waitFor,
+  type ApiClient,
+  type TcpProxy,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
+import { openapi } from '../src/openapi';
 import { llmService, type LlmServiceShared } from '../src';
 import { CompletionLogWriter } from '../src/usage/completion-log-writer';
 import { insertLogs } from '../src/usage/usage.repository';
 import type { CompletionLogEntry } from '../src/usage/usage.types';
-import { apiOf } from './support/api';
 import { user } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -23,7 +31,7 @@ let proxiedDb: Knex;
 /** The service as a replica would run it, its database reached through the proxy. */
 let deps: ServiceDeps;
 let replica: AssembledService<LlmServiceShared>;
-let api: ReturnType<typeof apiOf>;
+let api: ApiClient;
 let scrapeMetrics: () => Promise<string>;
 let project: TestProject;
 let stopBackground: StopFunction | undefined;
@@ -50,7 +58,7 @@ beforeAll(async () => {
   deps = { ...svc.deps, db: proxiedDb };
   replica = assembleService(llmService, deps);
   const { app } = replica;
-  api = apiOf(app);
+  api = apiClient(app, { openapi });
   scrapeMetrics = async () => (await request(app).get('/metrics')).text;
   const stopJobs = await replica.startJobs();
   // The replica's whole stop: its jobs, then what its build made (the buffered logs are written).
@@ -73,14 +81,14 @@ afterAll(async () => {
 describe('completion logs while the database is unreachable', () => {
   it('when completions are made during a database outage, then each one appears in GET /v1/logs exactly once after it comes back', async () => {
     // Warms the key and vendor client caches, which a replica has in steady state.
-    const warm = await api.post('/v1/completions', project.headers, completion);
+    const warm = await api.post('/v1/completions', { headers: project.headers, body: completion });
     expect(warm.status).toBe(200);
     await waitFor(async () => (await storedIds([warm.body.id])).length === 1);
 
     proxy.cut();
     const during: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await api.post('/v1/completions', project.headers, completion);
+      const res = await api.post('/v1/completions', { headers: project.headers, body: completion });
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }
@@ -96,7 +104,7 @@ describe('completion logs while the database is unreachable', () => {
     proxy.restore();
     const logs = await waitFor(
       async () => {
-        const res = await api.get(logsPath(project), project.headers);
+        const res = await api.get(logsPath(project), { headers: project.headers });
         return res.status === 200 && res.body.total === 6 ? res.body.logs : null;
       },
       { timeoutMs: 15_000, intervalMs: 100 },
@@ -111,7 +119,7 @@ describe('completion logs while the database is unreachable', () => {
     proxy.cut();
     const during: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api.post('/v1/completions', project.headers, completion);
+      const res = await api.post('/v1/completions', { headers: project.headers, body: completion });
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }

@@ -1,8 +1,8 @@
 import type { EventBus } from '@platform/events';
-import { createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { apiClient, createTestService, type ApiClient, type TestProject, type TestService } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../../src';
+import { openapi } from '../../src/openapi';
 import type { ProviderType } from '../../src/vendors/vendor-types';
-import { apiOf } from './api';
 import {
   ANTHROPIC_KEY,
   anthropicStub,
@@ -14,7 +14,7 @@ import {
 
 export interface LlmTestService {
   svc: TestService<LlmServiceShared>;
-  api: ReturnType<typeof apiOf>;
+  api: ApiClient;
   openai: OpenAiStub;
   anthropic: AnthropicStub;
   /** Closes the service and both vendor stand-ins. */
@@ -42,7 +42,7 @@ export async function startLlmTestService(
   });
   return {
     svc,
-    api: apiOf(svc.app),
+    api: apiClient(svc.app, { openapi }),
     openai,
     anthropic,
     close: async () => {
@@ -57,12 +57,15 @@ const STUB_KEYS: Record<ProviderType, string> = { openai: OPENAI_KEY, anthropic:
 
 /** Stores the stand-ins' keys for the project (both vendors unless told otherwise). */
 export async function configureVendors(
-  api: ReturnType<typeof apiOf>,
+  api: ApiClient,
   project: TestProject,
   providers: ProviderType[] = ['openai', 'anthropic'],
 ): Promise<void> {
   for (const providerType of providers) {
-    const res = await api.post('/v1/providers', project.headers, { providerType, apiKey: STUB_KEYS[providerType] });
+    const res = await api.post('/v1/providers', {
+      headers: project.headers,
+      body: { providerType, apiKey: STUB_KEYS[providerType] },
+    });
     if (res.status !== 200) throw new Error(`provider ${providerType} not stored: ${res.status}`);
   }
 }
