@@ -5,7 +5,6 @@ import { createDb, withDatabase } from '@platform/db';
 import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import {
-  apiClient,
   startTcpProxy,
   waitFor,
   type ApiClient,
@@ -13,13 +12,12 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { openapi } from '../src/openapi';
 import { llmService, type LlmServiceShared } from '../src';
 import { CompletionLogWriter } from '../src/usage/completion-log-writer';
 import { insertLogs } from '../src/usage/usage.repository';
 import type { CompletionLogEntry } from '../src/usage/usage.types';
 import { user } from './support/batch-helpers';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +56,7 @@ beforeAll(async () => {
   deps = { ...svc.deps, db: proxiedDb };
   replica = assembleService(llmService, deps);
   const { app } = replica;
-  api = apiClient(app, { openapi });
+  api = llmApi(app);
   scrapeMetrics = async () => (await request(app).get('/metrics')).text;
   const stopJobs = await replica.startJobs();
   // The replica's whole stop: its jobs, then what its build made (the buffered logs are written).

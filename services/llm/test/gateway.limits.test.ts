@@ -1,10 +1,9 @@
 import request from 'supertest';
 import { assembleService, type AssembledService } from '@platform/runtime';
-import { apiClient, type ApiClient, type TestProject } from '@platform/testkit';
-import { openapi } from '../src/openapi';
+import type { ApiClient, TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let replicas: ApiClient[];
@@ -16,7 +15,7 @@ beforeAll(async () => {
   // A second replica: its own build (meters, clients, logs), the same database.
   second = assembleService(llmService, { ...llm.svc.deps });
   replicaShared = [llm.svc.parts!.shared, second.parts!.shared];
-  replicas = [llm.api, apiClient(second.app, { openapi })];
+  replicas = [llm.api, llmApi(second.app)];
 });
 
 afterAll(async () => {

@@ -1,5 +1,13 @@
 import type { EventBus } from '@platform/events';
-import { apiClient, createTestService, type ApiClient, type TestProject, type TestService } from '@platform/testkit';
+import path from 'node:path';
+import {
+  apiClient,
+  createTestService,
+  type ApiClient,
+  type CoverageOptions,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../../src';
 import { openapi } from '../../src/openapi';
 import type { ProviderType } from '../../src/vendors/vendor-types';
@@ -11,6 +19,25 @@ import {
   type AnthropicStub,
   type OpenAiStub,
 } from './vendor-stubs';
+
+/** LLM takes part in the run-wide check that every documented operation and status is exercised. */
+export const coverage: CoverageOptions = {
+  service: 'llm',
+  testDir: path.join(__dirname, '..'),
+  exempt: [
+    {
+      pattern: ' (429|503)$',
+      reason: 'the shared per-project limits and database outage: packages/tenancy and e2e tests',
+    },
+    {
+      pattern: '^POST /chat/completions (400|403|404|500|502)$',
+      reason: 'sent through the official OpenAI SDK over a socket: gateway.sdk and gateway.retries tests',
+    },
+  ],
+};
+
+/** The shared test client of the LLM tests, counted towards `coverage`. */
+export const llmApi = (app: Parameters<typeof apiClient>[0]): ApiClient => apiClient(app, { openapi, coverage });
 
 export interface LlmTestService {
   svc: TestService<LlmServiceShared>;
@@ -42,7 +69,7 @@ export async function startLlmTestService(
   });
   return {
     svc,
-    api: apiClient(svc.app, { openapi }),
+    api: llmApi(svc.app),
     openai,
     anthropic,
     close: async () => {
