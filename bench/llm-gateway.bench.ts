@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { createTestService } from '@platform/testkit';
+import { assembleService } from '@platform/runtime';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
 import { collectGarbage, startStandIn } from './lib/stand-in';
@@ -148,11 +149,12 @@ export default async function gatewayBench(): Promise<string[]> {
     PROJECT_MAX_IN_FLIGHT: String(OPEN_STREAMS + 100),
   };
   const svc = await createTestService(llmService, { env });
-  const stopBackground = await llmService.startBackground!(svc.deps);
+  const stopBackground = await svc.startJobs();
   const service = await listenService(svc.app);
   // The same service with budgets and limits off, on the same databases, for row 3.
   const unlimitedDeps = { ...svc.deps, env: { ...svc.deps.env, LLM_GATEWAY_LIMITS: 'false' } };
-  const unlimited = await listenService(llmService.createApp(unlimitedDeps));
+  const unlimitedService = assembleService(llmService, unlimitedDeps);
+  const unlimited = await listenService(unlimitedService.app);
   const lines: string[] = [];
   try {
     const project = await svc.createProject();
@@ -234,6 +236,7 @@ export default async function gatewayBench(): Promise<string[]> {
     );
   } finally {
     await unlimited.close();
+    await unlimitedService.close();
     await service.close();
     await stopBackground();
     await svc.close();

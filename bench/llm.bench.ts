@@ -135,7 +135,7 @@ export default async function llmBench(): Promise<string[]> {
     },
   });
   svc.deps.relay.start();
-  const stopBackground = await llmService.startBackground!(svc.deps);
+  const stopBackground = await svc.startJobs();
   const service = await listenService(svc.app);
   const lines: string[] = [];
   try {

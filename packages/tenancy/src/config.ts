@@ -32,8 +32,6 @@ export interface PlatformConfig {
   /** Requests of one project in progress at once, per service process (429 beyond). */
   projectMaxInFlight: number;
   vendors: {
-    openaiBaseUrl?: string;
-    anthropicBaseUrl?: string;
     stripeApiBase?: string;
   };
   webhookAllowedHosts: string[];
@@ -77,8 +75,6 @@ const envSchema = Joi.object({
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
   PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   PROJECT_MAX_IN_FLIGHT: Joi.number().integer().min(1).default(64),
-  OPENAI_BASE_URL: Joi.string().uri(),
-  ANTHROPIC_BASE_URL: Joi.string().uri(),
   STRIPE_API_BASE: Joi.string().uri(),
   WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
   WEBHOOK_DEADLINE_MS: Joi.number().integer().min(100).max(300_000).default(15_000),
@@ -145,8 +141,6 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
     vendors: {
-      openaiBaseUrl: value.OPENAI_BASE_URL,
-      anthropicBaseUrl: value.ANTHROPIC_BASE_URL,
       stripeApiBase: value.STRIPE_API_BASE,
     },
     webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',')

@@ -63,6 +63,11 @@ export interface LlmConfig {
   gatewayLimits: boolean;
   /** Finished requests are settled against the project's meters in groups, at most this late. */
   meterFlushMs: number;
+  /** Where the OpenAI and Anthropic SDKs send requests (a stand-in in tests); the vendors' own when unset. */
+  openaiBaseUrl?: string;
+  anthropicBaseUrl?: string;
+  /** Hosts a batch webhook may reach although they resolve to a private address (local receivers). */
+  webhookAllowedHosts: string[];
 }
 
 const schema = Joi.object({
@@ -99,6 +104,9 @@ const schema = Joi.object({
   LLM_GATEWAY_STREAM_MAX_MS: Joi.number().integer().min(1_000).default(600_000),
   LLM_GATEWAY_LIMITS: Joi.boolean().default(true),
   LLM_METER_FLUSH_MS: Joi.number().integer().min(1).default(20),
+  OPENAI_BASE_URL: Joi.string().uri(),
+  ANTHROPIC_BASE_URL: Joi.string().uri(),
+  WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
 }).unknown(true);
 
 export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
@@ -143,5 +151,11 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     gatewayStreamMaxMs: value.LLM_GATEWAY_STREAM_MAX_MS,
     gatewayLimits: value.LLM_GATEWAY_LIMITS,
     meterFlushMs: value.LLM_METER_FLUSH_MS,
+    openaiBaseUrl: value.OPENAI_BASE_URL,
+    anthropicBaseUrl: value.ANTHROPIC_BASE_URL,
+    webhookAllowedHosts: String(value.WEBHOOK_ALLOWED_HOSTS)
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
   };
 }

@@ -1,31 +1,65 @@
-import type { LegacyServiceDefinition } from '@platform/runtime';
+import type { BuiltServiceDefinition, Job, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
-import { createApp } from './app';
-import { BatchWorker } from './batches/batch-worker';
-import { llmRuntime } from './llm-runtime';
+import { BatchWorker } from './batch-worker/batch-worker';
+import { loadLlmConfig } from './config';
+import { createLlmShared, type LlmShared } from './llm-shared';
+import { openapi } from './openapi';
+import { createRoutes } from './routes';
+import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
 
-export const llmService: LegacyServiceDefinition = {
+/** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
+export interface LlmServiceShared extends LlmShared {
+  batchWorker(): BatchWorker | undefined;
+}
+
+/**
+ * The composition root: config, what HTTP and the jobs share, the route table, and the jobs
+ * LLM_ROLE asks for (the batch worker with its stale-batch sweeper, the webhook deliverer).
+ */
+export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
+  const config = loadLlmConfig(deps.env);
+  const shared = createLlmShared(deps, config);
+  let running: BatchWorker | undefined;
+  const jobs: Job[] = [];
+  if (config.role !== 'api') {
+    jobs.push({
+      name: 'batch-worker',
+      // A stopped worker stays stopped: each start makes a new one, as a new process would.
+      async start() {
+        const worker = new BatchWorker(deps, shared);
+        await worker.start();
+        running = worker;
+        return () => worker.stop();
+      },
+    });
+  }
+  if (config.role !== 'worker') {
+    jobs.push({
+      name: 'webhooks',
+      async start() {
+        const stop = await startWebhookConsumer(deps, shared);
+        return async () => stop();
+      },
+    });
+  }
+  return {
+    routes: createRoutes(deps, shared),
+    openapi,
+    metrics: completionLogMetrics(shared.logs),
+    jobs,
+    shared: { ...shared, batchWorker: () => running },
+    // After the HTTP server drained and the jobs stopped, no completion adds a log any more:
+    // the buffered ones are written (waiting for the database, bounded) and the meters settled.
+    close: async () => {
+      await Promise.all([shared.logs.close(config.logShutdownGraceMs), shared.meters.close()]);
+    },
+  };
+}
+
+export const llmService: BuiltServiceDefinition<LlmServiceShared> = {
   name: 'llm',
   defaultPort: 4004,
   migrations,
-  createApp,
-  /** The batch worker (with its stale-batch sweeper) and the webhook deliverer, as LLM_ROLE says. */
-  async startBackground(deps) {
-    const runtime = llmRuntime(deps);
-    const { role } = runtime.config;
-    const worker = role === 'api' ? undefined : new BatchWorker(deps, runtime);
-    await worker?.start();
-    const stopWebhooks = role === 'worker' ? () => undefined : await startWebhookConsumer(deps, runtime);
-    // Runs after the HTTP server has drained, so no completion adds a log any more: the buffered
-    // ones are written (waiting for the database, bounded) while the worker winds down.
-    return async () => {
-      stopWebhooks();
-      await Promise.all([
-        worker?.stop(),
-        runtime.logs.close(runtime.config.logShutdownGraceMs),
-        runtime.meters.close(),
-      ]);
-    };
-  },
+  build: buildLlm,
 };

@@ -5,7 +5,7 @@ import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
 import { gatewayRouter } from './gateway/gateway.router';
 import { limitHandlers } from './limits/limits.router';
-import { llmRuntime } from './llm-runtime';
+import type { LlmShared } from './llm-shared';
 import { providerHandlers } from './providers/providers.router';
 import { usageHandlers } from './usage/usage.router';
 
@@ -13,8 +13,7 @@ import { usageHandlers } from './usage/usage.router';
  * The whole route table of the LLM service. Every route needs the four key headers; the
  * OpenAI-compatible ones (/chat/completions, /models) also take the single credential.
  */
-export function createRoutes(deps: ServiceDeps): Router {
-  const runtime = llmRuntime(deps);
+export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   const keys = projectKeys(deps);
   const completions = completionHandlers(deps, runtime);
   const providers = providerHandlers(deps, runtime);

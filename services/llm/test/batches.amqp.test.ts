@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { AmqpBus } from '@platform/events';
 import { createLogger } from '@platform/http';
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
-import { startWebhookConsumer } from '../src/webhooks/webhook-consumer';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { requests, resultCount, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import type { LlmServiceShared } from '../src';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
 const describeAmqp = amqpUrl ? describe : describe.skip;
@@ -18,11 +17,11 @@ const queues = [`llm.test-batch-${suffix}`, `llm.test-webhooks-${suffix}`];
 
 describeAmqp('batches through RabbitMQ', () => {
   let llm: LlmTestService;
-  let svc: TestService;
+  let svc: TestService<LlmServiceShared>;
   let mainBus: AmqpBus;
-  let api: ReturnType<typeof apiOf>;
+  let api: ApiClient;
   let project: TestProject;
-  let stopWebhooks: () => void;
+  let stopWebhooks: () => Promise<void>;
   const workers: RunningWorker[] = [];
 
   beforeAll(async () => {
@@ -31,6 +30,8 @@ describeAmqp('batches through RabbitMQ', () => {
     llm = await startLlmTestService({
       bus: mainBus,
       llmEnv: {
+        // The webhook deliverer only: batch items are left to the workers the tests start.
+        LLM_ROLE: 'api',
         LLM_BATCH_CONCURRENCY: '4',
         LLM_BATCH_HEARTBEAT_MS: '100',
         LLM_BATCH_STALE_MS: '600',
@@ -44,17 +45,17 @@ describeAmqp('batches through RabbitMQ', () => {
     });
     ({ svc, api } = llm);
     svc.deps.relay.start();
-    stopWebhooks = await startWebhookConsumer(svc.deps, llmRuntime(svc.deps));
+    stopWebhooks = await svc.startJobs();
     project = await svc.createProject();
     await configureVendors(api, project, ['openai']);
   });
 
   afterAll(async () => {
-    for (const { worker, bus } of workers) {
-      await worker.stop();
+    for (const { stop, bus } of workers) {
+      await stop();
       await bus.close();
     }
-    stopWebhooks();
+    await stopWebhooks();
     await llm.close();
     await mainBus.close();
     await deleteQueues(amqpUrl!, queues);
@@ -63,9 +64,12 @@ describeAmqp('batches through RabbitMQ', () => {
   it('when a batch is submitted, then a worker consuming from RabbitMQ completes it and the webhook is delivered signed', async () => {
     workers.push(await startWorker(svc, amqpUrl!, logger));
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(5, 'gpt-4o-mini'),
-      webhook_url: `${receiver.url}/done`,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(5, 'gpt-4o-mini'),
+        webhook_url: `${receiver.url}/done`,
+      },
     });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', completedCount: 5, failedCount: 0 });
@@ -84,9 +88,12 @@ describeAmqp('batches through RabbitMQ', () => {
 
   it('when the worker is killed mid-batch and a new one starts, then nothing is lost or duplicated: one result and one log per custom_id', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(40, 'gpt-4o-delay-50', 'crash'),
-      webhook_url: receiver.url,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(40, 'gpt-4o-delay-50', 'crash'),
+        webhook_url: receiver.url,
+      },
     });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 8), { intervalMs: 5 });
 
@@ -106,7 +113,7 @@ describeAmqp('batches through RabbitMQ', () => {
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'completed', requestCount: 40, completedCount: 40, failedCount: 0 });
 
-    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     const ids = results.body.results.map((r: { custom_id: string }) => r.custom_id);
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => `crash-${i}`));
     const items = await svc.deps.db('batch_items').where({ batch_id: body.batchId }).select('status');

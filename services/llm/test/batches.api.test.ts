@@ -1,14 +1,13 @@
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import type { StopFunction } from '@platform/runtime';
-import { llmService } from '../src';
 import { verifyWebhookSignature } from '@platform/webhooks';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let svc: TestService;
-let api: ReturnType<typeof apiOf>;
+let api: ApiClient;
 let project: TestProject;
 let stopBackground: StopFunction;
 
@@ -26,7 +25,7 @@ beforeAll(async () => {
   });
   ({ svc, api } = llm);
   svc.deps.relay.start();
-  stopBackground = await llmService.startBackground!(svc.deps);
+  stopBackground = await svc.startJobs();
   project = await svc.createProject();
   await configureVendors(api, project);
 });
@@ -39,13 +38,16 @@ afterAll(async () => {
 describe('batch lifecycle (in-process bus)', () => {
   it('when a batch is submitted, then it goes pending -> completed with one result per custom_id and a signed webhook', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const submitted = await api.post('/v1/batch', project.headers, {
-      requests: [
-        { custom_id: 'a', model: 'gpt-4o-mini', messages: user('one') },
-        { custom_id: 'b', model: 'claude-sonnet-4-5', messages: [{ role: 'system', content: 's' }, ...user('two')] },
-        { custom_id: 'c', model: 'gpt-nonexistent', messages: user('three') },
-      ],
-      webhook_url: `${receiver.url}/hooks/batch`,
+    const submitted = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: [
+          { custom_id: 'a', model: 'gpt-4o-mini', messages: user('one') },
+          { custom_id: 'b', model: 'claude-sonnet-4-5', messages: [{ role: 'system', content: 's' }, ...user('two')] },
+          { custom_id: 'c', model: 'gpt-nonexistent', messages: user('three') },
+        ],
+        webhook_url: `${receiver.url}/hooks/batch`,
+      },
     });
     expect(submitted.status).toBe(201);
     expect(submitted.body).toEqual({
@@ -60,7 +62,7 @@ describe('batch lifecycle (in-process bus)', () => {
     expect(done).toMatchObject({ batchId, status: 'completed', requestCount: 3, completedCount: 2, failedCount: 1 });
     expect(done.completedAt).toMatch(/Z$/);
 
-    const results = await api.get(`/v1/batch/${batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${batchId}/results`, { headers: project.headers });
     expect(results.status).toBe(200);
     expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(['a', 'b', 'c']);
     expect(results.body.results[0]).toEqual({
@@ -112,13 +114,16 @@ describe('batch lifecycle (in-process bus)', () => {
 
   it('when every item fails, then the batch is failed, its results stay 425 and the webhook says failed', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(2, 'gpt-nonexistent'),
-      webhook_url: receiver.url,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(2, 'gpt-nonexistent'),
+        webhook_url: receiver.url,
+      },
     });
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'failed', completedCount: 0, failedCount: 2 });
-    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     expect(results.status).toBe(425);
     expect(results.body.error.code).toBe('TOO_EARLY');
     const hook = await waitFor(() => receiver.requests[0]);
@@ -130,54 +135,69 @@ describe('batch lifecycle (in-process bus)', () => {
     const broken = await svc.createProject();
     await configureVendors(api, broken, ['openai']);
     await svc.deps.db('providers').where({ project_id: broken.projectId }).update({ api_key_enc: 'v1.garbage' });
-    const { body } = await api.post('/v1/batch', broken.headers, { requests: requests(3, 'gpt-4o') });
+    const { body } = await api.post('/v1/batch', {
+      headers: broken.headers,
+      body: { requests: requests(3, 'gpt-4o') },
+    });
     const done = await waitForBatch(api, broken.headers, body.batchId, ['completed', 'failed']);
     expect(done).toMatchObject({ status: 'failed', completedCount: 0, failedCount: 3 });
   });
 
   it('when results are asked for before completion, then 425 TOO_EARLY', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(8, 'gpt-4o-delay-200') });
-    const early = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: { requests: requests(8, 'gpt-4o-delay-200') },
+    });
+    const early = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     expect(early.status).toBe(425);
     await waitForBatch(api, project.headers, body.batchId, ['completed']);
-    expect((await api.get(`/v1/batch/${body.batchId}/results`, project.headers)).status).toBe(200);
+    expect((await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers })).status).toBe(200);
   });
 
   it('when a batch is cancelled, then 200, no new item starts, and a second cancel is 409', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(40, 'gpt-4o-delay-100') });
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: { requests: requests(40, 'gpt-4o-delay-100') },
+    });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 1));
-    const cancelled = await api.post(`/v1/batch/${body.batchId}/cancel`, project.headers);
+    const cancelled = await api.post(`/v1/batch/${body.batchId}/cancel`, { headers: project.headers });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toEqual({ batchId: body.batchId, status: 'cancelled', message: expect.any(String) });
     const atCancel = await resultCount(svc.deps.db, body.batchId);
     await new Promise((resolve) => setTimeout(resolve, 500));
     // Only calls already running (the concurrency is 4) or started before the worker noticed may still finish.
     expect(await resultCount(svc.deps.db, body.batchId)).toBeLessThanOrEqual(atCancel + 8);
-    expect((await api.get(`/v1/batch/${body.batchId}`, project.headers)).body.status).toBe('cancelled');
-    expect((await api.get(`/v1/batch/${body.batchId}/results`, project.headers)).status).toBe(425);
-    const again = await api.post(`/v1/batch/${body.batchId}/cancel`, project.headers);
+    expect((await api.get(`/v1/batch/${body.batchId}`, { headers: project.headers })).body.status).toBe('cancelled');
+    expect((await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers })).status).toBe(425);
+    const again = await api.post(`/v1/batch/${body.batchId}/cancel`, { headers: project.headers });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('CONFLICT');
   });
 
   it('when a completed batch is cancelled, then 409', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o') });
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: { requests: requests(1, 'gpt-4o') },
+    });
     await waitForBatch(api, project.headers, body.batchId, ['completed']);
-    expect((await api.post(`/v1/batch/${body.batchId}/cancel`, project.headers)).status).toBe(409);
+    expect((await api.post(`/v1/batch/${body.batchId}/cancel`, { headers: project.headers })).status).toBe(409);
   });
 
   it('when the worker stops cleanly mid-batch and another starts, then the batch finishes with exactly one result per custom_id', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(30, 'gpt-4o-delay-60', 'restart'),
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(30, 'gpt-4o-delay-60', 'restart'),
+      },
     });
     await waitFor(() => resultCount(svc.deps.db, body.batchId).then((n) => n >= 5));
     await stopBackground();
     const partial = await resultCount(svc.deps.db, body.batchId);
     expect(partial).toBeLessThan(30);
-    stopBackground = await llmService.startBackground!(svc.deps);
+    stopBackground = await svc.startJobs();
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
     expect(done).toMatchObject({ completedCount: 30, failedCount: 0 });
-    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     const ids = results.body.results.map((r: { custom_id: string }) => r.custom_id);
     expect(ids).toHaveLength(30);
     expect(new Set(ids).size).toBe(30);
@@ -193,7 +213,10 @@ describe('stale batch sweeper', () => {
   it('when a worker died without handing its batch on, then the sweeper re-queues it and it finishes with one result per custom_id', async () => {
     await stopBackground();
     await svc.deps.relay.stop();
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(12, 'gpt-4o', 'orphan') });
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: { requests: requests(12, 'gpt-4o', 'orphan') },
+    });
     // Its message was taken by a worker that died: published, gone from the broker, nobody on it.
     await svc.deps
       .db('outbox')
@@ -210,10 +233,10 @@ describe('stale batch sweeper', () => {
       .where({ batch_id: body.batchId })
       .whereIn('custom_id', ['orphan-0', 'orphan-1', 'orphan-2'])
       .update({ status: 'processing', claimed_at: new Date(Date.now() - 60_000) });
-    stopBackground = await llmService.startBackground!(svc.deps);
+    stopBackground = await svc.startJobs();
     const done = await waitForBatch(api, project.headers, body.batchId, ['completed']);
     expect(done).toMatchObject({ completedCount: 12, failedCount: 0 });
-    const results = await api.get(`/v1/batch/${body.batchId}/results`, project.headers);
+    const results = await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers });
     expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(
       Array.from({ length: 12 }, (_, i) => `orphan-${i}`),
     );
@@ -266,7 +289,7 @@ describe('batch validation', () => {
       'webhook_url',
     ],
   ])('when %s, then 400 names %s', async (_label, body, path) => {
-    const res = await api.post('/v1/batch', project.headers, body);
+    const res = await api.post('/v1/batch', { headers: project.headers, body: body });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
@@ -274,52 +297,61 @@ describe('batch validation', () => {
   it('when a vendor of the batch is not configured, then 403 PROVIDER_NOT_CONFIGURED and nothing is stored', async () => {
     const fresh = await svc.createProject();
     await configureVendors(api, fresh, ['openai']);
-    const res = await api.post('/v1/batch', fresh.headers, {
-      requests: [
-        { custom_id: 'a', model: 'gpt-4o', messages: user('a') },
-        { custom_id: 'b', model: 'claude-sonnet-4-5', messages: user('b') },
-      ],
+    const res = await api.post('/v1/batch', {
+      headers: fresh.headers,
+      body: {
+        requests: [
+          { custom_id: 'a', model: 'gpt-4o', messages: user('a') },
+          { custom_id: 'b', model: 'claude-sonnet-4-5', messages: user('b') },
+        ],
+      },
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
-    expect((await api.get('/v1/batch', fresh.headers)).body.total).toBe(0);
+    expect((await api.get('/v1/batch', { headers: fresh.headers })).body.total).toBe(0);
   });
 });
 
 describe('batch listing and isolation', () => {
   it('when another project asks for a batch, then 404 everywhere and its list does not show it', async () => {
-    const { body } = await api.post('/v1/batch', project.headers, { requests: requests(1, 'gpt-4o') });
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: { requests: requests(1, 'gpt-4o') },
+    });
     const other = await svc.createProject();
-    expect((await api.get(`/v1/batch/${body.batchId}`, other.headers)).status).toBe(404);
-    expect((await api.get(`/v1/batch/${body.batchId}/results`, other.headers)).status).toBe(404);
-    expect((await api.post(`/v1/batch/${body.batchId}/cancel`, other.headers)).status).toBe(404);
-    expect((await api.get('/v1/batch', other.headers)).body.batches).toEqual([]);
-    expect((await api.get('/v1/batch/not-a-uuid', project.headers)).status).toBe(404);
+    expect((await api.get(`/v1/batch/${body.batchId}`, { headers: other.headers })).status).toBe(404);
+    expect((await api.get(`/v1/batch/${body.batchId}/results`, { headers: other.headers })).status).toBe(404);
+    expect((await api.post(`/v1/batch/${body.batchId}/cancel`, { headers: other.headers })).status).toBe(404);
+    expect((await api.get('/v1/batch', { headers: other.headers })).body.batches).toEqual([]);
+    expect((await api.get('/v1/batch/not-a-uuid', { headers: project.headers })).status).toBe(404);
   });
 
   it('when batches are listed, then newest first with status filter and limit', async () => {
     const fresh = await svc.createProject();
     await configureVendors(api, fresh, ['openai']);
-    const first = await api.post('/v1/batch', fresh.headers, { requests: requests(1, 'gpt-4o') });
-    const second = await api.post('/v1/batch', fresh.headers, { requests: requests(1, 'gpt-4o') });
+    const first = await api.post('/v1/batch', { headers: fresh.headers, body: { requests: requests(1, 'gpt-4o') } });
+    const second = await api.post('/v1/batch', { headers: fresh.headers, body: { requests: requests(1, 'gpt-4o') } });
     await waitForBatch(api, fresh.headers, first.body.batchId, ['completed']);
     await waitForBatch(api, fresh.headers, second.body.batchId, ['completed']);
-    const list = await api.get('/v1/batch?limit=1', fresh.headers);
+    const list = await api.get('/v1/batch?limit=1', { headers: fresh.headers });
     expect(list.body).toMatchObject({ total: 2, limit: 1, offset: 0 });
     expect(list.body.batches.map((b: { batchId: string }) => b.batchId)).toEqual([second.body.batchId]);
-    expect((await api.get('/v1/batch?status=completed', fresh.headers)).body.total).toBe(2);
-    expect((await api.get('/v1/batch?status=pending', fresh.headers)).body.total).toBe(0);
-    expect((await api.get('/v1/batch?status=bogus', fresh.headers)).status).toBe(400);
-    expect((await api.get('/v1/batch?limit=101', fresh.headers)).status).toBe(400);
+    expect((await api.get('/v1/batch?status=completed', { headers: fresh.headers })).body.total).toBe(2);
+    expect((await api.get('/v1/batch?status=pending', { headers: fresh.headers })).body.total).toBe(0);
+    expect((await api.get('/v1/batch?status=bogus', { headers: fresh.headers })).status).toBe(400);
+    expect((await api.get('/v1/batch?limit=101', { headers: fresh.headers })).status).toBe(400);
   });
 });
 
 describe('batch webhook delivery', () => {
   it('when the receiver fails twice, then it is retried with the same X-Webhook-Id and every attempt is recorded', async () => {
     const receiver = await webhookReceiver(project.webhookSecret, 2);
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(1, 'gpt-4o'),
-      webhook_url: receiver.url,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(1, 'gpt-4o'),
+        webhook_url: receiver.url,
+      },
     });
     await waitFor(() => receiver.requests.length >= 3 || null, { timeoutMs: 10_000 });
     const ids = new Set(receiver.requests.map((r) => r.headers['x-webhook-id']));
@@ -344,9 +376,12 @@ describe('batch webhook delivery', () => {
 
   it('when the receiver checks signatures with another secret, then it refuses every attempt and the attempts say so', async () => {
     const receiver = await webhookReceiver('whsec_of_someone_else');
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(1, 'gpt-4o'),
-      webhook_url: receiver.url,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(1, 'gpt-4o'),
+        webhook_url: receiver.url,
+      },
     });
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId }).orderBy('attempt');
@@ -361,9 +396,12 @@ describe('batch webhook delivery', () => {
   it('when the webhook host resolves to a private address that is not allow-listed, then nothing is sent and the refusal is recorded', async () => {
     const receiver = await webhookReceiver(project.webhookSecret);
     const port = new URL(receiver.url).port;
-    const { body } = await api.post('/v1/batch', project.headers, {
-      requests: requests(1, 'gpt-4o'),
-      webhook_url: `http://localhost:${port}/hook`,
+    const { body } = await api.post('/v1/batch', {
+      headers: project.headers,
+      body: {
+        requests: requests(1, 'gpt-4o'),
+        webhook_url: `http://localhost:${port}/hook`,
+      },
     });
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId });

@@ -3,9 +3,10 @@ import { AmqpBus } from '@platform/events';
 import { createLogger } from '@platform/http';
 import type { TestProject, TestService } from '@platform/testkit';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { requests, waitForBatch } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import type { LlmServiceShared } from '../src';
 
 const amqpUrl = process.env.TEST_AMQP_URL;
 const describeAmqp = amqpUrl ? describe : describe.skip;
@@ -16,9 +17,9 @@ const LIMIT = 4;
 
 describeAmqp('per-project batch concurrency across worker processes', () => {
   let llm: LlmTestService;
-  let svc: TestService;
+  let svc: TestService<LlmServiceShared>;
   let mainBus: AmqpBus;
-  let api: ReturnType<typeof apiOf>;
+  let api: ApiClient;
   let project: TestProject;
   const workers: RunningWorker[] = [];
 
@@ -47,8 +48,8 @@ describeAmqp('per-project batch concurrency across worker processes', () => {
   });
 
   afterAll(async () => {
-    for (const { worker, bus } of workers) {
-      await worker.stop();
+    for (const { stop, bus } of workers) {
+      await stop();
       await bus.close();
     }
     await llm.close();
@@ -59,15 +60,18 @@ describeAmqp('per-project batch concurrency across worker processes', () => {
   it('when two workers run batches of one project, then at most LLM_BATCH_CONCURRENCY vendor calls are in flight at once and each batch has one result per custom_id', async () => {
     const batches: string[] = [];
     for (const name of ['a', 'b', 'c']) {
-      const { body } = await api.post('/v1/batch', project.headers, {
-        requests: requests(24, 'gpt-4o-delay-30', name),
+      const { body } = await api.post('/v1/batch', {
+        headers: project.headers,
+        body: {
+          requests: requests(24, 'gpt-4o-delay-30', name),
+        },
       });
       batches.push(body.batchId);
     }
     for (const [index, batchId] of batches.entries()) {
       const done = await waitForBatch(api, project.headers, batchId, ['completed', 'failed']);
       expect(done).toMatchObject({ status: 'completed', requestCount: 24, completedCount: 24, failedCount: 0 });
-      const results = await api.get(`/v1/batch/${batchId}/results`, project.headers);
+      const results = await api.get(`/v1/batch/${batchId}/results`, { headers: project.headers });
       expect(results.body.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(
         requests(24, 'gpt-4o-delay-30', ['a', 'b', 'c'][index]).map((r) => r.custom_id),
       );

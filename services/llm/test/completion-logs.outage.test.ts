@@ -2,17 +2,22 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import request from 'supertest';
 import { createDb, withDatabase } from '@platform/db';
-import type { ServiceDeps, StopFunction } from '@platform/runtime';
+import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import { startTcpProxy, waitFor, type TcpProxy, type TestProject, type TestService } from '@platform/testkit';
-import { llmService } from '../src';
-import { llmRuntime } from '../src/llm-runtime';
+import {
+  startTcpProxy,
+  waitFor,
+  type ApiClient,
+  type TcpProxy,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
+import { llmService, type LlmServiceShared } from '../src';
 import { CompletionLogWriter } from '../src/usage/completion-log-writer';
 import { insertLogs } from '../src/usage/usage.repository';
 import type { CompletionLogEntry } from '../src/usage/usage.types';
-import { apiOf } from './support/api';
 import { user } from './support/batch-helpers';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -23,7 +28,8 @@ let proxy: TcpProxy;
 let proxiedDb: Knex;
 /** The service as a replica would run it, its database reached through the proxy. */
 let deps: ServiceDeps;
-let api: ReturnType<typeof apiOf>;
+let replica: AssembledService<LlmServiceShared>;
+let api: ApiClient;
 let scrapeMetrics: () => Promise<string>;
 let project: TestProject;
 let stopBackground: StopFunction | undefined;
@@ -48,10 +54,16 @@ beforeAll(async () => {
   proxied.host = `127.0.0.1:${proxy.port}`;
   proxiedDb = createDb({ url: proxied.toString(), poolMax: 4 });
   deps = { ...svc.deps, db: proxiedDb };
-  const app = llmService.createApp(deps);
-  api = apiOf(app);
+  replica = assembleService(llmService, deps);
+  const { app } = replica;
+  api = llmApi(app);
   scrapeMetrics = async () => (await request(app).get('/metrics')).text;
-  stopBackground = await llmService.startBackground!(deps);
+  const stopJobs = await replica.startJobs();
+  // The replica's whole stop: its jobs, then what its build made (the buffered logs are written).
+  stopBackground = async () => {
+    await stopJobs();
+    await replica.close();
+  };
   project = await svc.createProject();
   await configureVendors(api, project, ['openai']);
 });
@@ -67,20 +79,20 @@ afterAll(async () => {
 describe('completion logs while the database is unreachable', () => {
   it('when completions are made during a database outage, then each one appears in GET /v1/logs exactly once after it comes back', async () => {
     // Warms the key and vendor client caches, which a replica has in steady state.
-    const warm = await api.post('/v1/completions', project.headers, completion);
+    const warm = await api.post('/v1/completions', { headers: project.headers, body: completion });
     expect(warm.status).toBe(200);
     await waitFor(async () => (await storedIds([warm.body.id])).length === 1);
 
     proxy.cut();
     const during: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await api.post('/v1/completions', project.headers, completion);
+      const res = await api.post('/v1/completions', { headers: project.headers, body: completion });
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }
     // Several flush intervals: the writer has tried and failed, and still holds every row.
     await sleep(300);
-    expect(llmRuntime(deps).logs.pending).toBe(5);
+    expect(replica.parts!.shared.logs.pending).toBe(5);
     expect(await storedIds(during)).toEqual([]);
     // What an operator sees meanwhile: the rows wait, none is lost.
     const scraped = await scrapeMetrics();
@@ -90,33 +102,33 @@ describe('completion logs while the database is unreachable', () => {
     proxy.restore();
     const logs = await waitFor(
       async () => {
-        const res = await api.get(logsPath(project), project.headers);
+        const res = await api.get(logsPath(project), { headers: project.headers });
         return res.status === 200 && res.body.total === 6 ? res.body.logs : null;
       },
       { timeoutMs: 15_000, intervalMs: 100 },
     );
     const ids = logs.map((log: { id: string }) => log.id);
     expect([...ids].sort()).toEqual([warm.body.id, ...during].sort());
-    expect(llmRuntime(deps).logs.pending).toBe(0);
-    expect(llmRuntime(deps).logs.droppedTotal).toBe(0);
+    expect(replica.parts!.shared.logs.pending).toBe(0);
+    expect(replica.parts!.shared.logs.droppedTotal).toBe(0);
   });
 
   it('when the service stops while the database is away and it returns within the grace, then the stop writes the buffered logs', async () => {
     proxy.cut();
     const during: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api.post('/v1/completions', project.headers, completion);
+      const res = await api.post('/v1/completions', { headers: project.headers, body: completion });
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }
     const stopping = stopBackground!();
     stopBackground = undefined;
     await sleep(300);
-    expect(llmRuntime(deps).logs.pending).toBe(3);
+    expect(replica.parts!.shared.logs.pending).toBe(3);
 
     proxy.restore();
     await stopping;
-    expect(llmRuntime(deps).logs.pending).toBe(0);
+    expect(replica.parts!.shared.logs.pending).toBe(0);
     expect((await storedIds(during)).sort()).toEqual([...during].sort());
   });
 });

@@ -1,5 +1,5 @@
 import { waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { user } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 import { ANTHROPIC_KEY, OPENAI_KEY } from './support/vendor-stubs';
@@ -8,7 +8,7 @@ let llm: LlmTestService;
 let svc: TestService;
 let openai: HttpStub;
 let anthropic: HttpStub;
-let api: ReturnType<typeof apiOf>;
+let api: ApiClient;
 let project: TestProject;
 
 beforeAll(async () => {
@@ -22,7 +22,10 @@ afterAll(() => llm.close());
 
 describe('POST /v1/completions', () => {
   it('when the model starts with gpt-, then OpenAI answers with the project key and usage in OpenAI naming', async () => {
-    const res = await api.post('/v1/completions', project.headers, { model: 'gpt-4o-mini', messages: user('hello') });
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-4o-mini', messages: user('hello') },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       completion: 'openai says: hello',
@@ -39,20 +42,23 @@ describe('POST /v1/completions', () => {
   it.each(['o1-mini', 'o3-mini', 'o4-mini', 'chatgpt-4o-latest'])(
     'when the model is %s, then it is routed to OpenAI',
     async (model) => {
-      const res = await api.post('/v1/completions', project.headers, { model, messages: user('x') });
+      const res = await api.post('/v1/completions', { headers: project.headers, body: { model, messages: user('x') } });
       expect(res.status).toBe(200);
       expect(res.body.provider).toBe('openai');
     },
   );
 
   it('when the model starts with claude-, then Anthropic answers, system messages move to `system` and max_tokens defaults', async () => {
-    const res = await api.post('/v1/completions', project.headers, {
-      model: 'claude-sonnet-4-5',
-      messages: [
-        { role: 'system', content: 'be brief' },
-        { role: 'user', content: 'hi' },
-      ],
-      temperature: 0.2,
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: {
+        model: 'claude-sonnet-4-5',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+        temperature: 0.2,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -73,24 +79,36 @@ describe('POST /v1/completions', () => {
 
   it('when max_tokens is given, then it is passed on to the vendor', async () => {
     await api
-      .post('/v1/completions', project.headers, { model: 'claude-haiku-4-5', messages: user('x'), max_tokens: 55 })
+      .post('/v1/completions', {
+        headers: project.headers,
+        body: { model: 'claude-haiku-4-5', messages: user('x'), max_tokens: 55 },
+      })
       .then((r) => expect(r.status).toBe(200));
     expect(anthropic.requests.at(-1)!.body).toMatchObject({ max_tokens: 55 });
   });
 
   it('when a reasoning model (o-series) gets max_tokens, then OpenAI receives it as max_completion_tokens', async () => {
     await api
-      .post('/v1/completions', project.headers, { model: 'o3-mini', messages: user('x'), max_tokens: 40 })
+      .post('/v1/completions', {
+        headers: project.headers,
+        body: { model: 'o3-mini', messages: user('x'), max_tokens: 40 },
+      })
       .then((r) => expect(r.status).toBe(200));
     expect(openai.requests.at(-1)!.body).toMatchObject({ max_completion_tokens: 40 });
     expect(openai.requests.at(-1)!.body).not.toHaveProperty('max_tokens');
-    await api.post('/v1/completions', project.headers, { model: 'gpt-4o', messages: user('x'), max_tokens: 40 });
+    await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-4o', messages: user('x'), max_tokens: 40 },
+    });
     expect(openai.requests.at(-1)!.body).toMatchObject({ max_tokens: 40 });
   });
 
   it('when the model is unknown, then 400 and no vendor is called', async () => {
     const before = openai.requests.length + anthropic.requests.length;
-    const res = await api.post('/v1/completions', project.headers, { model: 'llama-3', messages: user('x') });
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'llama-3', messages: user('x') },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(openai.requests.length + anthropic.requests.length).toBe(before);
@@ -105,28 +123,40 @@ describe('POST /v1/completions', () => {
     [{ messages: [{ role: 'user' }] }, 'messages.0.content'],
     [{ model: undefined }, 'model'],
   ])('when the body has %j, then 400 names %s', async (patch, path) => {
-    const res = await api.post('/v1/completions', project.headers, { model: 'gpt-4o', messages: user('x'), ...patch });
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-4o', messages: user('x'), ...patch },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
   it('when the project has not configured the vendor, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const other = await svc.createProject();
-    const res = await api.post('/v1/completions', other.headers, { model: 'claude-sonnet-4-5', messages: user('x') });
+    const res = await api.post('/v1/completions', {
+      headers: other.headers,
+      body: { model: 'claude-sonnet-4-5', messages: user('x') },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
   });
 
   it("when the vendor answers an error, then 500 VENDOR_ERROR carries the vendor's message", async () => {
-    const res = await api.post('/v1/completions', project.headers, { model: 'gpt-nonexistent', messages: user('x') });
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-nonexistent', messages: user('x') },
+    });
     expect(res.status).toBe(500);
     expect(res.body.error).toEqual({
       code: 'VENDOR_ERROR',
       message: '404 The model `gpt-nonexistent` does not exist or you do not have access to it.',
     });
-    const anthropicError = await api.post('/v1/completions', project.headers, {
-      model: 'claude-overloaded',
-      messages: user('x'),
+    const anthropicError = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: {
+        model: 'claude-overloaded',
+        messages: user('x'),
+      },
     });
     expect(anthropicError.status).toBe(500);
     expect(anthropicError.body.error.message).toBe('400 model: claude-overloaded is not supported');
@@ -136,9 +166,12 @@ describe('POST /v1/completions', () => {
     const wrong = await svc.createProject();
     const wrongKey = 'sk-wrong-secret-key-987654321';
     await api
-      .post('/v1/providers', wrong.headers, { providerType: 'llm_vendor_a', apiKey: wrongKey })
+      .post('/v1/providers', { headers: wrong.headers, body: { providerType: 'llm_vendor_a', apiKey: wrongKey } })
       .then((r) => expect(r.status).toBe(200));
-    const res = await api.post('/v1/completions', wrong.headers, { model: 'gpt-4o', messages: user('x') });
+    const res = await api.post('/v1/completions', {
+      headers: wrong.headers,
+      body: { model: 'gpt-4o', messages: user('x') },
+    });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
     expect(res.body.error.message).toContain('Incorrect API key provided');
@@ -147,14 +180,17 @@ describe('POST /v1/completions', () => {
 
   it('when the vendor does not answer within LLM_VENDOR_TIMEOUT_MS, then 502 VENDOR_ERROR', async () => {
     const started = Date.now();
-    const res = await api.post('/v1/completions', project.headers, { model: 'gpt-4o-slow', messages: user('x') });
+    const res = await api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-4o-slow', messages: user('x') },
+    });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('when the keys are missing, then 401', async () => {
-    const res = await api.post('/v1/completions', {}, { model: 'gpt-4o', messages: user('x') });
+    const res = await api.post('/v1/completions', { headers: {}, body: { model: 'gpt-4o', messages: user('x') } });
     expect(res.status).toBe(401);
   });
 });
@@ -162,10 +198,13 @@ describe('POST /v1/completions', () => {
 describe('POST /v1/providers', () => {
   it('when a key is stored, then the answer shows the canonical type and never the key, and the row holds only ciphertext', async () => {
     const fresh = await svc.createProject();
-    const res = await api.post('/v1/providers', fresh.headers, {
-      providerType: 'llm_vendor_a',
-      apiKey: 'sk-plaintext-must-not-leak',
-      organizationId: 'org-1',
+    const res = await api.post('/v1/providers', {
+      headers: fresh.headers,
+      body: {
+        providerType: 'llm_vendor_a',
+        apiKey: 'sk-plaintext-must-not-leak',
+        organizationId: 'org-1',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -180,60 +219,86 @@ describe('POST /v1/providers', () => {
 
   it('when the same vendor is stored again, then the row is replaced (same id) and the new key is used at once', async () => {
     const fresh = await svc.createProject();
-    const first = await api.post('/v1/providers', fresh.headers, {
-      providerType: 'openai',
-      apiKey: 'sk-old-key-0000000',
+    const first = await api.post('/v1/providers', {
+      headers: fresh.headers,
+      body: {
+        providerType: 'openai',
+        apiKey: 'sk-old-key-0000000',
+      },
     });
-    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(
-      500,
-    );
-    const second = await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
+    expect(
+      (await api.post('/v1/completions', { headers: fresh.headers, body: { model: 'gpt-4o', messages: user('x') } }))
+        .status,
+    ).toBe(500);
+    const second = await api.post('/v1/providers', {
+      headers: fresh.headers,
+      body: { providerType: 'openai', apiKey: OPENAI_KEY },
+    });
     expect(second.body.provider.id).toBe(first.body.provider.id);
     expect(second.body.provider.createdAt).toBe(first.body.provider.createdAt);
-    expect((await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('x') })).status).toBe(
-      200,
-    );
+    expect(
+      (await api.post('/v1/completions', { headers: fresh.headers, body: { model: 'gpt-4o', messages: user('x') } }))
+        .status,
+    ).toBe(200);
   });
 
   it('when organizationId comes with anthropic, then 400', async () => {
-    const res = await api.post('/v1/providers', project.headers, {
-      providerType: 'llm_vendor_b',
-      apiKey: 'k',
-      organizationId: 'org',
+    const res = await api.post('/v1/providers', {
+      headers: project.headers,
+      body: {
+        providerType: 'llm_vendor_b',
+        apiKey: 'k',
+        organizationId: 'org',
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].path).toBe('organizationId');
   });
 
   it('when the type is unknown or the key missing, then 400', async () => {
-    expect((await api.post('/v1/providers', project.headers, { providerType: 'mistral', apiKey: 'k' })).status).toBe(
-      400,
-    );
-    expect((await api.post('/v1/providers', project.headers, { providerType: 'openai' })).status).toBe(400);
+    expect(
+      (await api.post('/v1/providers', { headers: project.headers, body: { providerType: 'mistral', apiKey: 'k' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await api.post('/v1/providers', { headers: project.headers, body: { providerType: 'openai' } })).status,
+    ).toBe(400);
   });
 });
 
 describe('POST /v1/providers/test', () => {
   it('when the stored key is accepted, then success true after one models call', async () => {
     const before = openai.requests.length;
-    const res = await api.post('/v1/providers/test', project.headers, { providerType: 'llm_vendor_a' });
+    const res = await api.post('/v1/providers/test', {
+      headers: project.headers,
+      body: { providerType: 'llm_vendor_a' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: expect.any(String), providerType: 'openai' });
     expect(openai.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
-    const anthropicRes = await api.post('/v1/providers/test', project.headers, { providerType: 'anthropic' });
+    const anthropicRes = await api.post('/v1/providers/test', {
+      headers: project.headers,
+      body: { providerType: 'anthropic' },
+    });
     expect(anthropicRes.body.success).toBe(true);
   });
 
   it('when the key is refused, then 200 with success false and the vendor message, not a 500', async () => {
-    const res = await api.post('/v1/providers/test', project.headers, {
-      providerType: 'anthropic',
-      apiKey: 'sk-ant-wrong-key-123456',
+    const res = await api.post('/v1/providers/test', {
+      headers: project.headers,
+      body: {
+        providerType: 'anthropic',
+        apiKey: 'sk-ant-wrong-key-123456',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: false, message: '401 invalid x-api-key', providerType: 'anthropic' });
-    const openaiRes = await api.post('/v1/providers/test', project.headers, {
-      providerType: 'openai',
-      apiKey: 'sk-wrong-openai-key-123',
+    const openaiRes = await api.post('/v1/providers/test', {
+      headers: project.headers,
+      body: {
+        providerType: 'openai',
+        apiKey: 'sk-wrong-openai-key-123',
+      },
     });
     expect(openaiRes.body.success).toBe(false);
     expect(openaiRes.body.message).not.toContain('sk-wrong-openai-key-123');
@@ -241,7 +306,7 @@ describe('POST /v1/providers/test', () => {
 
   it('when nothing is configured for the vendor, then 403 PROVIDER_NOT_CONFIGURED', async () => {
     const fresh = await svc.createProject();
-    const res = await api.post('/v1/providers/test', fresh.headers, { providerType: 'openai' });
+    const res = await api.post('/v1/providers/test', { headers: fresh.headers, body: { providerType: 'openai' } });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('PROVIDER_NOT_CONFIGURED');
   });
@@ -250,11 +315,14 @@ describe('POST /v1/providers/test', () => {
 describe('completion logs', () => {
   it('when completions ran, then each is logged with model, provider, status, tokens and latency', async () => {
     const fresh = await svc.createProject();
-    await api.post('/v1/providers', fresh.headers, { providerType: 'openai', apiKey: OPENAI_KEY });
-    await api.post('/v1/completions', fresh.headers, { model: 'gpt-4o', messages: user('a') });
-    await api.post('/v1/completions', fresh.headers, { model: 'gpt-nonexistent', messages: user('b') });
+    await api.post('/v1/providers', { headers: fresh.headers, body: { providerType: 'openai', apiKey: OPENAI_KEY } });
+    await api.post('/v1/completions', { headers: fresh.headers, body: { model: 'gpt-4o', messages: user('a') } });
+    await api.post('/v1/completions', {
+      headers: fresh.headers,
+      body: { model: 'gpt-nonexistent', messages: user('b') },
+    });
     const logs = await waitFor(async () => {
-      const res = await api.get(`/v1/logs/${fresh.tenantId}/${fresh.projectId}`, fresh.headers);
+      const res = await api.get(`/v1/logs/${fresh.tenantId}/${fresh.projectId}`, { headers: fresh.headers });
       return res.body.total === 2 ? res.body.logs : null;
     });
     expect(logs[0]).toMatchObject({

@@ -47,7 +47,7 @@ describe('admission under a burst', () => {
   it('when one project opens 1,000 streams at once on a pool of 10 connections, then each gets its answer or a 429 RATE_LIMITED, none a 5xx, and another project’s request at the same time succeeds', async () => {
     const busy = await freshProject();
     const other = await freshProject();
-    await llm.api.put('/v1/limits', busy.headers, { requestsPerMinute: 600 });
+    await llm.api.put('/v1/limits', { headers: busy.headers, body: { requestsPerMinute: 600 } });
     const { pool } = llm.svc.deps.db.client as { pool: Pool };
     expect(pool.max).toBe(10);
     let demand = 0;
@@ -83,17 +83,17 @@ describe('the reservation of a request that names no fallbacks', () => {
   const slow = { model: 'gpt-4o-mini-delay-1500', messages: hello, max_tokens: 100 };
 
   async function reservedWhileInFlight(project: TestProject, body: object): Promise<number> {
-    const pending = llm.api.post('/v1/chat/completions', project.headers, body);
+    const pending = llm.api.post('/v1/chat/completions', { headers: project.headers, body: body });
     // Admitted once the vendor has it; the answer comes 1.5 s later.
     await waitFor(() => llm.openai.load.inFlight > 0, { timeoutMs: 1_400, intervalMs: 10 });
-    const reserved = (await llm.api.get('/v1/limits', project.headers)).body.reservedUsd as number;
+    const reserved = (await llm.api.get('/v1/limits', { headers: project.headers })).body.reservedUsd as number;
     expect((await pending).status).toBe(200);
     return reserved;
   }
 
   it('when the project has default fallbacks, then the request reserves its worst case on them, as if it had named them', async () => {
     const project = await freshProject();
-    await llm.api.put('/v1/fallbacks', project.headers, { fallbacks: ['claude-opus-4-1'] });
+    await llm.api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks: ['claude-opus-4-1'] } });
     const withDefaults = await reservedWhileInFlight(project, slow);
     // 100 output tokens of claude-opus-4-1 alone cost 0.0075 USD; the model itself has no price.
     expect(withDefaults).toBeGreaterThanOrEqual(0.0075);

@@ -1,7 +1,6 @@
 import OpenAI from 'openai';
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -39,10 +38,10 @@ async function freshProject(): Promise<TestProject> {
 type Attempt = { model: string; status: string; error: string | null; requestId: string; attempt: number };
 
 async function attemptsOf(project: TestProject, count: number): Promise<Attempt[]> {
-  await llmRuntime(llm.svc.deps).logs.flush();
+  await llm.svc.parts!.shared.logs.flush();
   const logs = await waitFor(
     async () => {
-      const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, project.headers);
+      const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, { headers: project.headers });
       return res.body.logs.length >= count ? (res.body.logs as Attempt[]) : null;
     },
     { timeoutMs: 5_000, intervalMs: 20 },
@@ -90,7 +89,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
 
   it('when the vendor asks to wait longer than the gateway waits, then it falls back at once to the project’s default', async () => {
     const project = await freshProject();
-    await llm.api.put('/v1/fallbacks', project.headers, { fallbacks: ['claude-sonnet-4-5'] });
+    await llm.api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks: ['claude-sonnet-4-5'] } });
     const before = llm.openai.requests.length;
     llm.openai.faults.push({ status: 429, headers: { 'retry-after': '30' } });
     expect(await ask(project, { model: 'gpt-4o' })).toBe('anthropic says: hello there');

@@ -158,7 +158,7 @@ describe('the gateway, as the OpenAI SDK sees it', () => {
     expect(all.data.map((m) => m.id)).toEqual(expect.arrayContaining(['gpt-4o-mini', 'claude-sonnet-4-5']));
     expect(some.data.length).toBeGreaterThan(0);
     expect(some.data.every((m) => m.owned_by === 'openai' && m.object === 'model')).toBe(true);
-    const res = await llm.api.get('/v1/models', (await llm.svc.createProject()).headers);
+    const res = await llm.api.get('/v1/models', { headers: (await llm.svc.createProject()).headers });
     expect(res.body).toEqual({ object: 'list', data: [] });
   });
 });

@@ -1,6 +1,5 @@
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
-import { llmRuntime } from '../src/llm-runtime';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -26,10 +25,10 @@ async function freshProject(): Promise<TestProject> {
 type Log = { model: string; status: string; promptTokens: number; completionTokens: number; costUsd: number | null };
 
 async function logsOf(project: TestProject, count: number): Promise<Log[]> {
-  await llmRuntime(llm.svc.deps).logs.flush();
+  await llm.svc.parts!.shared.logs.flush();
   return waitFor(
     async () => {
-      const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, project.headers);
+      const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, { headers: project.headers });
       return res.body.logs.length >= count ? (res.body.logs as Log[]) : null;
     },
     { timeoutMs: 5_000, intervalMs: 20 },
@@ -94,7 +93,7 @@ describe('usage and cost of gateway requests', () => {
     await sdk.chat.completions.create({ model: 'claude-sonnet-4-5', messages: hello });
     const logs = await logsOf(project, 3);
     expect(logs.find((l) => l.model === 'gpt-3.5-turbo')!.costUsd).toBeNull();
-    const stats = await llm.api.get(`/v1/stats/${project.tenantId}/${project.projectId}`, project.headers);
+    const stats = await llm.api.get(`/v1/stats/${project.tenantId}/${project.projectId}`, { headers: project.headers });
     expect(stats.body.costUsd).toBeCloseTo(0.00000555 + 0.0001434, 10);
     expect(stats.body.unpricedRequests).toBe(1);
     const byModel = Object.fromEntries(
@@ -109,7 +108,10 @@ describe('usage and cost of gateway requests', () => {
 
   it('when /v1/completions answers, then its log carries the cost too', async () => {
     const project = await freshProject();
-    await llm.api.post('/v1/completions', project.headers, { model: 'gpt-4o-mini', messages: hello });
+    await llm.api.post('/v1/completions', {
+      headers: project.headers,
+      body: { model: 'gpt-4o-mini', messages: hello },
+    });
     const [log] = await logsOf(project, 1);
     expect(log.costUsd).toBe(0.00000555);
   });

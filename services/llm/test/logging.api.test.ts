@@ -21,14 +21,25 @@ describe('logs', () => {
     const tried = 'sk-proj-TriedAndWrong9876543210';
     await configureVendors(t.api, project, ['anthropic']);
     expect(
-      (await t.api.post('/v1/providers', project.headers, { providerType: 'openai', apiKey: stored })).status,
+      (
+        await t.api.post('/v1/providers', {
+          headers: project.headers,
+          body: { providerType: 'openai', apiKey: stored },
+        })
+      ).status,
     ).toBe(200);
-    const completion = await t.api.post('/v1/completions', project.headers, {
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: 'hello' }],
+    const completion = await t.api.post('/v1/completions', {
+      headers: project.headers,
+      body: {
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'hello' }],
+      },
     });
     expect(completion.status).toBeGreaterThanOrEqual(400);
-    const test = await t.api.post('/v1/providers/test', project.headers, { providerType: 'openai', apiKey: tried });
+    const test = await t.api.post('/v1/providers/test', {
+      headers: project.headers,
+      body: { providerType: 'openai', apiKey: tried },
+    });
     expect(test.status).toBe(200);
     expect(t.openai.requests.some((r) => String(r.headers.authorization).includes(stored))).toBe(true);
     expect(lines.filter((line) => line.includes('"message":"request"'))).not.toHaveLength(0);

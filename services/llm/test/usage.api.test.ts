@@ -1,11 +1,11 @@
 import { waitFor, type TestProject, type TestService } from '@platform/testkit';
-import type { apiOf } from './support/api';
+import type { ApiClient } from '@platform/testkit';
 import { user } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let svc: TestService;
-let api: ReturnType<typeof apiOf>;
+let api: ApiClient;
 let project: TestProject;
 let other: TestProject;
 
@@ -25,18 +25,18 @@ beforeAll(async () => {
     { model: 'claude-sonnet-4-5', messages: user('c') },
     { model: 'gpt-nonexistent', messages: user('d') },
   ]) {
-    await api.post('/v1/completions', project.headers, body);
+    await api.post('/v1/completions', { headers: project.headers, body: body });
   }
-  await api.post('/v1/completions', other.headers, { model: 'gpt-4o', messages: user('e') });
-  await waitFor(async () => (await api.get(logsPath(project), project.headers)).body.total === 4);
-  await waitFor(async () => (await api.get(logsPath(other), other.headers)).body.total === 1);
+  await api.post('/v1/completions', { headers: other.headers, body: { model: 'gpt-4o', messages: user('e') } });
+  await waitFor(async () => (await api.get(logsPath(project), { headers: project.headers })).body.total === 4);
+  await waitFor(async () => (await api.get(logsPath(other), { headers: other.headers })).body.total === 1);
 });
 
 afterAll(() => llm.close());
 
 describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
   it('when logs are paged, then they come newest first with total, limit and offset', async () => {
-    const all = await api.get(logsPath(project), project.headers);
+    const all = await api.get(logsPath(project), { headers: project.headers });
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ total: 4, limit: 50, offset: 0 });
     expect(all.body.logs.map((l: { model: string }) => l.model)).toEqual([
@@ -45,28 +45,30 @@ describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
       'gpt-4o',
       'gpt-4o',
     ]);
-    const page = await api.get(`${logsPath(project)}?limit=2&offset=1`, project.headers);
+    const page = await api.get(`${logsPath(project)}?limit=2&offset=1`, { headers: project.headers });
     expect(page.body.logs.map((l: { id: string }) => l.id)).toEqual(
       all.body.logs.slice(1, 3).map((l: { id: string }) => l.id),
     );
   });
 
   it('when the path names another project than the keys, then 403 FORBIDDEN', async () => {
-    const res = await api.get(logsPath(other), project.headers);
+    const res = await api.get(logsPath(other), { headers: project.headers });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
-    expect((await api.get(`/v1/logs/${project.tenantId}/${other.projectId}`, project.headers)).status).toBe(403);
+    expect(
+      (await api.get(`/v1/logs/${project.tenantId}/${other.projectId}`, { headers: project.headers })).status,
+    ).toBe(403);
   });
 
   it('when limit is over 100 or negative, then 400', async () => {
-    expect((await api.get(`${logsPath(project)}?limit=101`, project.headers)).status).toBe(400);
-    expect((await api.get(`${logsPath(project)}?offset=-1`, project.headers)).status).toBe(400);
+    expect((await api.get(`${logsPath(project)}?limit=101`, { headers: project.headers })).status).toBe(400);
+    expect((await api.get(`${logsPath(project)}?offset=-1`, { headers: project.headers })).status).toBe(400);
   });
 });
 
 describe('GET /v1/stats/{tenant_id}/{project_id}', () => {
   it('when completions ran, then the sums cover only this project, per model and per provider', async () => {
-    const res = await api.get(statsPath(project), project.headers);
+    const res = await api.get(statsPath(project), { headers: project.headers });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       totalRequests: 4,
@@ -89,10 +91,9 @@ describe('GET /v1/stats/{tenant_id}/{project_id}', () => {
   });
 
   it('when a time range excludes every log, then the totals are zero', async () => {
-    const res = await api.get(
-      `${statsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`,
-      project.headers,
-    );
+    const res = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`, {
+      headers: project.headers,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       totalRequests: 0,
@@ -101,20 +102,23 @@ describe('GET /v1/stats/{tenant_id}/{project_id}', () => {
       byModel: [],
       byProvider: [],
     });
-    const open = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z`, project.headers);
+    const open = await api.get(`${statsPath(project)}?from=2000-01-01T00:00:00.000Z`, { headers: project.headers });
     expect(open.body.totalRequests).toBe(4);
   });
 
   it('when from is after to or not a date, then 400', async () => {
     expect(
-      (await api.get(`${statsPath(project)}?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z`, project.headers))
-        .status,
+      (
+        await api.get(`${statsPath(project)}?from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z`, {
+          headers: project.headers,
+        })
+      ).status,
     ).toBe(400);
-    expect((await api.get(`${statsPath(project)}?from=yesterday`, project.headers)).status).toBe(400);
+    expect((await api.get(`${statsPath(project)}?from=yesterday`, { headers: project.headers })).status).toBe(400);
   });
 
   it('when the path names another project than the keys, then 403 FORBIDDEN', async () => {
-    const res = await api.get(statsPath(project), other.headers);
+    const res = await api.get(statsPath(project), { headers: other.headers });
     expect(res.status).toBe(403);
   });
 });

@@ -1,74 +1,28 @@
 import type { Knex } from 'knex';
+import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import { isUuid, type Tenant } from '@platform/tenancy';
-import type { ProviderType, Usage } from '../vendors/vendor-types';
-import type { BatchRequestInput, BatchStatus, ListBatchesQuery } from './batches.schemas';
-
-export interface BatchRecord {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  status: BatchStatus;
-  requestCount: number;
-  completedCount: number;
-  failedCount: number;
-  webhookUrl: string | null;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
-export const BATCH_COLUMNS = [
-  'id',
-  'tenant_id',
-  'project_id',
-  'status',
-  'request_count',
-  'completed_count',
-  'failed_count',
-  'webhook_url',
-  'created_at',
-  'completed_at',
-];
-
-export interface BatchRow {
-  id: string;
-  tenant_id: string;
-  project_id: string;
-  status: BatchStatus;
-  request_count: number;
-  completed_count: number;
-  failed_count: number;
-  webhook_url: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-}
-
-export function toBatchRecord(row: BatchRow): BatchRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    projectId: row.project_id,
-    status: row.status,
-    requestCount: row.request_count,
-    completedCount: row.completed_count,
-    failedCount: row.failed_count,
-    webhookUrl: row.webhook_url,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
-}
+import {
+  BATCH_COLUMNS,
+  toBatchRecord,
+  type BatchRecord,
+  type BatchResultRecord,
+  type BatchRow,
+  type BatchTableRow,
+  type ListBatchesQuery,
+  type RoutedBatchRequest,
+} from './batches.model';
 
 const INSERT_CHUNK = 1000;
 
 export async function insertBatch(
   trx: Knex.Transaction,
   tenant: Tenant,
-  batch: { id: string; webhookUrl: string | null; requests: (BatchRequestInput & { provider: ProviderType })[] },
+  batch: { id: string; webhookUrl: string | null; requests: RoutedBatchRequest[] },
 ): Promise<BatchRecord> {
-  const [row] = await trx('batches')
+  const [row] = await tenantTable<BatchTableRow>(trx, tenant, 'batches')
     .insert({
       id: batch.id,
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       status: 'pending',
       request_count: batch.requests.length,
       webhook_url: batch.webhookUrl,
@@ -76,7 +30,8 @@ export async function insertBatch(
     .returning(BATCH_COLUMNS);
   for (let start = 0; start < batch.requests.length; start += INSERT_CHUNK) {
     const chunk = batch.requests.slice(start, start + INSERT_CHUNK);
-    await trx('batch_items').insert(
+    // Items belong to the batch just inserted for this tenant; they carry no owner of their own.
+    await sharedTable(trx, 'batch_items').insert(
       chunk.map((request, index) => ({
         batch_id: batch.id,
         custom_id: request.custom_id,
@@ -92,16 +47,12 @@ export async function insertBatch(
   return toBatchRecord(row);
 }
 
-function ownBatches(db: Knex, tenant: Tenant) {
-  return db('batches').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
-}
-
 export async function listBatches(
   db: Knex,
   tenant: Tenant,
   query: ListBatchesQuery,
 ): Promise<{ batches: BatchRecord[]; total: number }> {
-  const scope = ownBatches(db, tenant);
+  const scope = tenantTable<BatchTableRow>(db, tenant, 'batches');
   if (query.status) scope.where({ status: query.status });
   // Page and total from one snapshot.
   const rows = (await scope
@@ -122,14 +73,16 @@ export async function listBatches(
 
 export async function findBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
   if (!isUuid(batchId)) return null;
-  const row = await ownBatches(db, tenant).where({ id: batchId }).first(BATCH_COLUMNS);
+  const row = await tenantTable<BatchTableRow>(db, tenant, 'batches')
+    .where({ id: batchId })
+    .first(...BATCH_COLUMNS);
   return row ? toBatchRecord(row as BatchRow) : null;
 }
 
 /** Moves a pending or processing batch to cancelled; null when it was in another state (or absent). */
 export async function cancelBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
   if (!isUuid(batchId)) return null;
-  const [row] = await ownBatches(db, tenant)
+  const [row] = await tenantTable<BatchTableRow>(db, tenant, 'batches')
     .where({ id: batchId })
     .whereIn('status', ['pending', 'processing'])
     .update({ status: 'cancelled', cancelled_at: db.fn.now() })
@@ -137,19 +90,10 @@ export async function cancelBatch(db: Knex, tenant: Tenant, batchId: string): Pr
   return row ? toBatchRecord(row as BatchRow) : null;
 }
 
-export interface BatchResultRecord {
-  customId: string;
-  status: 'succeeded' | 'failed';
-  completion: string | null;
-  model: string;
-  usage: Usage;
-  error: string | null;
-}
-
 export async function listResults(db: Knex, tenant: Tenant, batchId: string): Promise<BatchResultRecord[]> {
-  const rows = await db('batch_items as i')
-    .join('batches as b', 'b.id', 'i.batch_id')
-    .where({ 'b.id': batchId, 'b.tenant_id': tenant.tenantId, 'b.project_id': tenant.projectId })
+  const rows = await tenantTable(db, tenant, 'batches as b')
+    .join('batch_items as i', 'b.id', 'i.batch_id')
+    .where('b.id', batchId)
     .whereIn('i.status', ['succeeded', 'failed'])
     .orderBy('i.position')
     .select(

@@ -1,13 +1,13 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { batchIdSchema, listBatchesSchema, submitBatchSchema } from './batches.schemas';
 import { cancel, getBatch, getBatchResults, getBatches, submitBatch } from './batches.service';
 
 type Handlers = Record<'submit' | 'list' | 'get' | 'results' | 'cancel', RequestHandler>;
 
-export function batchHandlers(deps: ServiceDeps, runtime: LlmRuntime): Handlers {
+export function batchHandlers(deps: ServiceDeps, runtime: LlmShared): Handlers {
   const submitSchema = submitBatchSchema(runtime.config.batchMaxRequests);
   const idOf = (params: unknown) => parse(batchIdSchema, params).batch_id;
   return {

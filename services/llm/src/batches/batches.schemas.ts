@@ -1,17 +1,6 @@
-import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import { Joi, pageSchema } from '@platform/tenancy';
 import { generationOptions, messagesSchema, modelSchema } from '../completions/completions.schemas';
-import type { ChatMessage } from '../vendors/vendor-types';
-
-export const BATCH_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
-export type BatchStatus = (typeof BATCH_STATUSES)[number];
-
-export interface BatchRequestInput {
-  custom_id: string;
-  model: string;
-  messages: ChatMessage[];
-  max_tokens?: number;
-  temperature?: number;
-}
+import { BATCH_STATUSES, type BatchRequestInput, type ListBatchesQuery } from './batches.model';
 
 export interface SubmitBatchInput {
   requests: BatchRequestInput[];
@@ -39,10 +28,6 @@ export function submitBatchSchema(maxRequests: number) {
       .max(2048)
       .uri({ scheme: ['http', 'https'] }),
   });
-}
-
-export interface ListBatchesQuery extends Page {
-  status?: BatchStatus;
 }
 
 export const listBatchesSchema = Joi.object<ListBatchesQuery>({

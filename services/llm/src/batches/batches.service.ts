@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { writeEvent } from '@platform/events';
+import type { Knex } from 'knex';
+import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type ErrorDetail, type Tenant } from '@platform/tenancy';
+import { errors, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
-import { notConfigured } from '../providers/providers.service';
-import { configuredProviders } from '../providers/providers.repository';
+import { configuredProviders, notConfigured } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import type { ProviderType } from '../vendors/vendor-types';
 import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
-import { cancelBatch, findBatch, insertBatch, listBatches, listResults, type BatchRecord } from './batches.repository';
-import type { ListBatchesQuery, SubmitBatchInput } from './batches.schemas';
+import { toBatchResults, toBatchSummary, toCancelledBatch, toSubmittedBatch } from './batches.mapper';
+import { cancelBatch, findBatch, insertBatch, listBatches, listResults } from './batches.repository';
+import type { ListBatchesQuery } from './batches.model';
+import type { SubmitBatchInput } from './batches.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
-
-function toBatchSummary(batch: BatchRecord) {
-  return {
-    batchId: batch.id,
-    status: batch.status,
-    requestCount: batch.requestCount,
-    completedCount: batch.completedCount,
-    failedCount: batch.failedCount,
-    createdAt: toIso(batch.createdAt),
-    completedAt: toIso(batch.completedAt),
-  };
-}
 
 /** Checks every request up front (models, vendors), stores the batch and queues it, all or nothing. */
 export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatchInput) {
@@ -48,22 +38,16 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
   const missing = [...needed].filter((provider) => !configured.has(provider));
   if (missing.length) throw notConfigured(missing);
 
-  const batch = await deps.db.transaction(async (trx) => {
+  const batch = await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
     const stored = await insertBatch(trx, tenant, {
       id: randomUUID(),
       webhookUrl: input.webhook_url ?? null,
       requests,
     });
-    await writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
+    await outbox.write<BatchWorkData>({ type: BATCH_EVENTS.submitted, ...tenant, data: { batchId: stored.id } });
     return stored;
   });
-  deps.relay.kick();
-  return {
-    batchId: batch.id,
-    status: batch.status,
-    requestCount: batch.requestCount,
-    createdAt: toIso(batch.createdAt),
-  };
+  return toSubmittedBatch(batch);
 }
 
 export async function getBatches(deps: Deps, tenant: Tenant, query: ListBatchesQuery) {
@@ -83,30 +67,19 @@ export async function getBatchResults(deps: Deps, tenant: Tenant, batchId: strin
   if (batch.status !== 'completed')
     throw errors.tooEarly(`Batch is ${batch.status}; results are available once it is completed`);
   const results = await listResults(deps.db, tenant, batchId);
-  return {
-    batchId: batch.id,
-    status: batch.status,
-    results: results.map((r) => ({
-      custom_id: r.customId,
-      status: r.status,
-      completion: r.completion,
-      model: r.model,
-      usage: r.usage,
-      ...(r.error ? { error: r.error } : {}),
-    })),
-  };
+  return toBatchResults(batch, results);
 }
 
 /** Pending or processing batches stop taking new items; anything else is 409. */
 export async function cancel(deps: Deps, tenant: Tenant, batchId: string) {
   const cancelled = await cancelBatch(deps.db, tenant, batchId);
-  if (cancelled)
-    return {
-      batchId: cancelled.id,
-      status: cancelled.status,
-      message: 'Batch cancelled; items not yet started will not run',
-    };
+  if (cancelled) return toCancelledBatch(cancelled);
   const batch = await findBatch(deps.db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   throw errors.conflict(`Batch is ${batch.status} and cannot be cancelled`);
+}
+
+/** Whether the batch (still) exists for this tenant; the webhook deliverer skips a deleted one. */
+export async function batchExists(db: Knex, tenant: Tenant, batchId: string): Promise<boolean> {
+  return (await findBatch(db, tenant, batchId)) !== null;
 }

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, toIso, type Tenant } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { requireVendorClient } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import { vendorAppError } from '../vendors/vendor-errors';
@@ -30,7 +30,7 @@ export function checkMessagesFor(provider: ProviderType, request: CompletionRequ
 
 export async function createCompletion(
   deps: Pick<ServiceDeps, 'db' | 'secrets'>,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   request: CompletionRequest,
 ) {

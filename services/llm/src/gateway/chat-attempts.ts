@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { vendorClientFor } from '../providers/providers.service';
 import { meteredUsage, type TokenCounts } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
@@ -18,7 +18,7 @@ export class AttemptLog {
   tokens = 0;
 
   constructor(
-    private readonly runtime: LlmRuntime,
+    private readonly runtime: LlmShared,
     private readonly tenant: Tenant,
     readonly stream: boolean,
   ) {}
@@ -128,7 +128,7 @@ export interface Attempted<T> {
  */
 export async function firstSuccess<T>(
   deps: Pick<ServiceDeps, 'db' | 'secrets'>,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   log: AttemptLog,
   models: string[],

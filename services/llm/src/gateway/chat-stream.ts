@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Response } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat.schemas';
@@ -22,7 +22,7 @@ async function send(res: Response, data: string): Promise<void> {
  */
 export async function streamChat(
   deps: Deps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   body: ChatBody,
   res: Response,

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
@@ -19,7 +19,7 @@ export interface AdmittedChat {
 }
 
 /** A fallback list (a request's or the project's default): known models, and not too many. */
-export function checkFallbacks(runtime: LlmRuntime, fallbacks: string[]): void {
+export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): void {
   fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
   if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
     throw errors.validation('Too many fallbacks', [
@@ -28,7 +28,7 @@ export function checkFallbacks(runtime: LlmRuntime, fallbacks: string[]): void {
   }
 }
 
-function checkModels(runtime: LlmRuntime, body: ChatBody, models: string[]): void {
+function checkModels(runtime: LlmShared, body: ChatBody, models: string[]): void {
   routeModel(body.model);
   checkFallbacks(runtime, body.fallbacks ?? []);
   const claude = models.some((model) => routeModel(model) === 'anthropic');
@@ -53,12 +53,7 @@ function vendorRequest(body: ChatBody): ChatRequest {
  * under the project's limits, reserving its worst-case cost on every model it may try: its own
  * fallbacks, or the project's default ones when it names none. `finish` must follow, whatever happens.
  */
-export async function admitChat(
-  deps: Deps,
-  runtime: LlmRuntime,
-  tenant: Tenant,
-  body: ChatBody,
-): Promise<AdmittedChat> {
+export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, body: ChatBody): Promise<AdmittedChat> {
   const named = [body.model, ...(body.fallbacks ?? [])];
   checkModels(runtime, body, named);
   await requireVendorClient(deps, runtime, tenant, routeModel(body.model));
@@ -77,7 +72,7 @@ export async function admitChat(
 }
 
 /** Turns the request's reservation into what it spent. */
-export function finish(runtime: LlmRuntime, tenant: Tenant, chat: AdmittedChat): void {
+export function finish(runtime: LlmShared, tenant: Tenant, chat: AdmittedChat): void {
   if (!runtime.config.gatewayLimits) return;
   runtime.meters.add(tenant, {
     spentUsd: chat.log.costUsd ?? 0,
@@ -89,7 +84,7 @@ export function finish(runtime: LlmRuntime, tenant: Tenant, chat: AdmittedChat):
 /** A whole (non-streamed) completion, with what it cost (null for a model without a price). */
 export async function chatCompletion(
   deps: Deps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   body: ChatBody,
   signal: AbortSignal,

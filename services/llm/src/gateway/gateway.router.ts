@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { chatSchema } from './chat.schemas';
 import { chatCompletion, formatUsd } from './chat.service';
 import { streamChat } from './chat-stream';
@@ -10,7 +10,7 @@ import { openAiErrors } from './openai-errors';
 import { singleCredential } from './single-credential';
 
 /** The OpenAI-compatible routes: the key headers or the single credential, errors in OpenAI's shape. */
-export function gatewayRouter(deps: ServiceDeps, runtime: LlmRuntime, keys: RequestHandler[]): Router {
+export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: RequestHandler[]): Router {
   const auth = [singleCredential(deps.directory), ...keys];
   const router = Router();
   router.post('/chat/completions', ...auth, async (req, res) => {

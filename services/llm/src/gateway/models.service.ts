@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tenant } from '@platform/tenancy';
-import { configuredProviders } from '../providers/providers.repository';
+import { configuredProviders } from '../providers/providers.service';
 import { PRICE_TABLE_VERSION, PRICES } from '../usage/price-table';
 import { providerOfModel } from '../vendors/routing';
 

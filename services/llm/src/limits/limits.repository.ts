@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 export interface LimitSettings {
@@ -46,10 +47,9 @@ export async function admitGroup<T>(
   return db.transaction(async (trx) => {
     let state = await selectState(trx, tenant, true);
     if (!state) {
-      await trx('project_limits')
+      await tenantTable(trx, tenant, 'project_limits')
         .insert({
-          tenant_id: tenant.tenantId,
-          project_id: tenant.projectId,
+          ...ownerColumns(tenant),
           month: trx.raw("date_trunc('month', now())"),
           window_start: trx.raw("date_trunc('minute', now())"),
         })
@@ -83,13 +83,11 @@ export interface Settlement {
 
 /** Turns reservations into spend and adds the tokens used to the minute's window. */
 export async function settle(db: Knex, tenant: Tenant, settlement: Settlement): Promise<void> {
-  await db('project_limits')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .update({
-      spent_usd: db.raw('spent_usd + ?', [settlement.spentUsd]),
-      reserved_usd: db.raw('greatest(0, reserved_usd - ?)', [settlement.releasedUsd]),
-      window_tokens: db.raw('window_tokens + ?', [settlement.tokens]),
-    });
+  await tenantTable(db, tenant, 'project_limits').update({
+    spent_usd: db.raw('spent_usd + ?', [settlement.spentUsd]),
+    reserved_usd: db.raw('greatest(0, reserved_usd - ?)', [settlement.releasedUsd]),
+    window_tokens: db.raw('window_tokens + ?', [settlement.tokens]),
+  });
 }
 
 const num = (value: string | number | null) => (value === null ? null : Number(value));
@@ -128,10 +126,9 @@ export function readLimits(db: Knex, tenant: Tenant): Promise<LimitState | undef
 }
 
 function upsertRow(db: Knex, tenant: Tenant, values: Record<string, unknown>) {
-  return db('project_limits')
+  return tenantTable(db, tenant, 'project_limits')
     .insert({
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       month: db.raw("date_trunc('month', now())"),
       window_start: db.raw("date_trunc('minute', now())"),
       ...values,
@@ -149,9 +146,7 @@ export async function writeLimits(db: Knex, tenant: Tenant, limits: LimitSetting
 }
 
 export async function readFallbacks(db: Knex, tenant: Tenant): Promise<string[]> {
-  const row = await db('project_limits')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .first<{ fallbacks: string[] } | undefined>('fallbacks');
+  const row = await tenantTable(db, tenant, 'project_limits').first<{ fallbacks: string[] } | undefined>('fallbacks');
   return row?.fallbacks ?? [];
 }
 

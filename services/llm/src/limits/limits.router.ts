@@ -2,14 +2,14 @@ import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
 import { checkFallbacks } from '../gateway/chat.service';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { fallbacksSchema, limitsSchema } from '../gateway/chat.schemas';
 import { readFallbacks, writeFallbacks, type LimitSettings } from './limits.repository';
 import { getLimits, putLimits } from './limits.service';
 
 export function limitHandlers(
   deps: ServiceDeps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
 ): Record<'getLimits' | 'putLimits' | 'getFallbacks' | 'putFallbacks', RequestHandler> {
   return {
     getLimits: async (req, res) => {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { toIso, type Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import { priceOf } from '../usage/price-table';
 import type { ChatRequest } from '../vendors/chat-types';
+import { toLimits } from './limits.mapper';
 import { readLimits, writeLimits, type LimitSettings } from './limits.repository';
 
 /**
@@ -22,16 +23,7 @@ export function worstCaseCostUsd(request: ChatRequest, models: string[], default
 }
 
 export async function getLimits(db: Knex, tenant: Tenant) {
-  const state = await readLimits(db, tenant);
-  const month = state?.month ?? new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
-  return {
-    monthlyBudgetUsd: state?.monthlyBudgetUsd ?? null,
-    requestsPerMinute: state?.requestsPerMinute ?? null,
-    tokensPerMinute: state?.tokensPerMinute ?? null,
-    month: toIso(month),
-    spentThisMonthUsd: state?.spentUsd ?? 0,
-    reservedUsd: state?.reservedUsd ?? 0,
-  };
+  return toLimits(await readLimits(db, tenant));
 }
 
 export async function putLimits(db: Knex, tenant: Tenant, limits: LimitSettings) {

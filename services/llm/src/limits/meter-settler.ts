@@ -20,6 +20,12 @@ export class MeterSettler {
   ) {}
 
   add(tenant: Tenant, settlement: Settlement): void {
+    this.merge(tenant, settlement);
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+  }
+
+  /** Adds a settlement to the project's pending one (a copy: the caller's object is not changed). */
+  private merge(tenant: Tenant, settlement: Settlement): void {
     const key = `${tenant.tenantId}/${tenant.projectId}`;
     const entry = this.pending.get(key);
     if (entry) {
@@ -27,7 +33,6 @@ export class MeterSettler {
       entry.settlement.releasedUsd += settlement.releasedUsd;
       entry.settlement.tokens += settlement.tokens;
     } else this.pending.set(key, { tenant, settlement: { ...settlement } });
-    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
   }
 
   flush(): Promise<void> {
@@ -47,17 +52,12 @@ export class MeterSettler {
   private async write(): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
-    for (const [key, { tenant, settlement }] of batch) {
+    for (const { tenant, settlement } of batch.values()) {
       try {
         await settle(this.db, tenant, settlement);
       } catch (error) {
         this.logger.warn('usage meters not settled yet; kept for a retry', { error: String(error) });
-        const later = this.pending.get(key);
-        if (later) {
-          later.settlement.spentUsd += settlement.spentUsd;
-          later.settlement.releasedUsd += settlement.releasedUsd;
-          later.settlement.tokens += settlement.tokens;
-        } else this.pending.set(key, { tenant, settlement });
+        this.merge(tenant, settlement);
       }
     }
     if (this.pending.size) this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 250)).unref();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
 
@@ -7,6 +8,18 @@ export interface ProviderRecord {
   id: string;
   providerType: ProviderType;
   createdAt: Date;
+}
+
+/** A row of `providers` (the columns this service reads and writes). */
+interface ProviderRow {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  provider_type: ProviderType;
+  api_key_enc: string;
+  organization_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface ProviderSecretRecord {
@@ -20,11 +33,10 @@ export async function upsertProvider(
   tenant: Tenant,
   input: { providerType: ProviderType; apiKeyEnc: string; organizationId: string | null },
 ): Promise<ProviderRecord> {
-  const [row] = await db('providers')
+  const [row] = await tenantTable<ProviderRow>(db, tenant, 'providers')
     .insert({
       id: randomUUID(),
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       provider_type: input.providerType,
       api_key_enc: input.apiKeyEnc,
       organization_id: input.organizationId,
@@ -40,15 +52,13 @@ export async function findProviderSecret(
   tenant: Tenant,
   providerType: ProviderType,
 ): Promise<ProviderSecretRecord | null> {
-  const row = await db('providers')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, provider_type: providerType })
+  const row = await tenantTable<ProviderRow>(db, tenant, 'providers')
+    .where({ provider_type: providerType })
     .first('api_key_enc', 'organization_id');
   return row ? { apiKeyEnc: row.api_key_enc, organizationId: row.organization_id } : null;
 }
 
 export async function configuredProviders(db: Knex, tenant: Tenant): Promise<ProviderType[]> {
-  const rows = await db('providers')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .select('provider_type');
+  const rows = await tenantTable<ProviderRow>(db, tenant, 'providers').select('provider_type');
   return rows.map((row: { provider_type: ProviderType }) => row.provider_type);
 }

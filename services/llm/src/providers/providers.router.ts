@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { saveProviderSchema, testProviderSchema } from './providers.schemas';
 import { saveProvider, testProvider } from './providers.service';
 
-export function providerHandlers(deps: ServiceDeps, runtime: LlmRuntime): Record<'save' | 'test', RequestHandler> {
+export function providerHandlers(deps: ServiceDeps, runtime: LlmShared): Record<'save' | 'test', RequestHandler> {
   return {
     save: async (req, res) => {
       res.json(await saveProvider(deps, runtime, tenantOf(req), parse(saveProviderSchema, req.body)));

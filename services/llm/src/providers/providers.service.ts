@@ -1,20 +1,21 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type Tenant } from '@platform/tenancy';
-import type { LlmRuntime } from '../llm-runtime';
+import { errors, type Tenant } from '@platform/tenancy';
+import type { LlmShared } from '../llm-shared';
 import { describeVendorFailure } from '../vendors/vendor-errors';
 import { buildVendorClient } from '../vendors/vendor-clients';
 import type { ProviderType, VendorClient } from '../vendors/vendor-types';
-import { findProviderSecret, upsertProvider, type ProviderRecord } from './providers.repository';
+import type { Knex } from 'knex';
+import {
+  configuredProviders as configuredProviderTypes,
+  findProviderSecret,
+  upsertProvider,
+} from './providers.repository';
+import { toProviderResponse } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
-/** The API shape of a provider configuration; the key never leaves the service. */
-export function toProviderResponse(record: ProviderRecord) {
-  return { id: record.id, providerType: record.providerType, configured: true, createdAt: toIso(record.createdAt) };
-}
-
-export async function saveProvider(deps: Deps, runtime: LlmRuntime, tenant: Tenant, input: SaveProviderInput) {
+export async function saveProvider(deps: Deps, runtime: LlmShared, tenant: Tenant, input: SaveProviderInput) {
   const record = await upsertProvider(deps.db, tenant, {
     providerType: input.providerType,
     apiKeyEnc: deps.secrets.encrypt(input.apiKey),
@@ -27,7 +28,7 @@ export async function saveProvider(deps: Deps, runtime: LlmRuntime, tenant: Tena
 /** The project's SDK client for a vendor, or null when the project has not configured it. */
 export function vendorClientFor(
   deps: Deps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   provider: ProviderType,
 ): Promise<VendorClient | null> {
@@ -41,13 +42,18 @@ export function vendorClientFor(
 
 export async function requireVendorClient(
   deps: Deps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   tenant: Tenant,
   provider: ProviderType,
 ): Promise<VendorClient> {
   const client = await vendorClientFor(deps, runtime, tenant, provider);
   if (!client) throw notConfigured([provider]);
   return client;
+}
+
+/** The vendors this project has stored a key for. */
+export function configuredProviders(db: Knex, tenant: Tenant): Promise<ProviderType[]> {
+  return configuredProviderTypes(db, tenant);
 }
 
 export function notConfigured(providers: ProviderType[]) {
@@ -57,7 +63,7 @@ export function notConfigured(providers: ProviderType[]) {
 }
 
 /** One cheap authenticated vendor call; a refused key is `success: false`, never an error response. */
-export async function testProvider(deps: Deps, runtime: LlmRuntime, tenant: Tenant, input: TestProviderInput) {
+export async function testProvider(deps: Deps, runtime: LlmShared, tenant: Tenant, input: TestProviderInput) {
   const client = input.apiKey
     ? buildVendorClient(
         input.providerType,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { Page } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
@@ -71,12 +72,11 @@ function toEntry(row: LogRow): CompletionLogEntry {
 /** A log already stored under its id is left as it is: a retried insert writes each log once. */
 export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
   if (!entries.length) return;
-  await db('completion_logs')
+  await tenantTable(db, tenant, 'completion_logs')
     .insert(
       entries.map((e) => ({
         id: e.id,
-        tenant_id: tenant.tenantId,
-        project_id: tenant.projectId,
+        ...ownerColumns(tenant),
         model: e.model,
         provider: e.provider,
         status: e.status,
@@ -104,7 +104,7 @@ export async function listLogs(
   tenant: Tenant,
   page: Page,
 ): Promise<{ logs: CompletionLogEntry[]; total: number }> {
-  const scope = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  const scope = tenantTable(db, tenant, 'completion_logs');
   // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
   const rows = (await scope
     .clone()
@@ -142,7 +142,7 @@ export interface GroupRow {
 }
 
 function inRange(db: Knex, tenant: Tenant, range: StatsRange) {
-  const query = db('completion_logs').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+  const query = tenantTable(db, tenant, 'completion_logs');
   if (range.from) query.where('created_at', '>=', range.from);
   if (range.to) query.where('created_at', '<=', range.to);
   return query;

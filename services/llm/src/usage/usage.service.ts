@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { errors, toIso, type Page, type Tenant } from '@platform/tenancy';
-import { aggregateLogs, listLogs, type GroupRow } from './usage.repository';
+import { errors, type Page, type Tenant } from '@platform/tenancy';
+import { toLogResponse, toStats } from './usage.mapper';
+import { aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
 
 /** Logs and stats name their project in the path; it must be the caller's own. */
@@ -10,26 +11,9 @@ export function assertOwnProject(tenant: Tenant, path: { tenant_id: string; proj
   }
 }
 
-function toLogResponse(entry: CompletionLogEntry) {
-  return {
-    id: entry.id,
-    model: entry.model,
-    provider: entry.provider,
-    status: entry.status,
-    promptTokens: entry.usage.prompt_tokens,
-    completionTokens: entry.usage.completion_tokens,
-    totalTokens: entry.usage.total_tokens,
-    latencyMs: entry.latencyMs,
-    error: entry.error,
-    batchId: entry.batchId,
-    createdAt: toIso(entry.createdAt),
-    costUsd: entry.costUsd ?? null,
-    cachedTokens: entry.cachedTokens ?? 0,
-    cacheWriteTokens: entry.cacheWriteTokens ?? 0,
-    requestId: entry.requestId ?? null,
-    attempt: entry.attempt ?? null,
-    stream: entry.stream ?? false,
-  };
+/** Stores completion logs at once (the batch worker's, written with its results). */
+export function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
+  return insertLogRows(db, tenant, entries);
 }
 
 export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
@@ -37,30 +21,6 @@ export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
   return { logs: logs.map(toLogResponse), total, limit: page.limit, offset: page.offset };
 }
 
-const int = (value: string | null | undefined) => Number(value ?? 0);
-const usd = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 1e10) / 1e10;
-
 export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
-  const { totals, byModel, byProvider } = await aggregateLogs(db, tenant, range);
-  const group = (key: 'model' | 'provider') => (row: GroupRow) => ({
-    [key]: row.key,
-    requests: int(row.requests),
-    totalTokens: int(row.total_tokens),
-    costUsd: row.cost_usd === null ? null : usd(row.cost_usd),
-  });
-  return {
-    totalRequests: int(totals?.total_requests),
-    successfulRequests: int(totals?.successful_requests),
-    failedRequests: int(totals?.failed_requests),
-    promptTokens: int(totals?.prompt_tokens),
-    completionTokens: int(totals?.completion_tokens),
-    totalTokens: int(totals?.total_tokens),
-    averageLatencyMs: Math.round(Number(totals?.average_latency_ms ?? 0) * 100) / 100,
-    costUsd: usd(totals?.cost_usd),
-    unpricedRequests: int(totals?.unpriced_requests),
-    byModel: byModel.map(group('model')),
-    byProvider: byProvider.map(group('provider')),
-    ...(range.from ? { from: toIso(range.from) } : {}),
-    ...(range.to ? { to: toIso(range.to) } : {}),
-  };
+  return toStats(await aggregateLogs(db, tenant, range), range);
 }

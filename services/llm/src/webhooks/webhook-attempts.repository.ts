@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import { writeEvent } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
 import {
@@ -23,10 +24,9 @@ export interface WebhookAttempt {
 const CONSUMER = 'llm.batch-webhooks';
 
 export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAttempt): Promise<void> {
-  await db('webhook_attempts').insert({
+  await tenantTable(db, tenant, 'webhook_attempts').insert({
     id: randomUUID(),
-    tenant_id: tenant.tenantId,
-    project_id: tenant.projectId,
+    ...ownerColumns(tenant),
     batch_id: attempt.batchId,
     webhook_id: attempt.webhookId,
     attempt: attempt.attempt,

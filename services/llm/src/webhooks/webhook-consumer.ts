@@ -1,8 +1,8 @@
 import type { EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
-import { findBatch } from '../batches/batches.repository';
+import { batchExists } from '../batches/batches.service';
 import { attemptHandled, markAttemptHandled, recordAttempt, scheduleRetry } from './webhook-attempts.repository';
 import { attemptSignedDelivery, nextAttemptAt, type AttemptResult } from '@platform/webhooks';
 
@@ -25,7 +25,7 @@ export function webhookBody(data: BatchFinishedData): string {
  * the next one, scheduled in the outbox after the configured backoff, in one transaction: a
  * crash at any point neither drops the webhook nor starts a second chain of retries.
  */
-export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmRuntime): Promise<() => void> {
+export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmShared): Promise<() => void> {
   let stopped = false;
   await deps.bus.subscribe({
     queue: runtime.config.webhookQueue,
@@ -44,14 +44,14 @@ export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmRuntim
 
 async function deliver(
   deps: ServiceDeps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   event: EventEnvelope<BatchFinishedData | WebhookRetryData>,
 ): Promise<void> {
   const tenant = { tenantId: event.tenantId, projectId: event.projectId };
   const data = event.data;
   if (!data.webhookUrl) return;
   // Only batches of this service's own database (a shared exchange may carry others').
-  if (!(await findBatch(deps.db, tenant, data.batchId))) return;
+  if (!(await batchExists(deps.db, tenant, data.batchId))) return;
   if (await attemptHandled(deps.db, event.id)) return;
   const webhookId = 'webhookId' in data ? data.webhookId : event.id;
   const attempt = 'attempt' in data ? data.attempt : 1;
@@ -85,7 +85,7 @@ async function deliver(
 
 async function attemptDelivery(
   deps: ServiceDeps,
-  runtime: LlmRuntime,
+  runtime: LlmShared,
   projectId: string,
   data: BatchFinishedData,
   webhookId: string,
@@ -104,7 +104,7 @@ async function attemptDelivery(
       timeoutMs: runtime.config.webhookTimeoutMs,
       deadlineMs: deps.config.webhooks.deadlineMs,
       maxResponseBytes: deps.config.webhooks.maxResponseBytes,
-      allowedHosts: deps.config.webhookAllowedHosts,
+      allowedHosts: runtime.config.webhookAllowedHosts,
     },
   );
   if (result.outcome === 'refused')

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { waitFor } from '@platform/testkit';
-import type { Headers } from './api';
-import type { apiOf } from './api';
+import type { ApiClient } from '@platform/testkit';
 
 export const user = (content: string) => [{ role: 'user', content }];
 
@@ -11,15 +10,15 @@ export function requests(count: number, model: string, prefix = 'req') {
 
 /** Polls the batch until it reaches one of `statuses`. */
 export async function waitForBatch(
-  api: ReturnType<typeof apiOf>,
-  headers: Headers,
+  api: ApiClient,
+  headers: Record<string, string>,
   batchId: string,
   statuses: string[],
   timeoutMs = 15_000,
 ) {
   return waitFor(
     async () => {
-      const res = await api.get(`/v1/batch/${batchId}`, headers);
+      const res = await api.get(`/v1/batch/${batchId}`, { headers: headers });
       return statuses.includes(res.body.status) ? res.body : null;
     },
     { timeoutMs, intervalMs: 50 },

@@ -1,7 +1,7 @@
-import { writeEvent, type EventEnvelope } from '@platform/events';
+import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { LlmRuntime } from '../llm-runtime';
-import { BATCH_EVENTS, type BatchWorkData } from './batch-events';
+import type { LlmShared } from '../llm-shared';
+import { BATCH_EVENTS, type BatchWorkData } from '../batches/batch-events';
 import { BatchRun } from './batch-run';
 import { startBatch, takeStaleBatches } from './batch-work.repository';
 import { ProjectLimiter } from './project-limiter';
@@ -20,7 +20,7 @@ export class BatchWorker {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly runtime: LlmRuntime,
+    private readonly runtime: LlmShared,
   ) {
     const { config } = runtime;
     this.limiter = new ProjectLimiter(deps.db, deps.logger, {
@@ -63,10 +63,10 @@ export class BatchWorker {
 
   /** Re-queues batches whose worker went silent (a process that died without handing on). */
   async sweep(): Promise<number> {
-    const stale = await this.deps.db.transaction(async (trx) => {
+    const stale = await withOutbox(this.deps.db, this.deps.relay, async (trx, outbox) => {
       const batches = await takeStaleBatches(trx, this.runtime.config.batchStaleMs, 100);
       for (const batch of batches) {
-        await writeEvent<BatchWorkData>(trx, {
+        await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
           tenantId: batch.tenantId,
           projectId: batch.projectId,
@@ -77,7 +77,6 @@ export class BatchWorker {
     });
     if (stale.length) {
       this.deps.logger.warn('stale batches re-queued', { batchIds: stale.map((b) => b.id) });
-      this.deps.relay.kick();
     }
     return stale.length;
   }

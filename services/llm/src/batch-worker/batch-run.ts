@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { writeEvent } from '@platform/events';
+import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { toIso } from '@platform/tenancy';
 import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-runner';
-import type { LlmRuntime } from '../llm-runtime';
+import type { LlmShared } from '../llm-shared';
 import { vendorClientFor } from '../providers/providers.service';
 import { NO_USAGE } from '../vendors/sdk-options';
-import { insertLogs } from '../usage/usage.repository';
+import { insertLogs } from '../usage/usage.service';
 import type { CompletionLogEntry } from '../usage/usage.types';
-import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from './batch-events';
-import type { BatchRecord } from './batches.repository';
+import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from '../batches/batch-events';
+import type { BatchRecord } from '../batches/batches.model';
 import {
   batchStatus,
   claimItems,
@@ -61,7 +61,7 @@ export class BatchRun {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly runtime: LlmRuntime,
+    private readonly runtime: LlmShared,
     private readonly limiter: ProjectLimiter,
     private readonly batch: BatchRecord,
     private readonly isStopping: () => boolean,
@@ -175,10 +175,10 @@ export class BatchRun {
   }
 
   private async finish(): Promise<RunOutcome> {
-    const finished = await this.deps.db.transaction(async (trx) => {
+    await withOutbox(this.deps.db, this.deps.relay, async (trx, outbox) => {
       const batch = await finishBatch(trx, this.tenant, this.batch.id);
       if (batch) {
-        await writeEvent<BatchFinishedData>(trx, {
+        await outbox.write<BatchFinishedData>({
           type: BATCH_EVENTS.finished,
           ...this.tenant,
           data: {
@@ -192,9 +192,7 @@ export class BatchRun {
           },
         });
       }
-      return batch;
     });
-    if (finished) this.deps.relay.kick();
     return 'finished';
   }
 
@@ -219,10 +217,9 @@ export class BatchRun {
     await this.flush();
     if (this.crashed) return 'crashed';
     await releaseItems(this.deps.db, this.tenant, this.batch.id, [...this.held]);
-    await this.deps.db.transaction((trx) =>
-      writeEvent<BatchWorkData>(trx, { type: BATCH_EVENTS.resume, ...this.tenant, data: { batchId: this.batch.id } }),
+    await withOutbox(this.deps.db, this.deps.relay, (_trx, outbox) =>
+      outbox.write<BatchWorkData>({ type: BATCH_EVENTS.resume, ...this.tenant, data: { batchId: this.batch.id } }),
     );
-    this.deps.relay.kick();
     return 'handed-on';
   }
 

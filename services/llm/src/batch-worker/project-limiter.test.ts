@@ -5,8 +5,8 @@ import { allMigrations } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { type Tenant } from '@platform/tenancy';
 import { createTestDatabase, startTcpProxy, waitFor } from '@platform/testkit';
-import { llmService } from '../src';
-import { ProjectLimiter, type ProjectLimiterOptions, type Release } from '../src/batches/project-limiter';
+import { llmService } from '..';
+import { ProjectLimiter, type ProjectLimiterOptions, type Release } from './project-limiter';
 
 const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { ChatMessage, ProviderType } from '../vendors/vendor-types';
 import {
@@ -7,7 +8,8 @@ import {
   type BatchRecord,
   type BatchResultRecord,
   type BatchRow,
-} from './batches.repository';
+  type BatchTableRow,
+} from '../batches/batches.model';
 
 /** The worker's queries. A batch arrives by id alone (from an event); its row then names the tenant. */
 
@@ -25,7 +27,8 @@ export type ItemResult = BatchResultRecord;
 
 /** pending -> processing (or keeps processing); null when the batch is finished, cancelled or unknown. */
 export async function startBatch(db: Knex, batchId: string): Promise<BatchRecord | null> {
-  const [row] = await db('batches')
+  // By id alone: the event names the batch, and its row then names the tenant.
+  const [row] = await sharedTable<BatchTableRow>(db, 'batches')
     .where({ id: batchId })
     .whereIn('status', ['pending', 'processing'])
     .update({ status: 'processing', started_at: db.raw('coalesce(started_at, now())'), heartbeat_at: db.fn.now() })
@@ -34,9 +37,7 @@ export async function startBatch(db: Knex, batchId: string): Promise<BatchRecord
 }
 
 export async function batchStatus(db: Knex, tenant: Tenant, batchId: string): Promise<string | null> {
-  const row = await db('batches')
-    .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .first('status');
+  const row = await tenantTable<BatchTableRow>(db, tenant, 'batches').where({ id: batchId }).first('status');
   return row?.status ?? null;
 }
 
@@ -121,7 +122,7 @@ export async function saveResults(
   const rows = written.rows as { custom_id: string; status: string }[];
   const succeeded = rows.filter((r) => r.status === 'succeeded').length;
   if (rows.length) {
-    await trx('batches')
+    await tenantTable<BatchTableRow>(trx, tenant, 'batches')
       .where({ id: batchId })
       .update({
         completed_count: trx.raw('completed_count + ?', [succeeded]),
@@ -135,24 +136,20 @@ export async function saveResults(
 /** Gives claimed items back (a worker stopping cleanly) so the next worker takes them at once. */
 export async function releaseItems(db: Knex, tenant: Tenant, batchId: string, customIds: string[]): Promise<void> {
   if (!customIds.length) return;
-  await db('batch_items')
+  // Items carry no owner of their own: the batch they belong to must be the tenant's.
+  await sharedTable(db, 'batch_items')
     .where({ batch_id: batchId, status: 'processing' })
     .whereIn('custom_id', customIds)
-    .whereExists(
-      db('batches')
-        .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
-        .select(db.raw('1')),
-    )
+    .whereExists(tenantTable<BatchTableRow>(db, tenant, 'batches').where({ id: batchId }).select(db.raw('1')))
     .update({ status: 'pending', claimed_at: null });
 }
 
 /** The worker is alive: refreshes the batch heartbeat and the claims it holds. */
 export async function heartbeat(db: Knex, tenant: Tenant, batchId: string, heldIds: string[]): Promise<void> {
-  await db('batches')
-    .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId })
-    .update({ heartbeat_at: db.fn.now() });
+  await tenantTable<BatchTableRow>(db, tenant, 'batches').where({ id: batchId }).update({ heartbeat_at: db.fn.now() });
   if (heldIds.length) {
-    await db('batch_items')
+    // The claims this worker holds on the batch it just renewed (items carry no owner of their own).
+    await sharedTable(db, 'batch_items')
       .where({ batch_id: batchId, status: 'processing' })
       .whereIn('custom_id', heldIds)
       .update({ claimed_at: db.fn.now() });
@@ -160,9 +157,9 @@ export async function heartbeat(db: Knex, tenant: Tenant, batchId: string, heldI
 }
 
 export async function openItemCount(db: Knex, tenant: Tenant, batchId: string): Promise<number> {
-  const row = await db('batch_items as i')
-    .join('batches as b', 'b.id', 'i.batch_id')
-    .where({ 'b.id': batchId, 'b.tenant_id': tenant.tenantId, 'b.project_id': tenant.projectId })
+  const row = await tenantTable(db, tenant, 'batches as b')
+    .join('batch_items as i', 'b.id', 'i.batch_id')
+    .where('b.id', batchId)
     .whereIn('i.status', ['pending', 'processing'])
     .count<{ count: string }[]>({ count: '*' });
   return Number(row[0]?.count ?? 0);
@@ -173,8 +170,8 @@ export async function openItemCount(db: Knex, tenant: Tenant, batchId: string): 
  * Only one caller wins; it gets the final row (and writes the webhook event in the same transaction).
  */
 export async function finishBatch(trx: Knex.Transaction, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
-  const [row] = await trx('batches')
-    .where({ id: batchId, tenant_id: tenant.tenantId, project_id: tenant.projectId, status: 'processing' })
+  const [row] = await tenantTable<BatchTableRow>(trx, tenant, 'batches')
+    .where({ id: batchId, status: 'processing' })
     .whereRaw('completed_count + failed_count >= request_count')
     .update({
       status: trx.raw("case when failed_count >= request_count then 'failed' else 'completed' end"),
@@ -186,16 +183,17 @@ export async function finishBatch(trx: Knex.Transaction, tenant: Tenant, batchId
 
 /** Unfinished batches whose worker went silent; their heartbeat is renewed so each is picked once. */
 export async function takeStaleBatches(trx: Knex.Transaction, staleMs: number, limit: number): Promise<BatchRecord[]> {
-  const rows = await trx('batches')
+  // A sweep over every tenant's batches.
+  const rows = await sharedTable<BatchTableRow>(trx, 'batches')
     .whereIn('status', ['pending', 'processing'])
     .whereRaw('coalesce(heartbeat_at, created_at) < now() - make_interval(secs => ?)', [staleMs / 1000])
     .orderBy('created_at')
     .limit(limit)
     .forUpdate()
     .skipLocked()
-    .select(BATCH_COLUMNS);
+    .select(...BATCH_COLUMNS);
   if (!rows.length) return [];
-  await trx('batches')
+  await sharedTable<BatchTableRow>(trx, 'batches')
     .whereIn(
       'id',
       rows.map((r: BatchRow) => r.id),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 /** Leases of per-project concurrency slots; `holder` is one worker process's limiter. */
@@ -68,13 +69,11 @@ export async function renewSlots(db: Knex, holder: string, slots: HeldSlot[], le
 
 export async function releaseSlots(db: Knex, tenant: Tenant, holder: string, slots: number[]): Promise<void> {
   if (!slots.length) return;
-  await db('batch_concurrency_slots')
-    .where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, holder })
-    .whereIn('slot', slots)
-    .delete();
+  await tenantTable(db, tenant, 'batch_concurrency_slots').where({ holder }).whereIn('slot', slots).delete();
 }
 
 /** Everything the holder has (a worker stopping cleanly). */
 export async function releaseAllSlots(db: Knex, holder: string): Promise<void> {
-  await db('batch_concurrency_slots').where({ holder }).delete();
+  // Every project's slots of this holder (one worker process).
+  await sharedTable(db, 'batch_concurrency_slots').where({ holder }).delete();
 }
