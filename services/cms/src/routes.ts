@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
-import { cmsRuntime } from './cms-runtime';
+import type { CmsShared } from './index';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
@@ -15,14 +15,13 @@ import { webhookHandlers } from './webhooks/webhooks.router';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The whole route table of the CMS service. */
-export function createRoutes(deps: ServiceDeps): Router {
+export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const router = Router();
-  const runtime = cmsRuntime(deps);
-  const contentTypes = new ContentTypesService(deps.db, runtime.patternChecker, runtime.contentValidator);
+  const contentTypes = new ContentTypesService(deps.db, shared.patternChecker, shared.contentValidator);
   const contentService = new ContentService(deps, contentTypes);
   const content = contentHandlers(contentService);
   const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
-  const webhooks = webhookHandlers(new WebhooksService(deps, { perProject: runtime.config.webhooksPerProject }));
+  const webhooks = webhookHandlers(new WebhooksService(deps, shared.config));
   const types = contentTypeHandlers(contentTypes);
   const news = newsHandlers(new NewsService(deps.db));
   const keys = projectKeys(deps);

@@ -1,8 +1,7 @@
 import type { Express } from 'express';
 import request, { type Response } from 'supertest';
 import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
+import { cmsService, type CmsShared } from '../src';
 import { openapi } from '../src/openapi';
 
 export interface Client {
@@ -29,7 +28,7 @@ export function clientFor(app: Express, headers: Record<string, string>): Client
 }
 
 export interface CmsTest {
-  svc: TestService;
+  svc: TestService<CmsShared>;
   project: TestProject;
   /** A client with `project`'s keys. */
   api: Client;
@@ -39,18 +38,10 @@ export interface CmsTest {
 
 /**
  * The CMS against the test database, with one project to work in; `env` on top of the
- * process's. Its `close` also ends the pattern checker's and the validator's threads, as the service's stop does.
+ * process's. Its `close` also ends the pattern checker's and the validator's threads.
  */
 export async function startCms(env: Record<string, string> = {}): Promise<CmsTest> {
-  const started = await createTestService(cmsService, { env });
-  const svc: TestService = {
-    ...started,
-    async close() {
-      await cmsRuntime(started.deps).patternChecker.close();
-      await cmsRuntime(started.deps).contentValidator.close();
-      await started.close();
-    },
-  };
+  const svc = await createTestService(cmsService, { env });
   const project = await svc.createProject();
   return {
     svc,

@@ -1,9 +1,8 @@
 import { waitFor, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
+import type { CmsShared } from '../src';
 import { startCms, type Client } from './helpers';
 
-let svc: TestService;
+let svc: TestService<CmsShared>;
 let freshClient: () => Promise<Client>;
 
 // A small budget keeps the refusals quick; the slow patterns below take hundreds of
@@ -114,7 +113,7 @@ describe('the compile budget of schema patterns', () => {
 });
 
 describe('while a slow pattern is being checked', () => {
-  let roomy: TestService;
+  let roomy: TestService<CmsShared>;
   let tenant: Client;
   let other: Client;
 
@@ -136,7 +135,7 @@ describe('while a slow pattern is being checked', () => {
   });
 
   it('when another project reads its content meanwhile, then it is answered before the slow create', async () => {
-    const checker = cmsRuntime(roomy.deps).patternChecker;
+    const checker = roomy.parts!.shared.patternChecker;
     const answered: string[] = [];
     const creating = tenant.post('/v1/content-types', { name: 'slow', schema: codeSchema(VERY_SLOW) }).then((res) => {
       answered.push('create');
@@ -155,7 +154,7 @@ describe('stopping the service', () => {
   it('when the stop function of its background work runs, then the pattern checker is closed and schemas with patterns get 503', async () => {
     const { svc: stopping, api } = await startCms({ CMS_PATTERN_COMPILE_BUDGET_MS: '50' });
     try {
-      const stop = await cmsService.startBackground!(stopping.deps);
+      const stop = await stopping.startJobs();
       expect((await api.post('/v1/content-types', { name: 'before', schema: codeSchema(NORMAL) })).status).toBe(201);
       await stop();
       const res = await api.post('/v1/content-types', { name: 'after', schema: codeSchema(NORMAL) });

@@ -1,14 +1,14 @@
 import { createDb } from '@platform/db';
 import { InProcessBus } from '@platform/events';
-import type { ServiceDeps, StopFunction } from '@platform/runtime';
+import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { waitFor, type TestService } from '@platform/testkit';
 import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
 import { startCms, type Client } from './helpers';
 
 let svc: TestService;
 let api: Client;
 let replica: ServiceDeps;
+let replicaService: AssembledService;
 const stops: StopFunction[] = [];
 
 beforeAll(async () => {
@@ -16,12 +16,13 @@ beforeAll(async () => {
   // A second instance of the service on the same database: its own pool, bus and timers.
   const { connectionString } = svc.deps.db.client.config.connection as { connectionString: string };
   replica = { ...svc.deps, db: createDb({ url: connectionString, poolMax: 4 }), bus: new InProcessBus() };
-  stops.push(await cmsService.startBackground!(svc.deps), await cmsService.startBackground!(replica));
+  replicaService = assembleService(cmsService, replica);
+  stops.push(await svc.startJobs(), await replicaService.startJobs());
 });
 
 afterAll(async () => {
   for (const stop of stops) await stop();
-  await cmsRuntime(replica).patternChecker.close();
+  await replicaService.close();
   await replica.db.destroy();
   await svc.close();
 });

@@ -9,10 +9,10 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { verifyWebhookSignature } from '@platform/webhooks';
-import { cmsService } from '../src';
+import type { CmsShared } from '../src';
 import { clientFor, startCms, type Client } from './helpers';
 
-let svc: TestService;
+let svc: TestService<CmsShared>;
 let project: TestProject;
 let api: Client;
 let freshClient: () => Promise<Client>;
@@ -29,7 +29,7 @@ beforeAll(async () => {
     WEBHOOK_SLOT_RETRY_MS: '50',
   }));
   svc.deps.relay.start();
-  stop = await cmsService.startBackground!(svc.deps);
+  stop = await svc.startJobs();
 });
 
 afterAll(async () => {

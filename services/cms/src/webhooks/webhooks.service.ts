@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, toIso, type Page, type Tenant } from '@platform/tenancy';
 import { assertTargetAllowed, WebhookRefusedError } from '@platform/webhooks';
+import type { CmsConfig } from '../config';
 import { queueAttempt } from './content-events';
 import * as repo from './webhooks.repository';
 import type { AttemptRow, DeliveryRow, WebhookRow } from './webhooks.repository';
@@ -34,8 +35,8 @@ const toDelivery = (row: DeliveryRow, attempts: AttemptRow[]) => ({
 /** Subscriptions to content events and their deliveries. */
 export class WebhooksService {
   constructor(
-    private readonly deps: Pick<ServiceDeps, 'db' | 'relay' | 'config'>,
-    private readonly limits: { perProject: number },
+    private readonly deps: Pick<ServiceDeps, 'db' | 'relay'>,
+    private readonly config: Pick<CmsConfig, 'webhooksPerProject' | 'webhookAllowedHosts'>,
   ) {}
 
   private get db(): Knex {
@@ -45,19 +46,19 @@ export class WebhooksService {
   async create(tenant: Tenant, input: CreateWebhookInput) {
     const url = new URL(input.url);
     // Plain HTTP only to hosts the operator allowed (local receivers in tests and staging).
-    if (url.protocol !== 'https:' && !this.deps.config.webhookAllowedHosts.includes(url.hostname)) {
+    if (url.protocol !== 'https:' && !this.config.webhookAllowedHosts.includes(url.hostname)) {
       throw errors.validation('The webhook URL must use HTTPS', [{ path: 'url', message: 'url must be an https URL' }]);
     }
     try {
       // Literal private addresses are refused now; names are checked on each attempt (DNS may change).
-      assertTargetAllowed(url, this.deps.config.webhookAllowedHosts);
+      assertTargetAllowed(url, this.config.webhookAllowedHosts);
     } catch (error) {
       if (!(error instanceof WebhookRefusedError)) throw error;
       throw errors.validation('The webhook URL is not allowed', [{ path: 'url', message: error.message }]);
     }
-    if ((await repo.listWebhooks(this.db, tenant)).length >= this.limits.perProject) {
-      throw errors.validation(`A project can have at most ${this.limits.perProject} webhooks`, [
-        { path: 'url', message: `at most ${this.limits.perProject} webhooks per project` },
+    if ((await repo.listWebhooks(this.db, tenant)).length >= this.config.webhooksPerProject) {
+      throw errors.validation(`A project can have at most ${this.config.webhooksPerProject} webhooks`, [
+        { path: 'url', message: `at most ${this.config.webhooksPerProject} webhooks per project` },
       ]);
     }
     return toWebhook(
