@@ -7,7 +7,7 @@ const SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications', '_
 
 // NOT YET CONVERTED to the service shape: the tenancy and boundary rules are off for these.
 // Remove a service from this list in the change that converts it (docs/service-shape.md).
-const NOT_YET_CONVERTED = ['auth', 'billing', 'cms', 'llm', 'mailer'];
+const NOT_YET_CONVERTED = ['auth', 'billing', 'llm', 'mailer'];
 
 const CONVERTED = SERVICES.filter((service) => !NOT_YET_CONVERTED.includes(service));
 

@@ -7,7 +7,7 @@ import { PatternChecker } from './content-types/pattern-checker';
 import { startNewsScheduler } from './news/news.scheduler';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';
-import { runContentSchedule } from './scheduling/content-schedule.job';
+import { runContentSchedule } from './content/content-schedule.job';
 import { startWebhookDelivery } from './webhooks/webhook-delivery.consumer';
 
 /** What the HTTP side and the jobs of one instance share, built once in `build`. */
@@ -58,7 +58,7 @@ export function buildCms(deps: ServiceDeps): ServiceParts<CmsShared> {
             firstRunMs: 0,
             logger: deps.logger,
             run: async () => {
-              if ((await runContentSchedule(deps.db, config.scheduleBatchSize)) > 0) deps.relay.kick();
+              await runContentSchedule(deps.db, deps.relay, config.scheduleBatchSize);
             },
           }),
       },

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@platform/events';
+import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { attemptHandled, attemptSignedDelivery, markAttemptHandled, nextAttemptAt } from '@platform/webhooks';
 import type { CmsShared } from '../index';
@@ -38,9 +38,9 @@ async function attempt(deps: ServiceDeps, runtime: CmsShared, event: EventEnvelo
 
   const release = runtime.webhookSlots.tryAcquire(tenant.projectId);
   if (!release) {
-    await deps.db.transaction(async (trx) => {
+    await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
       if (!(await markAttemptHandled(trx, CONSUMER, event.id))) return;
-      await queueAttempt(trx, tenant, event.data, new Date(Date.now() + deps.config.webhooks.slotRetryMs));
+      await queueAttempt(outbox, tenant, event.data, new Date(Date.now() + deps.config.webhooks.slotRetryMs));
     });
     return;
   }
@@ -67,10 +67,10 @@ async function attempt(deps: ServiceDeps, runtime: CmsShared, event: EventEnvelo
   }
   const retryAt = result.outcome === 'failed' ? nextAttemptAt(runtime.config.webhookRetryDelaysMs, step) : null;
   const status: DeliveryStatus = result.outcome === 'failed' && retryAt ? 'pending' : result.outcome;
-  await deps.db.transaction(async (trx) => {
+  await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
     if (!(await markAttemptHandled(trx, CONSUMER, event.id))) return;
     await recordAttempt(trx, tenant, delivery.id, result, status);
-    if (retryAt) await queueAttempt(trx, tenant, { deliveryId, step: step + 1 }, retryAt);
+    if (retryAt) await queueAttempt(outbox, tenant, { deliveryId, step: step + 1 }, retryAt);
   });
   if (result.outcome !== 'delivered') {
     deps.logger.warn('content webhook not delivered', {

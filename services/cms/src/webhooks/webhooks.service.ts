@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, toIso, type Page, type Tenant } from '@platform/tenancy';
 import { assertTargetAllowed, WebhookRefusedError } from '@platform/webhooks';
@@ -56,14 +57,18 @@ export class WebhooksService {
       if (!(error instanceof WebhookRefusedError)) throw error;
       throw errors.validation('The webhook URL is not allowed', [{ path: 'url', message: error.message }]);
     }
-    if ((await repo.listWebhooks(this.db, tenant)).length >= this.config.webhooksPerProject) {
-      throw errors.validation(`A project can have at most ${this.config.webhooksPerProject} webhooks`, [
-        { path: 'url', message: `at most ${this.config.webhooksPerProject} webhooks per project` },
-      ]);
-    }
-    return toWebhook(
-      await repo.insertWebhook(this.db, tenant, { id: randomUUID(), url: input.url, events: input.events }),
-    );
+    const perProject = this.config.webhooksPerProject;
+    // Count and insert under the project's lock, so that concurrent creates cannot pass the limit together.
+    const row = await this.db.transaction(async (trx) => {
+      await repo.lockProjectWebhooks(trx, tenant);
+      if ((await repo.countWebhooks(trx, tenant)) >= perProject) {
+        throw errors.validation(`A project can have at most ${perProject} webhooks`, [
+          { path: 'url', message: `at most ${perProject} webhooks per project` },
+        ]);
+      }
+      return repo.insertWebhook(trx, tenant, { id: randomUUID(), url: input.url, events: input.events });
+    });
+    return toWebhook(row);
   }
 
   async list(tenant: Tenant) {
@@ -95,11 +100,10 @@ export class WebhooksService {
     await this.findWebhook(tenant, webhookId);
     const delivery = isUuid(deliveryId) ? await repo.findDelivery(this.db, tenant, deliveryId) : undefined;
     if (!delivery || delivery.webhookId !== webhookId) throw errors.notFound('Delivery');
-    await this.db.transaction(async (trx) => {
+    await withOutbox(this.db, this.deps.relay, async (trx, outbox) => {
       await repo.markPending(trx, tenant, deliveryId);
-      await queueAttempt(trx, tenant, { deliveryId, step: 1 });
+      await queueAttempt(outbox, tenant, { deliveryId, step: 1 });
     });
-    this.deps.relay.kick();
     return toDelivery({ ...delivery, status: 'pending' }, []);
   }
 
