@@ -8,11 +8,9 @@ import { contentTypeHandlers } from './content-types/content-types.router';
 import { ContentTypesService } from './content-types/content-types.service';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
-import { NewsService } from './news/news.service';
 import { revisionHandlers } from './revisions/revisions.router';
 import { RevisionsService } from './revisions/revisions.service';
 import { webhookHandlers } from './webhooks/webhooks.router';
-import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
@@ -21,9 +19,9 @@ export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const contentService = new ContentService(deps, contentTypes);
   const content = contentHandlers(contentService);
   const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
-  const webhooks = webhookHandlers(new WebhooksService(deps, shared.config));
+  const webhooks = webhookHandlers(deps, shared.config);
   const types = contentTypeHandlers(contentTypes);
-  const news = newsHandlers(new NewsService(deps.db));
+  const news = newsHandlers(deps.db);
   const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.
   const noNul = rejectNulCharacters;

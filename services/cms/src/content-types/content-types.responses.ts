@@ -1,6 +1,6 @@
 import { Joi } from '@platform/tenancy';
 import { timestamp } from '../shared/responses';
-import type { ContentType, ContentTypeSummary } from './content-types.service';
+import type { ContentType, ContentTypeSummary } from './content-types.mapper';
 
 const summaryKeys = {
   id: Joi.string().guid().required(),

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import type { NewsItem } from './news.service';
+import type { NewsItem } from './news.mapper';
 
 export const newsItemResponse = Joi.object<NewsItem>({
   id: Joi.string().guid().required(),

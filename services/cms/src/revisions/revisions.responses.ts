@@ -1,6 +1,6 @@
 import { Joi } from '@platform/tenancy';
 import { slugResponse, statuses, timestamp } from '../shared/responses';
-import type { Revision } from './revisions.service';
+import type { Revision } from './revisions.mapper';
 
 export const revisionResponse = Joi.object<Revision>({
   contentId: Joi.string().guid().required(),

@@ -1,16 +1,15 @@
 import type { Knex } from 'knex';
-import { errors, toIso, type Page, type Tenant, type TenantContext } from '@platform/tenancy';
+import { errors, type Page, type Tenant, type TenantContext } from '@platform/tenancy';
 import { isSlugConflict, updateContentItem, type ContentService } from '../content/content.service';
 import { toContentItem, type ContentItem } from '../content/content.mapper';
 import { searchLanguageOf } from '../content/search-language';
-import { findRevision, listRevisions, type RevisionRow } from './revisions.repository';
+import { toRevision, type Revision } from './revisions.mapper';
+import { findRevision, listRevisions } from './revisions.repository';
 
 // What a change to an item writes in its transaction (content-changes.ts).
 export { deleteRevisions, insertRevision } from './revisions.repository';
 
-const toRevision = (row: RevisionRow) => ({ ...row, createdAt: toIso(row.createdAt) as string });
-
-export type Revision = ReturnType<typeof toRevision>;
+export type { Revision } from './revisions.mapper';
 
 /** An item's history: every change readers could see, newest first, and restoring one. */
 export class RevisionsService {
