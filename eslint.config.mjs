@@ -3,13 +3,6 @@
 // tenantTable/sharedTable and the import boundaries.
 import tseslint from 'typescript-eslint';
 
-const SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications', '_template'];
-
-// NOT YET CONVERTED to the service shape: the tenancy and boundary rules are off for these.
-// Remove a service from this list in the change that converts it (docs/service-shape.md).
-const NOT_YET_CONVERTED = ['cms'];
-
-const CONVERTED = SERVICES.filter((service) => !NOT_YET_CONVERTED.includes(service));
 
 const KNEX_NAMES = '/^(db|trx|tx|knex|platformDb)$/';
 const TABLE_ARGUMENT = '[arguments.0.type=/^(Literal|TemplateLiteral)$/]';
@@ -61,21 +54,17 @@ export default tseslint.config(
     files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(noBench) },
   },
-  // Converted services: tables only through tenantTable/sharedTable, and the import boundaries.
-  ...(CONVERTED.length
-    ? [
-        {
-          files: CONVERTED.map((service) => `services/${service}/src/**/*.ts`),
-          ignores: ['**/*.test.ts'],
-          rules: {
-            'no-restricted-syntax': noDirectTables,
-            'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository),
-          },
-        },
-        {
-          files: CONVERTED.map((service) => `services/${service}/src/**/*.repository.ts`),
-          rules: { 'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository, noRequestSchemas) },
-        },
-      ]
-    : []),
+  // Every service: tables only through tenantTable/sharedTable, and the import boundaries.
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': noDirectTables,
+      'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository),
+    },
+  },
+  {
+    files: ['services/*/src/**/*.repository.ts'],
+    rules: { 'no-restricted-imports': restrictImports(noBench, noOtherFeatureRepository, noRequestSchemas) },
+  },
 );

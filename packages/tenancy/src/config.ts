@@ -34,6 +34,7 @@ export interface PlatformConfig {
   vendors: {
     stripeApiBase?: string;
   };
+  /** Used by llm; the CMS reads its own WEBHOOK_ALLOWED_HOSTS in its config. */
   webhookAllowedHosts: string[];
   /** Outbound webhooks of every service: what one attempt may take, and the shared slots. */
   webhooks: { deadlineMs: number; maxResponseBytes: number; slots: number; projectSlots: number; slotRetryMs: number };
@@ -41,7 +42,6 @@ export interface PlatformConfig {
   shutdownReadinessDelayMs: number;
   /** On SIGTERM: how long in-flight requests may take to finish before their connections are closed. */
   shutdownDrainMs: number;
-  newsFeeds: { url: string; category: string }[];
 }
 
 const envSchema = Joi.object({
@@ -82,19 +82,7 @@ const envSchema = Joi.object({
   WEBHOOK_SLOTS: Joi.number().integer().min(1).max(1000).default(16),
   WEBHOOK_PROJECT_SLOTS: Joi.number().integer().min(1).max(1000).default(4),
   WEBHOOK_SLOT_RETRY_MS: Joi.number().integer().min(10).default(1_000),
-  NEWS_FEEDS: Joi.string().default('[]'),
 }).unknown(true);
-
-const newsFeedsSchema = Joi.array()
-  .items(
-    Joi.object({
-      url: Joi.string()
-        .uri({ scheme: ['http', 'https'] })
-        .required(),
-      category: Joi.string().required(),
-    }),
-  )
-  .default([]);
 
 /** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
 export class ConfigError extends Error {}
@@ -104,12 +92,6 @@ const pem = (value?: string) => value?.replace(/\\n/g, '\n');
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
   if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
-  let newsFeeds: PlatformConfig['newsFeeds'];
-  try {
-    newsFeeds = Joi.attempt(JSON.parse(value.NEWS_FEEDS), newsFeedsSchema);
-  } catch (cause) {
-    throw new ConfigError(`NEWS_FEEDS must be a JSON list of {url, category}: ${(cause as Error).message}`);
-  }
   const masterKey = value.MASTER_KEY ? Buffer.from(value.MASTER_KEY, 'base64') : undefined;
   if (masterKey && masterKey.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes, base64-encoded');
   return {
@@ -155,7 +137,6 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     },
     shutdownReadinessDelayMs: value.SHUTDOWN_READINESS_DELAY_MS,
     shutdownDrainMs: value.SHUTDOWN_DRAIN_MS,
-    newsFeeds,
   };
 }
 

@@ -34,7 +34,6 @@ describe('configuration', () => {
     const config = loadPlatformConfig({});
     expect(config.production).toBe(false);
     expect(config.keyCacheTtlMs).toBe(30_000);
-    expect(config.newsFeeds).toEqual([]);
   });
 
   it('when production lacks secrets, then start-up is refused naming them', () => {
@@ -45,7 +44,6 @@ describe('configuration', () => {
 
   it('when a value is malformed, then a clear ConfigError says which', () => {
     expect(() => loadPlatformConfig({ MASTER_KEY: Buffer.alloc(8).toString('base64') })).toThrow(/32 bytes/);
-    expect(() => loadPlatformConfig({ NEWS_FEEDS: '[{"url":"nope"}]' })).toThrow(/NEWS_FEEDS/);
     expect(() => loadPlatformConfig({ KEY_CACHE_TTL_MS: '120000' })).toThrow(ConfigError);
   });
 });

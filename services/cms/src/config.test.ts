@@ -1,3 +1,4 @@
+import { ConfigError } from '@platform/tenancy';
 import { loadCmsConfig } from './config';
 
 describe('loadCmsConfig', () => {
@@ -11,6 +12,22 @@ describe('loadCmsConfig', () => {
 
   it('when CMS_PATTERN_COMPILE_BUDGET_MS is set, then it is the budget', () => {
     expect(loadCmsConfig({ CMS_PATTERN_COMPILE_BUDGET_MS: '5' }).patternCompileBudgetMs).toBe(5);
+  });
+
+  it('when nothing is set, then there are no feeds and no hosts allowed past the webhook checks', () => {
+    expect(loadCmsConfig({})).toMatchObject({ newsFeeds: [], webhookAllowedHosts: [] });
+  });
+
+  it('when NEWS_FEEDS is not a list of {url, category}, then a ConfigError names it', () => {
+    expect(() => loadCmsConfig({ NEWS_FEEDS: '[{"url":"nope"}]' })).toThrow(/NEWS_FEEDS/);
+    expect(() => loadCmsConfig({ NEWS_FEEDS: 'not json' })).toThrow(ConfigError);
+  });
+
+  it('when WEBHOOK_ALLOWED_HOSTS lists hosts, then they are trimmed and empty entries dropped', () => {
+    expect(loadCmsConfig({ WEBHOOK_ALLOWED_HOSTS: ' 127.0.0.1, ,localhost' }).webhookAllowedHosts).toEqual([
+      '127.0.0.1',
+      'localhost',
+    ]);
   });
 
   it('when NEWS_RETENTION_DAYS is 0, then it is accepted (keep forever)', () => {

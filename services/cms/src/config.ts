@@ -1,9 +1,14 @@
 import { ConfigError, Joi } from '@platform/tenancy';
 import type { ValidationBudget } from './content-types/content-validation';
 import { parseRetryDelays } from '@platform/webhooks';
+import type { FeedSource } from './news/feed-reader';
 
-/** CMS-only settings; the feed list itself is platform config (`NEWS_FEEDS`). */
+/** The CMS's own settings, read from the environment only here. */
 export interface CmsConfig {
+  /** The RSS/Atom feeds the news job reads (`NEWS_FEEDS`, a JSON list of `{url, category}`). */
+  newsFeeds: FeedSource[];
+  /** Hosts content webhooks may reach over plain HTTP or at private addresses (local receivers). */
+  webhookAllowedHosts: string[];
   /** How often the news job runs (SPEC limits: 2 hours). */
   newsRefreshIntervalMs: number;
   /** Per-feed request timeout. */
@@ -32,7 +37,20 @@ export interface CmsConfig {
   webhooksPerProject: number;
 }
 
+const newsFeedsSchema = Joi.array()
+  .items(
+    Joi.object({
+      url: Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .required(),
+      category: Joi.string().required(),
+    }),
+  )
+  .default([]);
+
 const schema = Joi.object({
+  NEWS_FEEDS: Joi.string().default('[]'),
+  WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
   NEWS_REFRESH_INTERVAL_MS: Joi.number()
     .integer()
     .min(1_000)
@@ -69,7 +87,18 @@ const schema = Joi.object({
 export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
   const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
   if (error) throw new ConfigError(`Invalid CMS configuration: ${error.message}`);
+  let newsFeeds: FeedSource[];
+  try {
+    newsFeeds = Joi.attempt(JSON.parse(value.NEWS_FEEDS), newsFeedsSchema) as FeedSource[];
+  } catch (cause) {
+    throw new ConfigError(`NEWS_FEEDS must be a JSON list of {url, category}: ${(cause as Error).message}`);
+  }
   return {
+    newsFeeds,
+    webhookAllowedHosts: String(value.WEBHOOK_ALLOWED_HOSTS)
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
     newsRefreshIntervalMs: value.NEWS_REFRESH_INTERVAL_MS,
     newsFeedTimeoutMs: value.NEWS_FEED_TIMEOUT_MS,
     newsFeedMaxBytes: value.NEWS_FEED_MAX_BYTES,

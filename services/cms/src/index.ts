@@ -1,40 +1,84 @@
-import { startRecurringJob, type LegacyServiceDefinition } from '@platform/runtime';
+import { startRecurringJob, type BuiltServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import { ProjectSlots } from '@platform/tenancy';
 import { migrations } from '../migrations';
-import { createApp } from './app';
-import { cmsRuntime } from './cms-runtime';
+import { loadCmsConfig, type CmsConfig } from './config';
+import { ContentValidator } from './content-types/content-validation';
+import { PatternChecker } from './content-types/pattern-checker';
 import { startNewsScheduler } from './news/news.scheduler';
-import { runContentSchedule } from './scheduling/content-schedule.job';
+import { openapi } from './openapi';
+import { createRoutes } from './routes';
+import { runContentSchedule } from './content/content-schedule.job';
 import { startWebhookDelivery } from './webhooks/webhook-delivery.consumer';
 
-export const cmsService: LegacyServiceDefinition = {
+/** What the HTTP side and the jobs of one instance share, built once in `build`. */
+export interface CmsShared {
+  config: CmsConfig;
+  /** Compiles schema patterns on its own thread; ended by `close()`. */
+  patternChecker: PatternChecker;
+  /** Schema compiles and content validation on budgeted threads; ended by `close()`. */
+  contentValidator: ContentValidator;
+  /** This process's webhook delivery slots, shared fairly by the projects. */
+  webhookSlots: ProjectSlots;
+}
+
+async function closeThreads(shared: CmsShared): Promise<void> {
+  await shared.patternChecker.close();
+  await shared.contentValidator.close();
+}
+
+/**
+ * The composition root: config, the pattern checker and the content validator (both threads),
+ * the webhook slots, the route table and the jobs (news refresh, content schedule, webhooks).
+ */
+export function buildCms(deps: ServiceDeps): ServiceParts<CmsShared> {
+  const config = loadCmsConfig(deps.env);
+  const shared: CmsShared = {
+    config,
+    patternChecker: new PatternChecker({ budgetMs: config.patternCompileBudgetMs, logger: deps.logger }),
+    contentValidator: new ContentValidator(config.validationBudget),
+    webhookSlots: new ProjectSlots({
+      total: deps.config.webhooks.slots,
+      perProject: deps.config.webhooks.projectSlots,
+    }),
+  };
+  return {
+    routes: createRoutes(deps, shared),
+    openapi,
+    shared,
+    jobs: [
+      // First to start, last to stop: with the jobs stopped, schemas with patterns get 503.
+      { name: 'threads', start: async () => () => closeThreads(shared) },
+      { name: 'news', start: async () => startNewsScheduler(deps, config) },
+      {
+        name: 'content schedule',
+        start: async () =>
+          startRecurringJob({
+            name: 'content schedule',
+            intervalMs: config.scheduleIntervalMs,
+            firstRunMs: 0,
+            logger: deps.logger,
+            run: async () => {
+              await runContentSchedule(deps.db, deps.relay, config.scheduleBatchSize);
+            },
+          }),
+      },
+      {
+        name: 'webhooks',
+        async start() {
+          const stop = await startWebhookDelivery(deps, shared);
+          return async () => stop();
+        },
+      },
+    ],
+    close: () => closeThreads(shared),
+  };
+}
+
+export const cmsService: BuiltServiceDefinition<CmsShared> = {
   name: 'cms',
   defaultPort: 4003,
   migrations,
-  createApp,
-  /**
-   * The news scheduler, the content schedule (publishAt/unpublishAt) and the content webhook
-   * deliverer; the stop function also ends the pattern checker's and the content validator's threads.
-   */
-  async startBackground(deps) {
-    const runtime = cmsRuntime(deps);
-    const stopNews = startNewsScheduler(deps, runtime.config);
-    const stopSchedule = startRecurringJob({
-      name: 'content schedule',
-      intervalMs: runtime.config.scheduleIntervalMs,
-      firstRunMs: 0,
-      logger: deps.logger,
-      run: async () => {
-        if ((await runContentSchedule(deps.db, runtime.config.scheduleBatchSize)) > 0) deps.relay.kick();
-      },
-    });
-    const stopWebhooks = await startWebhookDelivery(deps, runtime);
-    return async () => {
-      stopWebhooks();
-      await Promise.all([stopNews(), stopSchedule()]);
-      await runtime.patternChecker.close();
-      await runtime.contentValidator.close();
-    };
-  },
+  build: buildCms,
 };
 
 export {

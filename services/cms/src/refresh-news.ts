@@ -17,7 +17,7 @@ import { refreshNews } from './news/news.refresh';
   const db = createDb({ url: config.databaseUrl, poolMax: 2, applicationName: 'cms-news-refresh', logger });
   try {
     const report = await refreshNews(
-      { db, logger, config },
+      { db, logger, config: cms },
       {
         timeoutMs: cms.newsFeedTimeoutMs,
         maxBytes: cms.newsFeedMaxBytes,

@@ -1,30 +1,27 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
-import { cmsRuntime } from './cms-runtime';
+import type { CmsShared } from './index';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
 import { ContentTypesService } from './content-types/content-types.service';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
-import { NewsService } from './news/news.service';
 import { revisionHandlers } from './revisions/revisions.router';
 import { RevisionsService } from './revisions/revisions.service';
 import { webhookHandlers } from './webhooks/webhooks.router';
-import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The whole route table of the CMS service. */
-export function createRoutes(deps: ServiceDeps): Router {
+export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const router = Router();
-  const runtime = cmsRuntime(deps);
-  const contentTypes = new ContentTypesService(deps.db, runtime.patternChecker, runtime.contentValidator);
+  const contentTypes = new ContentTypesService(deps.db, shared.patternChecker, shared.contentValidator);
   const contentService = new ContentService(deps, contentTypes);
   const content = contentHandlers(contentService);
   const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
-  const webhooks = webhookHandlers(new WebhooksService(deps, { perProject: runtime.config.webhooksPerProject }));
+  const webhooks = webhookHandlers(deps, shared.config);
   const types = contentTypeHandlers(contentTypes);
-  const news = newsHandlers(new NewsService(deps.db));
+  const news = newsHandlers(deps.db);
   const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.
   const noNul = rejectNulCharacters;

@@ -22,7 +22,8 @@ const goodRecipe = JSON.stringify({ ingredients: ['eggs', 'sugar'], minutes: 20 
 beforeAll(async () => {
   ({ svc, api, freshClient } = await startCms());
   expect(
-    (await api.post('/v1/content-types', { name: 'recipe', description: 'A recipe', schema: recipeSchema })).status,
+    (await api.post('/v1/content-types', { body: { name: 'recipe', description: 'A recipe', schema: recipeSchema } }))
+      .status,
   ).toBe(201);
 });
 
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 /** Creates an item of a custom type. */
 const createCustom = (client: Client, contentType: string, title: string, content: string) =>
-  client.post('/v1/content', { type: 'custom', contentType, title, content });
+  client.post('/v1/content', { body: { type: 'custom', contentType, title, content } });
 
 const paths = (res: { body: { error: { details: { path: string }[] } } }) =>
   res.body.error.details.map((d) => d.path).sort();
@@ -40,7 +41,7 @@ const paths = (res: { body: { error: { details: { path: string }[] } } }) =>
 describe('POST and GET /v1/content-types', () => {
   it('when a valid schema is sent, then 201 with the type and its schema, and it is listed without the schema', async () => {
     const client = await freshClient();
-    const res = await client.post('/v1/content-types', { name: 'event', schema: { type: 'object' } });
+    const res = await client.post('/v1/content-types', { body: { name: 'event', schema: { type: 'object' } } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -76,7 +77,7 @@ describe('POST and GET /v1/content-types', () => {
       { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', minProperties: 'x' },
     ],
   ])('when the schema has %s, then 400 VALIDATION_ERROR on schema', async (_label, schema) => {
-    const res = await api.post('/v1/content-types', { name: `bad-${randomUUID()}`, schema });
+    const res = await api.post('/v1/content-types', { body: { name: `bad-${randomUUID()}`, schema } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(paths(res)).toEqual(['schema']);
@@ -88,7 +89,7 @@ describe('POST and GET /v1/content-types', () => {
       type: 'object',
       properties: { tags: { type: 'array', prefixItems: [{ type: 'string' }] } },
     };
-    expect((await api.post('/v1/content-types', { name: 'modern', schema })).status).toBe(201);
+    expect((await api.post('/v1/content-types', { body: { name: 'modern', schema } })).status).toBe(201);
     const bad = await createCustom(api, 'modern', 'T', '{"tags": [1]}');
     expect(bad.status).toBe(400);
     expect(paths(bad)).toEqual(['content.tags.0']);
@@ -97,7 +98,9 @@ describe('POST and GET /v1/content-types', () => {
   });
 
   it('when the schema is asynchronous ($async), then 400', async () => {
-    const res = await api.post('/v1/content-types', { name: 'async', schema: { $async: true, type: 'object' } });
+    const res = await api.post('/v1/content-types', {
+      body: { name: 'async', schema: { $async: true, type: 'object' } },
+    });
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['schema']);
   });
@@ -108,27 +111,32 @@ describe('POST and GET /v1/content-types', () => {
     [{ name: 'x', schema: 'string' }, 'schema'],
     [{ name: 'x', schema: [1] }, 'schema'],
   ])('when the body is %j, then 400 naming %s', async (body, field) => {
-    const res = await api.post('/v1/content-types', body);
+    const res = await api.post('/v1/content-types', { body: body });
     expect(res.status).toBe(400);
     expect(paths(res)).toContain(field);
   });
 
   it('when the name is already used in the project, then 409 CONFLICT', async () => {
-    const res = await api.post('/v1/content-types', { name: 'recipe', schema: { type: 'object' } });
+    const res = await api.post('/v1/content-types', { body: { name: 'recipe', schema: { type: 'object' } } });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
   });
 
   it('when the name is used by another project, then it is free here', async () => {
     expect(
-      (await (await freshClient()).post('/v1/content-types', { name: 'recipe', schema: { type: 'object' } })).status,
+      (await (await freshClient()).post('/v1/content-types', { body: { name: 'recipe', schema: { type: 'object' } } }))
+        .status,
     ).toBe(201);
   });
 
   it('when two projects share a schema $id, then both compile', async () => {
     const schema = { $id: 'https://example.com/shared.json', type: 'object' };
-    expect((await (await freshClient()).post('/v1/content-types', { name: 'shared', schema })).status).toBe(201);
-    expect((await (await freshClient()).post('/v1/content-types', { name: 'shared', schema })).status).toBe(201);
+    expect((await (await freshClient()).post('/v1/content-types', { body: { name: 'shared', schema } })).status).toBe(
+      201,
+    );
+    expect((await (await freshClient()).post('/v1/content-types', { body: { name: 'shared', schema } })).status).toBe(
+      201,
+    );
   });
 });
 
@@ -171,32 +179,37 @@ describe('custom content validated by its type', () => {
   it('when an update sends content that breaks the schema, then 400 and the item is unchanged', async () => {
     const item = (await createCustom(api, 'recipe', 'Pie', goodRecipe)).body;
     const res = await api.put(`/v1/content/${item.id}`, {
-      content: JSON.stringify({ ingredients: ['x'], minutes: 'ten' }),
+      body: {
+        content: JSON.stringify({ ingredients: ['x'], minutes: 'ten' }),
+      },
     });
     expect(res.status).toBe(400);
     expect(paths(res)).toEqual(['content.minutes']);
-    expect((await api.put(`/v1/content/${item.id}`, { content: '[' })).status).toBe(400);
+    expect((await api.put(`/v1/content/${item.id}`, { body: { content: '[' } })).status).toBe(400);
     expect((await api.get(`/v1/content/${item.id}`)).body.content).toBe(goodRecipe);
   });
 
   it('when an update sends valid content or other fields only, then 200', async () => {
     const item = (await createCustom(api, 'recipe', 'Tart', goodRecipe)).body;
     const content = JSON.stringify({ ingredients: ['apples'], minutes: 45 });
-    expect((await api.put(`/v1/content/${item.id}`, { content })).body.content).toBe(content);
-    expect((await api.put(`/v1/content/${item.id}`, { status: 'published' })).body).toMatchObject({
+    expect((await api.put(`/v1/content/${item.id}`, { body: { content } })).body.content).toBe(content);
+    expect((await api.put(`/v1/content/${item.id}`, { body: { status: 'published' } })).body).toMatchObject({
       status: 'published',
       content,
     });
   });
 
   it('when a type schema changes, then the cached validator is replaced and the new schema applies', async () => {
-    const type = (await api.post('/v1/content-types', { name: 'note', schema: { type: 'object', required: ['text'] } }))
-      .body;
+    const type = (
+      await api.post('/v1/content-types', { body: { name: 'note', schema: { type: 'object', required: ['text'] } } })
+    ).body;
     const first = await createCustom(api, 'note', 'N1', '{"text": "hi"}');
     expect(first.status).toBe(201);
     const changed = await api.put(`/v1/content-types/${type.id}`, {
-      description: 'Notes need a priority',
-      schema: { type: 'object', required: ['text', 'priority'] },
+      body: {
+        description: 'Notes need a priority',
+        schema: { type: 'object', required: ['text', 'priority'] },
+      },
     });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({
@@ -207,19 +220,19 @@ describe('custom content validated by its type', () => {
     const second = await createCustom(api, 'note', 'N2', '{"text": "hi"}');
     expect(second.status).toBe(400);
     expect(second.body.error.details).toEqual([{ path: 'content', message: "must have required property 'priority'" }]);
-    const update = await api.put(`/v1/content/${first.body.id}`, { content: '{"text": "again"}' });
+    const update = await api.put(`/v1/content/${first.body.id}`, { body: { content: '{"text": "again"}' } });
     expect(update.status).toBe(400);
   });
 
   it('when a type update sends an invalid schema, then 400 and the type keeps its schema', async () => {
-    const type = (await api.post('/v1/content-types', { name: 'kept', schema: { type: 'object' } })).body;
-    expect((await api.put(`/v1/content-types/${type.id}`, { schema: { type: 'nothing' } })).status).toBe(400);
+    const type = (await api.post('/v1/content-types', { body: { name: 'kept', schema: { type: 'object' } } })).body;
+    expect((await api.put(`/v1/content-types/${type.id}`, { body: { schema: { type: 'nothing' } } })).status).toBe(400);
     expect((await api.get(`/v1/content-types/${type.id}`)).body.schema).toEqual({ type: 'object' });
   });
 
   it.each(['not-a-uuid', randomUUID()])('when the type id is %s, then 404 on get and put', async (id) => {
     expect((await api.get(`/v1/content-types/${id}`)).status).toBe(404);
-    expect((await api.put(`/v1/content-types/${id}`, { description: 'x' })).status).toBe(404);
+    expect((await api.put(`/v1/content-types/${id}`, { body: { description: 'x' } })).status).toBe(404);
   });
 });
 
@@ -230,7 +243,7 @@ describe('isolation between projects', () => {
     const other = await freshClient();
     expect((await other.get('/v1/content-types')).body).toEqual({ contentTypes: [] });
     expect((await other.get(`/v1/content-types/${mine[0].id}`)).status).toBe(404);
-    expect((await other.put(`/v1/content-types/${mine[0].id}`, { schema: {} })).status).toBe(404);
+    expect((await other.put(`/v1/content-types/${mine[0].id}`, { body: { schema: {} } })).status).toBe(404);
   });
 
   it("when another project creates custom content of this project's type name, then 400 unknown type", async () => {

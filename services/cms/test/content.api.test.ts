@@ -19,7 +19,7 @@ afterAll(async () => {
 
 describe('POST /v1/content', () => {
   it('when only type, title and content are sent, then 201 with a draft, a generated slug and empty metadata', async () => {
-    const res = await api.post('/v1/content', { type: 'blog', title: 'First Post', content: 'Hello' });
+    const res = await api.post('/v1/content', { body: { type: 'blog', title: 'First Post', content: 'Hello' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -43,12 +43,14 @@ describe('POST /v1/content', () => {
 
   it('when status, slug and metadata are sent, then they are stored as given', async () => {
     const res = await api.post('/v1/content', {
-      type: 'page',
-      title: 'About',
-      content: '<p>About us</p>',
-      slug: 'about-us',
-      status: 'published',
-      metadata: { seo: { description: 'Who we are' }, order: 3 },
+      body: {
+        type: 'page',
+        title: 'About',
+        content: '<p>About us</p>',
+        slug: 'about-us',
+        status: 'published',
+        metadata: { seo: { description: 'Who we are' }, order: 3 },
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -61,7 +63,9 @@ describe('POST /v1/content', () => {
   });
 
   it('when unknown fields are sent, then they are ignored and not stored', async () => {
-    const res = await api.post('/v1/content', { type: 'faq', title: 'Q?', content: 'A.', owner: 'x', id: 'mine' });
+    const res = await api.post('/v1/content', {
+      body: { type: 'faq', title: 'Q?', content: 'A.', owner: 'x', id: 'mine' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.owner).toBeUndefined();
     expect(res.body.id).not.toBe('mine');
@@ -80,7 +84,7 @@ describe('POST /v1/content', () => {
     [{ type: 'blog', title: 'x', content: 'y', contentType: 'recipe' }, 'contentType'],
     [{ type: 'custom', title: 'x', content: '{}' }, 'contentType'],
   ])('when the body is %j, then 400 VALIDATION_ERROR names %s', async (body, field) => {
-    const res = await api.post('/v1/content', body);
+    const res = await api.post('/v1/content', { body: body });
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -102,7 +106,7 @@ describe('POST /v1/content', () => {
     [{ type: 'blog', title: 'a\u0000b', content: '' }, 'title'],
     [{ type: 'blog', title: 'x', content: '', metadata: { deep: ['ok', 'n\u0000l'] } }, 'metadata.deep.1'],
   ])('when a text holds a NUL character (%j), then 400 naming %s, never a 500', async (body, path) => {
-    const res = await api.post('/v1/content', body);
+    const res = await api.post('/v1/content', { body: body });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([{ path, message: 'contains a NUL character' }]);
   });
@@ -113,7 +117,7 @@ describe('POST /v1/content', () => {
   });
 
   it('when the key headers are missing, then 401 UNAUTHORIZED', async () => {
-    const res = await clientFor(svc.app, {}).post('/v1/content', { type: 'blog', title: 'x', content: 'y' });
+    const res = await clientFor(svc.app, {}).post('/v1/content', { body: { type: 'blog', title: 'x', content: 'y' } });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('UNAUTHORIZED');
   });
@@ -123,7 +127,9 @@ describe('GET /v1/content', () => {
   it('when items exist, then summaries come newest first with total, limit 20 and offset 0', async () => {
     const client = await freshClient();
     for (let i = 1; i <= 3; i++)
-      await client.post('/v1/content', { type: 'blog', title: `Post ${i}`, content: 'body', metadata: { i } });
+      await client.post('/v1/content', {
+        body: { type: 'blog', title: `Post ${i}`, content: 'body', metadata: { i } },
+      });
     const res = await client.get('/v1/content');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 3, limit: 20, offset: 0 });
@@ -142,9 +148,9 @@ describe('GET /v1/content', () => {
 
   it('when type, status and slug filters are given, then only matching items are listed and counted', async () => {
     const client = await freshClient();
-    await client.post('/v1/content', { type: 'blog', title: 'Welcome', content: '', status: 'published' });
-    await client.post('/v1/content', { type: 'blog', title: 'Draft', content: '' });
-    await client.post('/v1/content', { type: 'faq', title: 'Welcome', content: '', status: 'published' });
+    await client.post('/v1/content', { body: { type: 'blog', title: 'Welcome', content: '', status: 'published' } });
+    await client.post('/v1/content', { body: { type: 'blog', title: 'Draft', content: '' } });
+    await client.post('/v1/content', { body: { type: 'faq', title: 'Welcome', content: '', status: 'published' } });
     const blogs = await client.get('/v1/content?type=blog');
     expect(blogs.body.total).toBe(2);
     const published = await client.get('/v1/content?status=published');
@@ -158,7 +164,8 @@ describe('GET /v1/content', () => {
 
   it('when limit and offset are given, then that page is returned and total counts all', async () => {
     const client = await freshClient();
-    for (let i = 1; i <= 5; i++) await client.post('/v1/content', { type: 'page', title: `Page ${i}`, content: '' });
+    for (let i = 1; i <= 5; i++)
+      await client.post('/v1/content', { body: { type: 'page', title: `Page ${i}`, content: '' } });
     const res = await client.get('/v1/content?limit=2&offset=1');
     expect(res.body).toMatchObject({ total: 5, limit: 2, offset: 1 });
     expect(res.body.content.map((c: { title: string }) => c.title)).toEqual(['Page 4', 'Page 3']);
@@ -182,14 +189,16 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
   it('when only some fields are sent, then only those change', async () => {
     const item = (
       await api.post('/v1/content', {
-        type: 'blog',
-        title: 'Partial',
-        content: 'old body',
-        metadata: { a: 1 },
-        status: 'draft',
+        body: {
+          type: 'blog',
+          title: 'Partial',
+          content: 'old body',
+          metadata: { a: 1 },
+          status: 'draft',
+        },
       })
     ).body;
-    const res = await api.put(`/v1/content/${item.id}`, { content: 'new body' });
+    const res = await api.put(`/v1/content/${item.id}`, { body: { content: 'new body' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       title: 'Partial',
@@ -199,28 +208,28 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
       slug: 'partial',
     });
     expect(new Date(res.body.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(item.updatedAt).getTime());
-    const meta = await api.put(`/v1/content/${item.id}`, { metadata: { b: 2 } });
+    const meta = await api.put(`/v1/content/${item.id}`, { body: { metadata: { b: 2 } } });
     expect(meta.body).toMatchObject({ content: 'new body', metadata: { b: 2 } });
   });
 
   it('when an empty body is sent, then the item is returned unchanged', async () => {
-    const item = (await api.post('/v1/content', { type: 'blog', title: 'Unchanged', content: 'x' })).body;
-    const res = await api.put(`/v1/content/${item.id}`, {});
+    const item = (await api.post('/v1/content', { body: { type: 'blog', title: 'Unchanged', content: 'x' } })).body;
+    const res = await api.put(`/v1/content/${item.id}`, { body: {} });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(item);
   });
 
   it('when type is sent on update, then it is ignored', async () => {
-    const item = (await api.post('/v1/content', { type: 'blog', title: 'Fixed Type', content: 'x' })).body;
-    const res = await api.put(`/v1/content/${item.id}`, { type: 'page', title: 'Still Blog' });
+    const item = (await api.post('/v1/content', { body: { type: 'blog', title: 'Fixed Type', content: 'x' } })).body;
+    const res = await api.put(`/v1/content/${item.id}`, { body: { type: 'page', title: 'Still Blog' } });
     expect(res.body).toMatchObject({ type: 'blog', title: 'Still Blog' });
   });
 
   it('when the status moves through every pair of states, then each move is accepted', async () => {
-    const item = (await api.post('/v1/content', { type: 'page', title: 'Lifecycle', content: '' })).body;
+    const item = (await api.post('/v1/content', { body: { type: 'page', title: 'Lifecycle', content: '' } })).body;
     const moves = ['published', 'draft', 'archived', 'published', 'archived', 'draft', 'published'];
     for (const status of moves) {
-      const res = await api.put(`/v1/content/${item.id}`, { status });
+      const res = await api.put(`/v1/content/${item.id}`, { body: { status } });
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(status);
     }
@@ -229,31 +238,34 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
   it.each([{ status: 'live' }, { title: '' }, { metadata: 'x' }, { slug: 'Bad Slug' }, { content: null }])(
     'when the update is %j, then 400',
     async (body) => {
-      const item = (await api.post('/v1/content', { type: 'blog', title: 'Invalid Update', content: '' })).body;
-      expect((await api.put(`/v1/content/${item.id}`, body)).status).toBe(400);
+      const item = (await api.post('/v1/content', { body: { type: 'blog', title: 'Invalid Update', content: '' } }))
+        .body;
+      expect((await api.put(`/v1/content/${item.id}`, { body: body })).status).toBe(400);
     },
   );
 
   it('when an item is deleted, then 204 and it is gone for good', async () => {
-    const item = (await api.post('/v1/content', { type: 'faq', title: 'Temporary', content: '' })).body;
+    const item = (await api.post('/v1/content', { body: { type: 'faq', title: 'Temporary', content: '' } })).body;
     const res = await api.delete(`/v1/content/${item.id}`);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await api.get(`/v1/content/${item.id}`)).status).toBe(404);
-    expect((await api.put(`/v1/content/${item.id}`, { title: 'x' })).status).toBe(404);
+    expect((await api.put(`/v1/content/${item.id}`, { body: { title: 'x' } })).status).toBe(404);
     expect((await api.delete(`/v1/content/${item.id}`)).status).toBe(404);
   });
 
   it('when a deleted slug is reused, then the new item gets the plain slug', async () => {
-    const item = (await api.post('/v1/content', { type: 'faq', title: 'Recycled', content: '' })).body;
+    const item = (await api.post('/v1/content', { body: { type: 'faq', title: 'Recycled', content: '' } })).body;
     await api.delete(`/v1/content/${item.id}`);
-    expect((await api.post('/v1/content', { type: 'faq', title: 'Recycled', content: '' })).body.slug).toBe('recycled');
+    expect((await api.post('/v1/content', { body: { type: 'faq', title: 'Recycled', content: '' } })).body.slug).toBe(
+      'recycled',
+    );
   });
 
   it.each(['not-a-uuid', randomUUID()])('when the id is %s, then 404 NOT_FOUND on get, put and delete', async (id) => {
     for (const res of [
       await api.get(`/v1/content/${id}`),
-      await api.put(`/v1/content/${id}`, { title: 'x' }),
+      await api.put(`/v1/content/${id}`, { body: { title: 'x' } }),
       await api.delete(`/v1/content/${id}`),
     ]) {
       expect(res.status).toBe(404);
@@ -264,17 +276,18 @@ describe('GET, PUT and DELETE /v1/content/{id}', () => {
 
 describe('isolation between projects', () => {
   it("when another project's keys ask for this project's item, then 404 on get, put and delete, and nothing changes", async () => {
-    const item = (await api.post('/v1/content', { type: 'blog', title: 'Private', content: 'secret', slug: 'private' }))
-      .body;
+    const item = (
+      await api.post('/v1/content', { body: { type: 'blog', title: 'Private', content: 'secret', slug: 'private' } })
+    ).body;
     const other = await freshClient();
     expect((await other.get(`/v1/content/${item.id}`)).status).toBe(404);
-    expect((await other.put(`/v1/content/${item.id}`, { title: 'Hacked' })).status).toBe(404);
+    expect((await other.put(`/v1/content/${item.id}`, { body: { title: 'Hacked' } })).status).toBe(404);
     expect((await other.delete(`/v1/content/${item.id}`)).status).toBe(404);
     expect((await api.get(`/v1/content/${item.id}`)).body).toMatchObject({ title: 'Private', content: 'secret' });
   });
 
   it("when another project lists or looks up by slug, then this project's items do not show", async () => {
-    await api.post('/v1/content', { type: 'blog', title: 'Only Mine', content: '' });
+    await api.post('/v1/content', { body: { type: 'blog', title: 'Only Mine', content: '' } });
     const other = await freshClient();
     const list = await other.get('/v1/content');
     expect(list.body).toMatchObject({ content: [], total: 0 });

@@ -1,35 +1,40 @@
 import type { Express } from 'express';
-import request, { type Response } from 'supertest';
-import { assertMatchesOpenApi, createTestService, type TestProject, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
+import {
+  apiClient,
+  createTestService,
+  type ApiClient,
+  type CoverageOptions,
+  type TestProject,
+  type TestService,
+} from '@platform/testkit';
+import { cmsService, type CmsShared } from '../src';
 import { openapi } from '../src/openapi';
 
-export interface Client {
-  get(path: string): Promise<Response>;
-  post(path: string, body?: unknown): Promise<Response>;
-  put(path: string, body?: unknown): Promise<Response>;
-  delete(path: string): Promise<Response>;
-}
+export type Client = ApiClient;
 
-/** Requests with one project's keys; every response is checked against the OpenAPI document. */
+/** The CMS takes part in the run-wide check that every documented operation and status is exercised. */
+export const coverage: CoverageOptions = {
+  service: 'cms',
+  testDir: __dirname,
+  exempt: [
+    {
+      pattern: ' (429|503)$',
+      reason:
+        "the shared per-project limits and a database outage: packages/tenancy, the robustness sweep and e2e tests; the pattern checks' 429/503 are tested here",
+    },
+  ],
+};
+
+/**
+ * The shared test client with one project's keys: every response, and every request the
+ * service accepts, is checked against the CMS's OpenAPI document.
+ */
 export function clientFor(app: Express, headers: Record<string, string>): Client {
-  const checked = async (pending: request.Test) => {
-    const res = await pending.set(headers);
-    assertMatchesOpenApi(openapi, res);
-    return res;
-  };
-  const withBody = (pending: request.Test, body: unknown) => checked(pending.send(body as object));
-  return {
-    get: (path) => checked(request(app).get(path)),
-    post: (path, body) => withBody(request(app).post(path), body),
-    put: (path, body) => withBody(request(app).put(path), body),
-    delete: (path) => checked(request(app).delete(path)),
-  };
+  return apiClient(app, { openapi, headers, coverage });
 }
 
 export interface CmsTest {
-  svc: TestService;
+  svc: TestService<CmsShared>;
   project: TestProject;
   /** A client with `project`'s keys. */
   api: Client;
@@ -39,18 +44,10 @@ export interface CmsTest {
 
 /**
  * The CMS against the test database, with one project to work in; `env` on top of the
- * process's. Its `close` also ends the pattern checker's and the validator's threads, as the service's stop does.
+ * process's. Its `close` also ends the pattern checker's and the validator's threads.
  */
 export async function startCms(env: Record<string, string> = {}): Promise<CmsTest> {
-  const started = await createTestService(cmsService, { env });
-  const svc: TestService = {
-    ...started,
-    async close() {
-      await cmsRuntime(started.deps).patternChecker.close();
-      await cmsRuntime(started.deps).contentValidator.close();
-      await started.close();
-    },
-  };
+  const svc = await createTestService(cmsService, { env });
   const project = await svc.createProject();
   return {
     svc,

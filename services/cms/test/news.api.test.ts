@@ -247,7 +247,7 @@ describe('news refresh', () => {
     const started = await createTestService(cmsService, {
       env: { NEWS_FEEDS: JSON.stringify([feeds[1]]), NEWS_RETENTION_DAYS: '0' },
     });
-    const stop = await cmsService.startBackground!(started.deps);
+    const stop = await started.startJobs();
     try {
       const client = clientFor(started.app, (await started.createProject()).headers);
       const news = await waitFor(async () => {

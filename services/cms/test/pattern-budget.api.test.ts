@@ -1,9 +1,8 @@
 import { waitFor, type TestService } from '@platform/testkit';
-import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
+import type { CmsShared } from '../src';
 import { startCms, type Client } from './helpers';
 
-let svc: TestService;
+let svc: TestService<CmsShared>;
 let freshClient: () => Promise<Client>;
 
 // A small budget keeps the refusals quick; the slow patterns below take hundreds of
@@ -27,7 +26,7 @@ const codeSchema = (pattern: string) => ({
 });
 
 const createCustom = (client: Client, contentType: string, content: unknown) =>
-  client.post('/v1/content', { type: 'custom', contentType, title: 'T', content: JSON.stringify(content) });
+  client.post('/v1/content', { body: { type: 'custom', contentType, title: 'T', content: JSON.stringify(content) } });
 
 const typeNames = async (client: Client) =>
   (await client.get('/v1/content-types')).body.contentTypes.map((t: { name: string }) => t.name);
@@ -35,7 +34,7 @@ const typeNames = async (client: Client) =>
 describe('the compile budget of schema patterns', () => {
   it('when a pattern does not compile within the budget, then 400 naming its path, and the type is not created', async () => {
     const client = await freshClient();
-    const res = await client.post('/v1/content-types', { name: 'sku', schema: codeSchema(SLOW) });
+    const res = await client.post('/v1/content-types', { body: { name: 'sku', schema: codeSchema(SLOW) } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details).toEqual([
@@ -43,13 +42,15 @@ describe('the compile budget of schema patterns', () => {
     ]);
     expect(await typeNames(client)).toEqual([]);
     // Not created: the name is still free, and a fresh thread checks the next schema.
-    expect((await client.post('/v1/content-types', { name: 'sku', schema: codeSchema(NORMAL) })).status).toBe(201);
+    expect((await client.post('/v1/content-types', { body: { name: 'sku', schema: codeSchema(NORMAL) } })).status).toBe(
+      201,
+    );
   });
 
   it('when a patternProperties name is over the budget, then the path ends with that name', async () => {
     const client = await freshClient();
     const schema = { type: 'object', patternProperties: { '^x-': { type: 'string' }, [SLOW]: { type: 'number' } } };
-    const res = await client.post('/v1/content-types', { name: 'headers', schema });
+    const res = await client.post('/v1/content-types', { body: { name: 'headers', schema } });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual([`schema.patternProperties.${SLOW}`]);
   });
@@ -57,7 +58,7 @@ describe('the compile budget of schema patterns', () => {
   it('when a pattern is only reachable through $ref into data, then it is checked all the same', async () => {
     const client = await freshClient();
     const schema = { definitions: { sample: { const: { pattern: SLOW } } }, $ref: '#/definitions/sample/const' };
-    const res = await client.post('/v1/content-types', { name: 'sneaky', schema });
+    const res = await client.post('/v1/content-types', { body: { name: 'sneaky', schema } });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual([
       'schema.definitions.sample.const.pattern',
@@ -66,7 +67,9 @@ describe('the compile budget of schema patterns', () => {
 
   it('when a pattern compiles within the budget, then the type is created and content is validated with it', async () => {
     const client = await freshClient();
-    expect((await client.post('/v1/content-types', { name: 'sku', schema: codeSchema(NORMAL) })).status).toBe(201);
+    expect((await client.post('/v1/content-types', { body: { name: 'sku', schema: codeSchema(NORMAL) } })).status).toBe(
+      201,
+    );
     expect((await createCustom(client, 'sku', { code: 'abc-123' })).status).toBe(201);
     const bad = await createCustom(client, 'sku', { code: 'abc-x' });
     expect(bad.status).toBe(400);
@@ -75,8 +78,8 @@ describe('the compile budget of schema patterns', () => {
 
   it('when a changed schema has a pattern over the budget, then 400 and the stored schema stays in force', async () => {
     const client = await freshClient();
-    const created = await client.post('/v1/content-types', { name: 'sku', schema: codeSchema(NORMAL) });
-    const res = await client.put(`/v1/content-types/${created.body.id}`, { schema: codeSchema(SLOW) });
+    const created = await client.post('/v1/content-types', { body: { name: 'sku', schema: codeSchema(NORMAL) } });
+    const res = await client.put(`/v1/content-types/${created.body.id}`, { body: { schema: codeSchema(SLOW) } });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual(['schema.properties.code.pattern']);
     expect((await client.get(`/v1/content-types/${created.body.id}`)).body.schema).toEqual(codeSchema(NORMAL));
@@ -85,7 +88,7 @@ describe('the compile budget of schema patterns', () => {
 
   it('when a pattern is invalid for RE2, then 400 on schema with RE2 message, as before', async () => {
     const client = await freshClient();
-    const res = await client.post('/v1/content-types', { name: 'look', schema: codeSchema('^(?=a)a+$') });
+    const res = await client.post('/v1/content-types', { body: { name: 'look', schema: codeSchema('^(?=a)a+$') } });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
       { path: 'schema', message: expect.stringMatching(/^Invalid regular expression: .*invalid perl operator/) },
@@ -94,7 +97,9 @@ describe('the compile budget of schema patterns', () => {
 
   it('when a pattern is longer than 1,000 characters, then 400 naming its path', async () => {
     const client = await freshClient();
-    const res = await client.post('/v1/content-types', { name: 'long', schema: codeSchema(`^${'a'.repeat(1_000)}$`) });
+    const res = await client.post('/v1/content-types', {
+      body: { name: 'long', schema: codeSchema(`^${'a'.repeat(1_000)}$`) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
       { path: 'schema.properties.code.pattern', message: 'pattern is longer than 1000 characters' },
@@ -104,8 +109,8 @@ describe('the compile budget of schema patterns', () => {
   it('when a slow and a normal schema are sent together, then the slow one is refused and the normal one created', async () => {
     const client = await freshClient();
     const [slow, normal] = await Promise.all([
-      client.post('/v1/content-types', { name: 'slow', schema: codeSchema(SLOW) }),
-      client.post('/v1/content-types', { name: 'normal', schema: codeSchema(NORMAL) }),
+      client.post('/v1/content-types', { body: { name: 'slow', schema: codeSchema(SLOW) } }),
+      client.post('/v1/content-types', { body: { name: 'normal', schema: codeSchema(NORMAL) } }),
     ]);
     expect(slow.status).toBe(400);
     expect(normal.status).toBe(201);
@@ -114,7 +119,7 @@ describe('the compile budget of schema patterns', () => {
 });
 
 describe('while a slow pattern is being checked', () => {
-  let roomy: TestService;
+  let roomy: TestService<CmsShared>;
   let tenant: Client;
   let other: Client;
 
@@ -128,7 +133,9 @@ describe('while a slow pattern is being checked', () => {
     tenant = started.api;
     other = await started.freshClient();
     // Starts the thread, so that what follows waits on the compile, not on the thread's start.
-    expect((await tenant.post('/v1/content-types', { name: 'warm', schema: codeSchema(NORMAL) })).status).toBe(201);
+    expect(
+      (await tenant.post('/v1/content-types', { body: { name: 'warm', schema: codeSchema(NORMAL) } })).status,
+    ).toBe(201);
   });
 
   afterAll(async () => {
@@ -136,12 +143,14 @@ describe('while a slow pattern is being checked', () => {
   });
 
   it('when another project reads its content meanwhile, then it is answered before the slow create', async () => {
-    const checker = cmsRuntime(roomy.deps).patternChecker;
+    const checker = roomy.parts!.shared.patternChecker;
     const answered: string[] = [];
-    const creating = tenant.post('/v1/content-types', { name: 'slow', schema: codeSchema(VERY_SLOW) }).then((res) => {
-      answered.push('create');
-      return res;
-    });
+    const creating = tenant
+      .post('/v1/content-types', { body: { name: 'slow', schema: codeSchema(VERY_SLOW) } })
+      .then((res) => {
+        answered.push('create');
+        return res;
+      });
     await waitFor(() => checker.busy, { intervalMs: 1 });
     const read = await other.get('/v1/content');
     answered.push('read');
@@ -155,10 +164,12 @@ describe('stopping the service', () => {
   it('when the stop function of its background work runs, then the pattern checker is closed and schemas with patterns get 503', async () => {
     const { svc: stopping, api } = await startCms({ CMS_PATTERN_COMPILE_BUDGET_MS: '50' });
     try {
-      const stop = await cmsService.startBackground!(stopping.deps);
-      expect((await api.post('/v1/content-types', { name: 'before', schema: codeSchema(NORMAL) })).status).toBe(201);
+      const stop = await stopping.startJobs();
+      expect(
+        (await api.post('/v1/content-types', { body: { name: 'before', schema: codeSchema(NORMAL) } })).status,
+      ).toBe(201);
       await stop();
-      const res = await api.post('/v1/content-types', { name: 'after', schema: codeSchema(NORMAL) });
+      const res = await api.post('/v1/content-types', { body: { name: 'after', schema: codeSchema(NORMAL) } });
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
     } finally {

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 const createCustom = (client: Client, contentType: string, content: unknown) =>
-  client.post('/v1/content', { type: 'custom', contentType, title: 'T', content: JSON.stringify(content) });
+  client.post('/v1/content', { body: { type: 'custom', contentType, title: 'T', content: JSON.stringify(content) } });
 
 const codeSchema = (pattern: string) => ({
   type: 'object',
@@ -32,9 +32,9 @@ const internalText = /abort|enlarge memory|INITIAL_MEMORY|emscripten|RuntimeErro
 /** Another project can still define a pattern, and content is checked against it. */
 async function expectPatternsWorkForAnotherProject(): Promise<void> {
   const other = await freshClient();
-  expect((await other.post('/v1/content-types', { name: 'sku', schema: codeSchema('^[a-z]+-[0-9]+$') })).status).toBe(
-    201,
-  );
+  expect(
+    (await other.post('/v1/content-types', { body: { name: 'sku', schema: codeSchema('^[a-z]+-[0-9]+$') } })).status,
+  ).toBe(201);
   expect((await createCustom(other, 'sku', { code: 'abc-123' })).status).toBe(201);
   const bad = await createCustom(other, 'sku', { code: 'abc-x' });
   expect(bad.status).toBe(400);
@@ -44,7 +44,9 @@ async function expectPatternsWorkForAnotherProject(): Promise<void> {
 describe('pattern compilation shared by every project', () => {
   it('when a pattern needs more memory than RE2 has, then 400 with a short message and other projects keep working', async () => {
     const tenant = await freshClient();
-    const res = await tenant.post('/v1/content-types', { name: 'huge', schema: codeSchema('^\\p{L}{1,100}$') });
+    const res = await tenant.post('/v1/content-types', {
+      body: { name: 'huge', schema: codeSchema('^\\p{L}{1,100}$') },
+    });
     expect(res.status).toBe(400);
     const [detail] = res.body.error.details;
     expect(detail.path).toBe('schema');
@@ -62,9 +64,9 @@ describe('pattern compilation shared by every project', () => {
     // Each type's validator stays cached on the validation threads (and so its regex stays alive).
     for (let types = 0; types < 40; types += 1) {
       const name = `heavy${types}`;
-      expect((await tenant.post('/v1/content-types', { name, schema: codeSchema(`^${heavy}${types}$`) })).status).toBe(
-        201,
-      );
+      expect(
+        (await tenant.post('/v1/content-types', { body: { name, schema: codeSchema(`^${heavy}${types}$`) } })).status,
+      ).toBe(201);
       expect((await createCustom(tenant, name, { code: `${matching}${types}` })).status).toBe(201);
     }
 
@@ -75,7 +77,7 @@ describe('pattern compilation shared by every project', () => {
 
   it('when a pattern uses lookahead, then 400 on schema naming the RE2 syntax error, without library internals', async () => {
     const tenant = await freshClient();
-    const res = await tenant.post('/v1/content-types', { name: 'look', schema: codeSchema('^(?=a)a+$') });
+    const res = await tenant.post('/v1/content-types', { body: { name: 'look', schema: codeSchema('^(?=a)a+$') } });
     expect(res.status).toBe(400);
     const [detail] = res.body.error.details;
     expect(detail.path).toBe('schema');

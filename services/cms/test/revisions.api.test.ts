@@ -14,16 +14,16 @@ afterAll(async () => {
 });
 
 const create = async (client: Client, body: Record<string, unknown> = {}) =>
-  (await client.post('/v1/content', { type: 'blog', title: 'Original', content: 'v1', ...body })).body as {
+  (await client.post('/v1/content', { body: { type: 'blog', title: 'Original', content: 'v1', ...body } })).body as {
     id: string;
   };
 
 describe('content revisions', () => {
   it('when an item is created, updated, has its status changed and is restored, then each change is a revision, newest first', async () => {
     const { id } = await create(api);
-    await api.put(`/v1/content/${id}`, { content: 'v2', metadata: { tag: 'x' } });
-    await api.put(`/v1/content/${id}`, { status: 'published' });
-    await api.put(`/v1/content/${id}`, { status: 'archived' });
+    await api.put(`/v1/content/${id}`, { body: { content: 'v2', metadata: { tag: 'x' } } });
+    await api.put(`/v1/content/${id}`, { body: { status: 'published' } });
+    await api.put(`/v1/content/${id}`, { body: { status: 'archived' } });
     const restored = await api.post(`/v1/content/${id}/revisions/1/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ content: 'v1', status: 'draft', metadata: {}, revision: 5 });
@@ -50,7 +50,7 @@ describe('content revisions', () => {
 
   it('when a page is asked for, then limit and offset pick from newest first', async () => {
     const { id } = await create(api);
-    for (const content of ['a', 'b', 'c']) await api.put(`/v1/content/${id}`, { content });
+    for (const content of ['a', 'b', 'c']) await api.put(`/v1/content/${id}`, { body: { content } });
     const res = await api.get(`/v1/content/${id}/revisions?limit=2&offset=1`);
     expect(res.body.revisions.map((r: { number: number }) => r.number)).toEqual([3, 2]);
     expect(res.body.total).toBe(4);
@@ -58,7 +58,7 @@ describe('content revisions', () => {
 
   it('when one revision is fetched, then it holds the fields the item had then; an unknown number is 404', async () => {
     const { id } = await create(api, { metadata: { seo: 'first' } });
-    await api.put(`/v1/content/${id}`, { title: 'Renamed' });
+    await api.put(`/v1/content/${id}`, { body: { title: 'Renamed' } });
     const first = await api.get(`/v1/content/${id}/revisions/1`);
     expect(first.body).toEqual({
       contentId: id,
@@ -78,14 +78,14 @@ describe('content revisions', () => {
 
   it('when a PUT changes nothing, or only saves a draft, then no revision is written', async () => {
     const { id } = await create(api, { status: 'published' });
-    await api.put(`/v1/content/${id}`, {});
-    await api.put(`/v1/content/${id}?draft=true`, { content: 'pending' });
+    await api.put(`/v1/content/${id}`, { body: {} });
+    await api.put(`/v1/content/${id}?draft=true`, { body: { content: 'pending' } });
     expect((await api.get(`/v1/content/${id}/revisions`)).body.total).toBe(1);
   });
 
   it("when a restored revision's slug now belongs to another item, then 409 and the item is unchanged", async () => {
     const { id } = await create(api, { slug: 'taken-later' });
-    await api.put(`/v1/content/${id}`, { slug: 'moved-away' });
+    await api.put(`/v1/content/${id}`, { body: { slug: 'moved-away' } });
     await create(api, { slug: 'taken-later' });
     const res = await api.post(`/v1/content/${id}/revisions/1/restore`);
     expect(res.status).toBe(409);
@@ -94,7 +94,7 @@ describe('content revisions', () => {
 
   it("when another project asks for an item's revisions or restores one, then 404 and nothing changes", async () => {
     const { id } = await create(api);
-    await api.put(`/v1/content/${id}`, { content: 'mine' });
+    await api.put(`/v1/content/${id}`, { body: { content: 'mine' } });
     const other = await freshClient();
     expect((await other.get(`/v1/content/${id}/revisions`)).status).toBe(404);
     expect((await other.get(`/v1/content/${id}/revisions/1`)).status).toBe(404);

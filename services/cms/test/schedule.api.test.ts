@@ -1,14 +1,14 @@
 import { createDb } from '@platform/db';
 import { InProcessBus } from '@platform/events';
-import type { ServiceDeps, StopFunction } from '@platform/runtime';
+import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { waitFor, type TestService } from '@platform/testkit';
 import { cmsService } from '../src';
-import { cmsRuntime } from '../src/cms-runtime';
 import { startCms, type Client } from './helpers';
 
 let svc: TestService;
 let api: Client;
 let replica: ServiceDeps;
+let replicaService: AssembledService;
 const stops: StopFunction[] = [];
 
 beforeAll(async () => {
@@ -16,12 +16,13 @@ beforeAll(async () => {
   // A second instance of the service on the same database: its own pool, bus and timers.
   const { connectionString } = svc.deps.db.client.config.connection as { connectionString: string };
   replica = { ...svc.deps, db: createDb({ url: connectionString, poolMax: 4 }), bus: new InProcessBus() };
-  stops.push(await cmsService.startBackground!(svc.deps), await cmsService.startBackground!(replica));
+  replicaService = assembleService(cmsService, replica);
+  stops.push(await svc.startJobs(), await replicaService.startJobs());
 });
 
 afterAll(async () => {
   for (const stop of stops) await stop();
-  await cmsRuntime(replica).patternChecker.close();
+  await replicaService.close();
   await replica.db.destroy();
   await svc.close();
 });
@@ -36,15 +37,19 @@ describe('scheduled publishing', () => {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const publishAt = soon(1_500);
-      const res = await api.post('/v1/content', { type: 'blog', title: `Scheduled ${i}`, content: 'x', publishAt });
+      const res = await api.post('/v1/content', {
+        body: { type: 'blog', title: `Scheduled ${i}`, content: 'x', publishAt },
+      });
       expect(res.body).toMatchObject({ status: 'draft', publishAt: new Date(publishAt).toISOString() });
       ids.push(res.body.id);
     }
     const unfired = await api.post('/v1/content', {
-      type: 'blog',
-      title: 'Later',
-      content: 'x',
-      publishAt: soon(600_000),
+      body: {
+        type: 'blog',
+        title: 'Later',
+        content: 'x',
+        publishAt: soon(600_000),
+      },
     });
     const listed = await api.get(`/v1/content?type=blog&limit=1`);
     expect(listed.body.content[0]).toMatchObject({ id: unfired.body.id, publishAt: unfired.body.publishAt });
@@ -61,11 +66,13 @@ describe('scheduled publishing', () => {
 
   it('when unpublishAt comes, then a published item goes back to draft, with a revision', async () => {
     const res = await api.post('/v1/content', {
-      type: 'page',
-      title: 'Sale',
-      content: 'x',
-      status: 'published',
-      unpublishAt: soon(),
+      body: {
+        type: 'page',
+        title: 'Sale',
+        content: 'x',
+        status: 'published',
+        unpublishAt: soon(),
+      },
     });
     await waitFor(async () => (await api.get(`/v1/content/${res.body.id}`)).body.status === 'draft', {
       timeoutMs: 20_000,
@@ -75,8 +82,12 @@ describe('scheduled publishing', () => {
   });
 
   it("when a draft's publishAt comes, then the draft goes live and readers see it", async () => {
-    const res = await api.post('/v1/content', { type: 'page', title: 'Menu', content: 'winter', status: 'published' });
-    const saved = await api.put(`/v1/content/${res.body.id}?draft=true`, { content: 'spring', publishAt: soon() });
+    const res = await api.post('/v1/content', {
+      body: { type: 'page', title: 'Menu', content: 'winter', status: 'published' },
+    });
+    const saved = await api.put(`/v1/content/${res.body.id}?draft=true`, {
+      body: { content: 'spring', publishAt: soon() },
+    });
     expect(saved.body.publishAt).not.toBeNull();
     expect((await api.get(`/v1/content/${res.body.id}`)).body).toMatchObject({ content: 'winter', publishAt: null });
     await waitFor(async () => (await api.get(`/v1/content/${res.body.id}`)).body.content === 'spring', {
@@ -93,22 +104,26 @@ describe('scheduled publishing', () => {
       { publishAt: 'next tuesday' },
       { publishAt: soon(60_000), unpublishAt: soon(30_000) },
     ]) {
-      const res = await api.post('/v1/content', { ...base, ...times });
+      const res = await api.post('/v1/content', { body: { ...base, ...times } });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    const item = await api.post('/v1/content', base);
-    expect((await api.put(`/v1/content/${item.body.id}`, { publishAt: '1999-12-31T23:59:59Z' })).status).toBe(400);
+    const item = await api.post('/v1/content', { body: base });
+    expect((await api.put(`/v1/content/${item.body.id}`, { body: { publishAt: '1999-12-31T23:59:59Z' } })).status).toBe(
+      400,
+    );
   });
 
   it('when a schedule is cleared with null, then nothing happens at the time', async () => {
     const item = await api.post('/v1/content', {
-      type: 'blog',
-      title: 'Cancelled',
-      content: 'x',
-      publishAt: soon(60_000),
+      body: {
+        type: 'blog',
+        title: 'Cancelled',
+        content: 'x',
+        publishAt: soon(60_000),
+      },
     });
-    const res = await api.put(`/v1/content/${item.body.id}`, { publishAt: null });
+    const res = await api.put(`/v1/content/${item.body.id}`, { body: { publishAt: null } });
     expect(res.body).toMatchObject({ publishAt: null, revision: 1 });
   });
 });

@@ -15,7 +15,7 @@ afterAll(async () => {
 const titles = (res: { body: { content: { title: string }[] } }) => res.body.content.map((c) => c.title);
 
 async function seed(client: Client, items: Record<string, unknown>[]): Promise<void> {
-  for (const item of items) await client.post('/v1/content', { type: 'blog', content: '', ...item });
+  for (const item of items) await client.post('/v1/content', { body: { type: 'blog', content: '', ...item } });
 }
 
 describe('GET /v1/content?q=', () => {

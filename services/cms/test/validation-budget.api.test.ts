@@ -12,11 +12,15 @@ beforeAll(async () => {
   quiet = await freshClient();
   const nested = { anyOf: [0, 1].map(() => ({ type: 'array', items: { $ref: '#/definitions/n' } })) };
   const created = await noisy.post('/v1/content-types', {
-    name: 'nested',
-    schema: { definitions: { n: nested }, $ref: '#/definitions/n' },
+    body: {
+      name: 'nested',
+      schema: { definitions: { n: nested }, $ref: '#/definitions/n' },
+    },
   });
   expect(created.status).toBe(201);
-  expect((await quiet.post('/v1/content-types', { name: 'note', schema: { type: 'object' } })).status).toBe(201);
+  expect((await quiet.post('/v1/content-types', { body: { name: 'note', schema: { type: 'object' } } })).status).toBe(
+    201,
+  );
 });
 
 afterAll(async () => {
@@ -29,10 +33,12 @@ const nestedArray = (depth: number) =>
 
 const createNested = (depth: number) =>
   noisy.post('/v1/content', {
-    type: 'custom',
-    contentType: 'nested',
-    title: `depth ${depth}`,
-    content: nestedArray(depth),
+    body: {
+      type: 'custom',
+      contentType: 'nested',
+      title: `depth ${depth}`,
+      content: nestedArray(depth),
+    },
   });
 
 describe('content validation budget', () => {
@@ -61,7 +67,7 @@ describe('content validation budget', () => {
     const noisyCalls = [1, 2, 3, 4, 5].map((n) => track(`noisy${n}`, createNested(22)));
     const quietCall = track(
       'quiet',
-      quiet.post('/v1/content', { type: 'custom', contentType: 'note', title: 'Hi', content: '{"a":1}' }),
+      quiet.post('/v1/content', { body: { type: 'custom', contentType: 'note', title: 'Hi', content: '{"a":1}' } }),
     );
     expect(await quietCall).toBe(201);
     expect(await Promise.all(noisyCalls)).toEqual([400, 400, 400, 400, 400]);

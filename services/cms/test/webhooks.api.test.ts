@@ -9,10 +9,10 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { verifyWebhookSignature } from '@platform/webhooks';
-import { cmsService } from '../src';
+import type { CmsShared } from '../src';
 import { clientFor, startCms, type Client } from './helpers';
 
-let svc: TestService;
+let svc: TestService<CmsShared>;
 let project: TestProject;
 let api: Client;
 let freshClient: () => Promise<Client>;
@@ -29,7 +29,7 @@ beforeAll(async () => {
     WEBHOOK_SLOT_RETRY_MS: '50',
   }));
   svc.deps.relay.start();
-  stop = await cmsService.startBackground!(svc.deps);
+  stop = await svc.startJobs();
 });
 
 afterAll(async () => {
@@ -67,16 +67,18 @@ describe('content webhooks', () => {
   it('when content changes, then each subscribed event is POSTed, signed so that the receiver verifies it', async () => {
     const stub = await receiver(project.webhookSecret);
     const hook = await api.post('/v1/webhooks', {
-      url: `${stub.url}/hooks`,
-      events: ['content.created', 'content.published', 'content.updated', 'content.unpublished', 'content.deleted'],
+      body: {
+        url: `${stub.url}/hooks`,
+        events: ['content.created', 'content.published', 'content.updated', 'content.unpublished', 'content.deleted'],
+      },
     });
     expect(hook.status).toBe(201);
     expect((await api.get('/v1/webhooks')).body.webhooks.map((w: { id: string }) => w.id)).toContain(hook.body.id);
 
-    const item = await api.post('/v1/content', { type: 'blog', title: 'Hooked', content: 'a' });
-    await api.put(`/v1/content/${item.body.id}`, { content: 'b' });
-    await api.put(`/v1/content/${item.body.id}`, { status: 'published' });
-    await api.put(`/v1/content/${item.body.id}`, { status: 'draft' });
+    const item = await api.post('/v1/content', { body: { type: 'blog', title: 'Hooked', content: 'a' } });
+    await api.put(`/v1/content/${item.body.id}`, { body: { content: 'b' } });
+    await api.put(`/v1/content/${item.body.id}`, { body: { status: 'published' } });
+    await api.put(`/v1/content/${item.body.id}`, { body: { status: 'draft' } });
     await api.delete(`/v1/content/${item.body.id}`);
 
     const deliveries = await settled(api, hook.body.id, 5);
@@ -101,18 +103,20 @@ describe('content webhooks', () => {
   it('when a webhook subscribes to some events only, then only those are delivered', async () => {
     const client = await freshClient();
     const hook = await client.post('/v1/webhooks', {
-      url: `${(await receiver('unused')).url}/x`,
-      events: ['content.deleted'],
+      body: {
+        url: `${(await receiver('unused')).url}/x`,
+        events: ['content.deleted'],
+      },
     });
-    const item = await client.post('/v1/content', { type: 'faq', title: 'Q', content: 'A' });
+    const item = await client.post('/v1/content', { body: { type: 'faq', title: 'Q', content: 'A' } });
     await client.delete(`/v1/content/${item.body.id}`);
     expect((await settled(client, hook.body.id, 1)).map((d) => d.event)).toEqual(['content.deleted']);
   });
 
   it('when the receiver fails twice, then the third attempt delivers the same body with the same X-Webhook-Id', async () => {
     const stub = await receiver(project.webhookSecret, 2);
-    const hook = await api.post('/v1/webhooks', { url: stub.url, events: ['content.created'] });
-    await api.post('/v1/content', { type: 'blog', title: 'Retried', content: '' });
+    const hook = await api.post('/v1/webhooks', { body: { url: stub.url, events: ['content.created'] } });
+    await api.post('/v1/content', { body: { type: 'blog', title: 'Retried', content: '' } });
     const [delivery] = await settled(api, hook.body.id, 1);
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 3 });
     expect(delivery.attempts.map((a) => [a.attempt, a.outcome, a.statusCode])).toEqual([
@@ -131,8 +135,8 @@ describe('content webhooks', () => {
       res.end();
     });
     stubs.push(stub);
-    const hook = await api.post('/v1/webhooks', { url: stub.url, events: ['content.created'] });
-    await api.post('/v1/content', { type: 'blog', title: 'Given up', content: '' });
+    const hook = await api.post('/v1/webhooks', { body: { url: stub.url, events: ['content.created'] } });
+    await api.post('/v1/content', { body: { type: 'blog', title: 'Given up', content: '' } });
     const [failed] = await settled(api, hook.body.id, 1);
     expect(failed).toMatchObject({ status: 'failed', attemptCount: 3 });
 
@@ -147,9 +151,11 @@ describe('content webhooks', () => {
 
   it('when a webhook URL resolves to a private address, then the attempt is refused and not retried', async () => {
     // "localhost" is not on the allow-list (only the literal 127.0.0.1 is): the guard checks its DNS answer.
-    const hook = await api.post('/v1/webhooks', { url: 'https://localhost:9/hook', events: ['content.created'] });
+    const hook = await api.post('/v1/webhooks', {
+      body: { url: 'https://localhost:9/hook', events: ['content.created'] },
+    });
     expect(hook.status).toBe(201);
-    await api.post('/v1/content', { type: 'blog', title: 'Not to localhost', content: '' });
+    await api.post('/v1/content', { body: { type: 'blog', title: 'Not to localhost', content: '' } });
     const [delivery] = await settled(api, hook.body.id, 1);
     expect(delivery).toMatchObject({ status: 'refused', attemptCount: 1 });
     expect(delivery.attempts[0].error).toContain('private address');
@@ -163,30 +169,33 @@ describe('content webhooks', () => {
       'not a url',
       'ftp://x.y/',
     ]) {
-      const res = await api.post('/v1/webhooks', { url, events: ['content.created'] });
+      const res = await api.post('/v1/webhooks', { body: { url, events: ['content.created'] } });
       expect([url, res.status]).toEqual([url, 400]);
     }
-    expect((await api.post('/v1/webhooks', { url: 'https://example.com/', events: [] })).status).toBe(400);
-    expect((await api.post('/v1/webhooks', { url: 'https://example.com/', events: ['content.read'] })).status).toBe(
-      400,
-    );
+    expect((await api.post('/v1/webhooks', { body: { url: 'https://example.com/', events: [] } })).status).toBe(400);
+    expect(
+      (await api.post('/v1/webhooks', { body: { url: 'https://example.com/', events: ['content.read'] } })).status,
+    ).toBe(400);
   });
 
   it('when a project has as many webhooks as allowed, then the next one is 400', async () => {
     const client = await freshClient();
     for (let i = 0; i < 10; i++) {
       expect(
-        (await client.post('/v1/webhooks', { url: `https://example.com/${i}`, events: ['content.created'] })).status,
+        (await client.post('/v1/webhooks', { body: { url: `https://example.com/${i}`, events: ['content.created'] } }))
+          .status,
       ).toBe(201);
     }
-    const res = await client.post('/v1/webhooks', { url: 'https://example.com/11', events: ['content.created'] });
+    const res = await client.post('/v1/webhooks', {
+      body: { url: 'https://example.com/11', events: ['content.created'] },
+    });
     expect(res.status).toBe(400);
   });
 
   it("when another project lists, deletes or redelivers a project's webhook, then 404, and its changes do not reach it", async () => {
     const stub = await receiver(project.webhookSecret);
-    const hook = await api.post('/v1/webhooks', { url: stub.url, events: ['content.created'] });
-    await api.post('/v1/content', { type: 'blog', title: 'Mine', content: '' });
+    const hook = await api.post('/v1/webhooks', { body: { url: stub.url, events: ['content.created'] } });
+    await api.post('/v1/content', { body: { type: 'blog', title: 'Mine', content: '' } });
     const [delivery] = await settled(api, hook.body.id, 1);
 
     const other = await freshClient();
@@ -194,7 +203,7 @@ describe('content webhooks', () => {
     expect((await other.get(`/v1/webhooks/${hook.body.id}/deliveries`)).status).toBe(404);
     expect((await other.post(`/v1/webhooks/${hook.body.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(404);
     expect((await other.delete(`/v1/webhooks/${hook.body.id}`)).status).toBe(404);
-    await other.post('/v1/content', { type: 'blog', title: 'Theirs', content: '' });
+    await other.post('/v1/content', { body: { type: 'blog', title: 'Theirs', content: '' } });
     expect(await deliveriesOf(api, hook.body.id)).toHaveLength(1);
 
     expect((await api.delete(`/v1/webhooks/${hook.body.id}`)).status).toBe(204);
@@ -219,15 +228,16 @@ describe('content webhooks', () => {
     stubs.push(tarpit);
     const x = await svc.createProject();
     const xClient = clientFor(svc.app, x.headers);
-    const xHook = await xClient.post('/v1/webhooks', { url: tarpit.url, events: ['content.created'] });
-    for (let i = 0; i < 6; i++) await xClient.post('/v1/content', { type: 'blog', title: `Slow ${i}`, content: '' });
+    const xHook = await xClient.post('/v1/webhooks', { body: { url: tarpit.url, events: ['content.created'] } });
+    for (let i = 0; i < 6; i++)
+      await xClient.post('/v1/content', { body: { type: 'blog', title: `Slow ${i}`, content: '' } });
     await waitFor(() => open === 2);
 
     const y = await svc.createProject();
     const yClient = clientFor(svc.app, y.headers);
     const yReceiver = await receiver(y.webhookSecret);
-    const yHook = await yClient.post('/v1/webhooks', { url: yReceiver.url, events: ['content.created'] });
-    await yClient.post('/v1/content', { type: 'blog', title: 'Fast', content: '' });
+    const yHook = await yClient.post('/v1/webhooks', { body: { url: yReceiver.url, events: ['content.created'] } });
+    await yClient.post('/v1/content', { body: { type: 'blog', title: 'Fast', content: '' } });
     const [yDelivery] = await settled(yClient, yHook.body.id, 1);
     expect(yDelivery.status).toBe('delivered');
     // Y got through while X's attempts were still held by its tarpit.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { TenantContext } from '@platform/tenancy';
 
 export interface ContentTypeRow {
@@ -22,34 +23,33 @@ const COLUMNS = {
 
 const RETURNING = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
-const scoped = (db: Knex, tenant: TenantContext) =>
-  db('content_types').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+const TABLE = 'content_types';
 
 export async function insertContentType(
   db: Knex,
   tenant: TenantContext,
   input: { name: string; description: string | null; schema: Record<string, unknown> },
 ): Promise<ContentTypeRow> {
-  const [row] = await db('content_types')
+  const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       name: input.name,
       description: input.description,
       schema: JSON.stringify(input.schema),
     })
-    .returning(RETURNING);
+    .returning<ContentTypeRow[]>(RETURNING);
   return row;
 }
 
 export async function listContentTypes(db: Knex, tenant: TenantContext): Promise<ContentTypeRow[]> {
-  return scoped(db, tenant)
+  const rows = await tenantTable(db, tenant, TABLE)
     .select(COLUMNS)
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ]);
+  return rows as ContentTypeRow[];
 }
 
 export async function findContentTypeById(
@@ -57,7 +57,7 @@ export async function findContentTypeById(
   tenant: TenantContext,
   id: string,
 ): Promise<ContentTypeRow | undefined> {
-  return scoped(db, tenant).where({ id }).first(COLUMNS);
+  return (await tenantTable(db, tenant, TABLE).where({ id }).first(COLUMNS)) as ContentTypeRow | undefined;
 }
 
 export async function findContentTypeByName(
@@ -65,7 +65,7 @@ export async function findContentTypeByName(
   tenant: TenantContext,
   name: string,
 ): Promise<ContentTypeRow | undefined> {
-  return scoped(db, tenant).where({ name }).first(COLUMNS);
+  return (await tenantTable(db, tenant, TABLE).where({ name }).first(COLUMNS)) as ContentTypeRow | undefined;
 }
 
 export async function updateContentType(
@@ -77,6 +77,6 @@ export async function updateContentType(
   const patch: Record<string, unknown> = { updated_at: db.fn.now() };
   if (changes.description !== undefined) patch.description = changes.description;
   if (changes.schema !== undefined) patch.schema = JSON.stringify(changes.schema);
-  const [row] = await scoped(db, tenant).where({ id }).update(patch).returning(RETURNING);
+  const [row] = await tenantTable(db, tenant, TABLE).where({ id }).update(patch).returning<ContentTypeRow[]>(RETURNING);
   return row;
 }

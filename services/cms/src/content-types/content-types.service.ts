@@ -1,33 +1,13 @@
 import type { Knex } from 'knex';
-import { errors, isUuid, toIso, type TenantContext } from '@platform/tenancy';
+import { errors, isUuid, type TenantContext } from '@platform/tenancy';
 import * as repo from './content-types.repository';
-import type { ContentTypeRow } from './content-types.repository';
+import { toContentType, toSummary, type ContentType, type ContentTypeSummary } from './content-types.mapper';
 import type { CreateContentTypeInput, UpdateContentTypeInput } from './content-types.schemas';
 import { isUniqueViolation } from '@platform/db';
 import type { PatternChecker } from './pattern-checker';
 import type { ContentValidator } from './content-validation';
 
-export interface ContentTypeSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ContentType extends ContentTypeSummary {
-  schema: Record<string, unknown>;
-}
-
-const toSummary = (row: ContentTypeRow): ContentTypeSummary => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  createdAt: toIso(row.createdAt) as string,
-  updatedAt: toIso(row.updatedAt) as string,
-});
-
-const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row), schema: row.schema });
+export type { ContentType, ContentTypeSummary } from './content-types.mapper';
 
 /** Content type definitions and the validators of their schemas. */
 export class ContentTypesService {

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import type { Tenant } from '@platform/tenancy';
-import { deleteRevisions, insertRevision, type RevisionChange } from '../revisions/revisions.repository';
-import { announceContentEvent } from '../webhooks/content-events';
-import type { ContentEvent } from '../webhooks/webhooks.repository';
+import type { RevisionChange } from '../revisions/revisions.model';
+import { deleteRevisions, insertRevision } from '../revisions/revisions.service';
+import type { OutboxWriter } from '@platform/events';
+import { announceContentEvents } from '../webhooks/content-events';
+import type { ContentEvent } from '../webhooks/webhooks.model';
 import type { ContentItemRow } from './content.repository';
 import { toContentItem } from './content.mapper';
 
@@ -39,6 +41,7 @@ function changeOf(before: ContentItemRow | null, after: ContentItemRow): Revisio
  */
 export async function recordChange(
   trx: Knex.Transaction,
+  outbox: OutboxWriter,
   tenant: Tenant,
   before: ContentItemRow | null,
   after: ContentItemRow,
@@ -47,11 +50,16 @@ export async function recordChange(
   if (before?.revision === after.revision) return;
   await insertRevision(trx, tenant, after, change ?? changeOf(before, after));
   const data = toContentItem(after);
-  for (const event of eventsOf(before, after)) await announceContentEvent(trx, tenant, event, data);
+  await announceContentEvents(trx, outbox, tenant, eventsOf(before, after), data);
 }
 
 /** A deleted item takes its history with it; subscribers get its last state. */
-export async function recordDeletion(trx: Knex.Transaction, tenant: Tenant, before: ContentItemRow): Promise<void> {
+export async function recordDeletion(
+  trx: Knex.Transaction,
+  outbox: OutboxWriter,
+  tenant: Tenant,
+  before: ContentItemRow,
+): Promise<void> {
   await deleteRevisions(trx, tenant, before.id);
-  await announceContentEvent(trx, tenant, 'content.deleted', toContentItem(before));
+  await announceContentEvents(trx, outbox, tenant, ['content.deleted'], toContentItem(before));
 }

@@ -1,37 +1,9 @@
 import type { Knex } from 'knex';
+import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
+import type { ContentItemRow, ContentKind } from './content.model';
 
-export type ContentKind = 'blog' | 'faq' | 'page' | 'custom';
-export type ContentStatus = 'draft' | 'published' | 'archived';
-
-export interface ContentItemRow {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  type: ContentKind;
-  title: string;
-  slug: string;
-  content: string;
-  status: ContentStatus;
-  metadata: Record<string, unknown>;
-  contentType: string | null;
-  /** The latest revision's number. */
-  revision: number;
-  publishAt: Date | null;
-  unpublishAt: Date | null;
-  /** A pending draft of a published item: the fields readers will see once it is published. */
-  draft: DraftFields | null;
-  draftPublishAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface DraftFields {
-  title: string;
-  slug: string;
-  content: string;
-  metadata: Record<string, unknown>;
-}
+export type { ContentItemRow, ContentKind, ContentStatus, DraftFields } from './content.model';
 
 export type ContentSummaryRow = Pick<
   ContentItemRow,
@@ -89,15 +61,13 @@ const LIVE_FIELDS = ['title', 'slug', 'content', 'status', 'metadata'] as const;
 
 const RETURNING = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
-const scoped = (db: Knex, tenant: Tenant) =>
-  db('content_items').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
+const TABLE = 'content_items';
 
 export async function insertContentItem(db: Knex, tenant: Tenant, item: NewContentItem): Promise<ContentItemRow> {
-  const [row] = await db('content_items')
+  const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: item.id,
-      tenant_id: tenant.tenantId,
-      project_id: tenant.projectId,
+      ...ownerColumns(tenant),
       type: item.type,
       title: item.title,
       slug: item.slug,
@@ -110,7 +80,7 @@ export async function insertContentItem(db: Knex, tenant: Tenant, item: NewConte
       search_language: item.searchLanguage,
       revision: 1,
     })
-    .returning(RETURNING);
+    .returning<ContentItemRow[]>(RETURNING);
   return row;
 }
 
@@ -137,7 +107,7 @@ export async function slugUsage(
   base: string,
 ): Promise<{ baseTaken: boolean; highestSuffix: number }> {
   const suffix = `^${base}-([1-9][0-9]{0,8})$`;
-  const row: { baseTaken: boolean | null; highestSuffix: string | null } = await scoped(db, tenant)
+  const row: { baseTaken: boolean | null; highestSuffix: string | null } = await tenantTable(db, tenant, TABLE)
     .where({ type })
     .andWhere((q) => q.where({ slug: base }).orWhereRaw('slug ~ ?', [suffix]))
     .first(
@@ -153,8 +123,8 @@ export async function findContentItem(
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<ContentItemRow | undefined> {
-  const query = scoped(db, tenant).where({ id }).first(COLUMNS);
-  return options.lock ? query.forUpdate() : query;
+  const query = tenantTable(db, tenant, TABLE).where({ id }).first(COLUMNS);
+  return (await (options.lock ? query.forUpdate() : query)) as ContentItemRow | undefined;
 }
 
 export interface SearchQuery {
@@ -178,7 +148,7 @@ export async function listContentItems(
   if (filters.status) where.status = filters.status;
   if (filters.slug) where.slug = filters.slug;
   const matching = () => {
-    const query = scoped(db, tenant).where(where);
+    const query = tenantTable(db, tenant, TABLE).where(where);
     return search
       ? query.whereRaw('search @@ websearch_to_tsquery(?::regconfig, ?)', [search.language, search.text])
       : query;
@@ -195,7 +165,7 @@ export async function listContentItems(
     rows.orderBy(order),
     matching().count<{ count: string }[]>({ count: '*' }),
   ]);
-  return { rows: found, total: Number(count) };
+  return { rows: found as ContentSummaryRow[], total: Number(count) };
 }
 
 export async function updateContentItem(
@@ -220,12 +190,12 @@ export async function updateContentItem(
   if (changes.searchLanguage !== undefined) patch.search_language = changes.searchLanguage;
   // Only a change readers can see is a new revision; a draft alone is not.
   if (LIVE_FIELDS.some((field) => changes[field] !== undefined)) patch.revision = db.raw('revision + 1');
-  const [row] = await scoped(db, tenant).where({ id }).update(patch).returning(RETURNING);
+  const [row] = await tenantTable(db, tenant, TABLE).where({ id }).update(patch).returning<ContentItemRow[]>(RETURNING);
   return row;
 }
 
 export async function deleteContentItem(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
-  return (await scoped(db, tenant).where({ id }).delete()) > 0;
+  return (await tenantTable(db, tenant, TABLE).where({ id }).delete()) > 0;
 }
 
 /**
@@ -233,7 +203,8 @@ export async function deleteContentItem(db: Knex, tenant: Tenant, id: string): P
  * transaction; rows another replica is working on are skipped, so each is applied once.
  */
 export async function lockDueItems(trx: Knex.Transaction, limit: number): Promise<ContentItemRow[]> {
-  return trx('content_items')
+  // A sweep over every project's items: each row carries its owner, which the caller uses.
+  const rows = await sharedTable(trx, TABLE)
     .where('publish_at', '<=', trx.fn.now())
     .orWhere('unpublish_at', '<=', trx.fn.now())
     .orWhere('draft_publish_at', '<=', trx.fn.now())
@@ -241,4 +212,5 @@ export async function lockDueItems(trx: Knex.Transaction, limit: number): Promis
     .limit(limit)
     .forUpdate()
     .skipLocked();
+  return rows as ContentItemRow[];
 }

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '@platform/db';
+import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, type Tenant, type TenantContext } from '@platform/tenancy';
 import type { ContentTypesService } from '../content-types/content-types.service';
@@ -9,7 +10,7 @@ import { toContentItem, toDraftView, toSummary, type ContentItem, type ContentSu
 import * as repo from './content.repository';
 import type { ContentItemRow, DraftFields, NewContentItem } from './content.repository';
 import type { CreateContentInput, ListContentQuery, UpdateContentInput } from './content.schemas';
-import type { RevisionChange } from '../revisions/revisions.repository';
+import type { RevisionChange } from '../revisions/revisions.model';
 import { searchLanguageOf } from './search-language';
 import { nextFreeSlug, slugify } from './slug';
 
@@ -22,7 +23,8 @@ export interface ContentPage {
   offset: number;
 }
 
-const isSlugConflict = (error: unknown) => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
+/** Whether `error` is a second item of one type taking a slug. */
+export const isSlugConflict = (error: unknown): boolean => isUniqueViolation(error, repo.SLUG_CONSTRAINT);
 
 const slugTaken = (slug: string) => errors.conflict(`The slug '${slug}' is already used by another item of this type`);
 
@@ -66,7 +68,6 @@ export class ContentService {
           throw isSlugConflict(error) ? slugTaken(input.slug as string) : error;
         })
       : await this.insertWithGeneratedSlug(tenant, item);
-    this.deps.relay.kick();
     return toContentItem(row);
   }
 
@@ -133,12 +134,11 @@ export class ContentService {
   }
 
   async remove(tenant: Tenant, id: string): Promise<void> {
-    await this.deps.db.transaction(async (trx) => {
+    await withOutbox(this.db, this.deps.relay, async (trx, outbox) => {
       const before = await this.find(trx, tenant, id, true);
       await repo.deleteContentItem(trx, tenant, id);
-      await recordDeletion(trx, tenant, before);
+      await recordDeletion(trx, outbox, tenant, before);
     });
-    this.deps.relay.kick();
   }
 
   /** The item locked for the transaction of one change, which writes its revision and webhooks. */
@@ -148,15 +148,13 @@ export class ContentService {
     apply: (trx: Knex.Transaction, before: ContentItemRow) => Promise<ContentItemRow | undefined>,
     change?: RevisionChange,
   ): Promise<ContentItemRow> {
-    const row = await this.db.transaction(async (trx) => {
+    return withOutbox(this.db, this.deps.relay, async (trx, outbox) => {
       const before = await this.find(trx, tenant, id, true);
       const after = await apply(trx, before);
       if (!after) throw errors.notFound('Content');
-      await recordChange(trx, tenant, before, after, change);
+      await recordChange(trx, outbox, tenant, before, after, change);
       return after;
     });
-    this.deps.relay.kick();
-    return row;
   }
 
   private async saveDraft(
@@ -181,14 +179,14 @@ export class ContentService {
 
   /** Insert with its first revision and webhooks, in one transaction. */
   private async insert(tenant: Tenant, item: NewContentItem, lockBase?: string): Promise<ContentItemRow> {
-    return this.db.transaction(async (trx) => {
+    return withOutbox(this.db, this.deps.relay, async (trx, outbox) => {
       if (lockBase !== undefined) {
         await repo.lockSlugBase(trx, tenant, item.type, lockBase);
         const slug = nextFreeSlug(lockBase, await repo.slugUsage(trx, tenant, item.type, lockBase));
         item = { ...item, slug };
       }
       const row = await repo.insertContentItem(trx, tenant, item);
-      await recordChange(trx, tenant, null, row);
+      await recordChange(trx, outbox, tenant, null, row);
       return row;
     });
   }
@@ -239,4 +237,14 @@ export function publishDraft(
     draftPublishAt: null,
     ...(before.status === 'published' ? {} : { publishAt: null }),
   });
+}
+
+/** One change to an item's columns, in the caller's transaction (a restore, the schedule). */
+export function updateContentItem(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  id: string,
+  changes: repo.ContentChanges,
+): Promise<ContentItemRow | undefined> {
+  return repo.updateContentItem(trx, tenant, id, changes);
 }

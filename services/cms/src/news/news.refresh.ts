@@ -18,7 +18,7 @@ export interface NewsRefreshDeps {
 }
 
 export interface NewsRefreshOptions {
-  /** Defaults to `deps.config.newsFeeds` (NEWS_FEEDS). */
+  /** Defaults to `deps.config.newsFeeds` (the CMS's NEWS_FEEDS). */
   feeds?: FeedSource[];
   /** Feeds tried less than this long ago (by any replica) are skipped; 0 refreshes all. */
   minIntervalMs?: number;
@@ -98,7 +98,8 @@ async function storeItems(
  * were (until they age out). Exported for a CronJob-style runner too.
  */
 export async function refreshNews(deps: NewsRefreshDeps, options: NewsRefreshOptions = {}): Promise<NewsRefreshReport> {
-  const defaults = loadCmsConfig();
+  // The defaults only: whoever runs the refresh passes the configured values.
+  const defaults = loadCmsConfig({});
   const cutoff = retentionCutoff(options.retentionDays ?? defaults.newsRetentionDays);
   const refreshed = await refreshFeeds(deps, options, defaults, cutoff);
   if (!refreshed) return { ran: false, feeds: [], pruned: 0 };

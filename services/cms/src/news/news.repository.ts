@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { sharedTable } from '@platform/db';
 
 /**
  * News is platform-wide (RESOLUTIONS 5): the same items for every project, so these
@@ -44,16 +45,17 @@ export async function listNews(
   db: Knex,
   filters: { category?: string; limit: number; offset: number },
 ): Promise<NewsItemRow[]> {
-  const query = db('news_items').select(COLUMNS);
+  const query = sharedTable(db, 'news_items').select(COLUMNS);
   if (filters.category) query.where({ category: filters.category });
-  return query
+  const rows = await query
     .orderByRaw('published_at DESC NULLS LAST, created_at DESC, id DESC')
     .limit(filters.limit)
     .offset(filters.offset);
+  return rows as NewsItemRow[];
 }
 
 export async function findNews(db: Knex, id: string): Promise<NewsItemRow | undefined> {
-  return db('news_items').where({ id }).first(COLUMNS);
+  return sharedTable(db, 'news_items').where({ id }).first(COLUMNS);
 }
 
 /** Inserts new items and refreshes known ones; the URL is the identity (unique index). URLs must be distinct. */
@@ -67,7 +69,7 @@ export async function upsertNews(db: Knex, items: ParsedNewsItem[]): Promise<voi
 const UPSERT_BATCH = 500;
 
 async function upsertBatch(db: Knex, items: ParsedNewsItem[]): Promise<void> {
-  await db('news_items')
+  await sharedTable(db, 'news_items')
     .insert(
       items.map((item) => ({
         id: randomUUID(),
@@ -95,7 +97,7 @@ async function upsertBatch(db: Knex, items: ParsedNewsItem[]): Promise<void> {
 }
 
 export async function feedStates(db: Knex, urls: string[]): Promise<FeedState[]> {
-  return db('news_feeds').whereIn('url', urls).select({ url: 'url', lastAttemptAt: 'last_attempt_at' });
+  return sharedTable(db, 'news_feeds').whereIn('url', urls).select({ url: 'url', lastAttemptAt: 'last_attempt_at' });
 }
 
 export async function recordFeedResult(
@@ -107,7 +109,7 @@ export async function recordFeedResult(
   const row = result.ok
     ? { last_attempt_at: now, last_success_at: now, last_error: null, last_item_count: result.itemCount }
     : { last_attempt_at: now, last_error: result.error };
-  await db('news_feeds')
+  await sharedTable(db, 'news_feeds')
     .insert({ url: feed.url, category: feed.category, ...row })
     .onConflict('url')
     .merge({ category: feed.category, ...row });

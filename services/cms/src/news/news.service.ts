@@ -1,40 +1,18 @@
 import type { Knex } from 'knex';
-import { errors, isUuid, toIso } from '@platform/tenancy';
+import { errors, isUuid } from '@platform/tenancy';
+import { toNewsItem, type NewsItem } from './news.mapper';
 import * as repo from './news.repository';
-import type { NewsItemRow } from './news.repository';
 import type { ListNewsQuery } from './news.schemas';
 
-export interface NewsItem {
-  id: string;
-  title: string;
-  description: string;
-  url: string;
-  publishedAt: string | null;
-  source: string;
-  category: string;
+export type { NewsItem } from './news.mapper';
+
+/** Reading the stored news (the refresh job fills it); the same for every project. */
+export async function listNews(db: Knex, query: ListNewsQuery): Promise<{ news: NewsItem[] }> {
+  return { news: (await repo.listNews(db, query)).map(toNewsItem) };
 }
 
-const toNewsItem = (row: NewsItemRow): NewsItem => ({
-  id: row.id,
-  title: row.title,
-  description: row.description,
-  url: row.url,
-  publishedAt: toIso(row.publishedAt),
-  source: row.source,
-  category: row.category,
-});
-
-/** Reading the stored news; the refresh job fills it. */
-export class NewsService {
-  constructor(private readonly db: Knex) {}
-
-  async list(query: ListNewsQuery): Promise<{ news: NewsItem[] }> {
-    return { news: (await repo.listNews(this.db, query)).map(toNewsItem) };
-  }
-
-  async get(id: string): Promise<NewsItem> {
-    const row = isUuid(id) ? await repo.findNews(this.db, id) : undefined;
-    if (!row) throw errors.notFound('News item');
-    return toNewsItem(row);
-  }
+export async function getNews(db: Knex, id: string): Promise<NewsItem> {
+  const row = isUuid(id) ? await repo.findNews(db, id) : undefined;
+  if (!row) throw errors.notFound('News item');
+  return toNewsItem(row);
 }

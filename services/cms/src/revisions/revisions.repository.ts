@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { ownerColumns, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
-import type { ContentItemRow, ContentStatus } from '../content/content.repository';
+import type { ContentItemRow, ContentStatus } from '../content/content.model';
+import type { RevisionChange } from './revisions.model';
 
-/** What caused a revision. */
-export type RevisionChange = 'created' | 'updated' | 'published' | 'unpublished' | 'restored';
+export type { RevisionChange } from './revisions.model';
 
 export interface RevisionRow {
   contentId: string;
@@ -29,8 +30,10 @@ const COLUMNS = {
   createdAt: 'created_at',
 };
 
-const scoped = (db: Knex, tenant: Tenant, contentId: string) =>
-  db('content_revisions').where({ tenant_id: tenant.tenantId, project_id: tenant.projectId, content_id: contentId });
+const TABLE = 'content_revisions';
+
+const revisionsOf = (db: Knex, tenant: Tenant, contentId: string) =>
+  tenantTable(db, tenant, TABLE).where({ content_id: contentId });
 
 /** The item as it is now, as revision `item.revision`: call it in the transaction that changed it. */
 export async function insertRevision(
@@ -39,9 +42,8 @@ export async function insertRevision(
   item: ContentItemRow,
   change: RevisionChange,
 ): Promise<void> {
-  await trx('content_revisions').insert({
-    tenant_id: tenant.tenantId,
-    project_id: tenant.projectId,
+  await tenantTable(trx, tenant, TABLE).insert({
+    ...ownerColumns(tenant),
     content_id: item.id,
     number: item.revision,
     change,
@@ -60,10 +62,10 @@ export async function listRevisions(
   page: Page,
 ): Promise<{ rows: RevisionRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    scoped(db, tenant, contentId).select(COLUMNS).orderBy('number', 'desc').limit(page.limit).offset(page.offset),
-    scoped(db, tenant, contentId).count<{ count: string }[]>({ count: '*' }),
+    revisionsOf(db, tenant, contentId).select(COLUMNS).orderBy('number', 'desc').limit(page.limit).offset(page.offset),
+    revisionsOf(db, tenant, contentId).count<{ count: string }[]>({ count: '*' }),
   ]);
-  return { rows, total: Number(count) };
+  return { rows: rows as RevisionRow[], total: Number(count) };
 }
 
 export async function findRevision(
@@ -72,9 +74,9 @@ export async function findRevision(
   contentId: string,
   number: number,
 ): Promise<RevisionRow | undefined> {
-  return scoped(db, tenant, contentId).where({ number }).first(COLUMNS);
+  return revisionsOf(db, tenant, contentId).where({ number }).first(COLUMNS);
 }
 
 export async function deleteRevisions(trx: Knex.Transaction, tenant: Tenant, contentId: string): Promise<void> {
-  await scoped(trx, tenant, contentId).delete();
+  await revisionsOf(trx, tenant, contentId).delete();
 }

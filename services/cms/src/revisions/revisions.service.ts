@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
-import { errors, toIso, type Page, type Tenant, type TenantContext } from '@platform/tenancy';
-import { isUniqueViolation } from '@platform/db';
-import type { ContentService } from '../content/content.service';
+import { errors, type Page, type Tenant, type TenantContext } from '@platform/tenancy';
+import { isSlugConflict, updateContentItem, type ContentService } from '../content/content.service';
 import { toContentItem, type ContentItem } from '../content/content.mapper';
-import * as repo from '../content/content.repository';
 import { searchLanguageOf } from '../content/search-language';
-import { findRevision, listRevisions, type RevisionRow } from './revisions.repository';
+import { toRevision, type Revision } from './revisions.mapper';
+import { findRevision, listRevisions } from './revisions.repository';
 
-const toRevision = (row: RevisionRow) => ({ ...row, createdAt: toIso(row.createdAt) as string });
+// What a change to an item writes in its transaction (content-changes.ts).
+export { deleteRevisions, insertRevision } from './revisions.repository';
 
-export type Revision = ReturnType<typeof toRevision>;
+export type { Revision } from './revisions.mapper';
 
 /** An item's history: every change readers could see, newest first, and restoring one. */
 export class RevisionsService {
@@ -40,7 +40,7 @@ export class RevisionsService {
         async (trx, before) => {
           const revision = await findRevision(trx, tenant, contentId, number);
           if (!revision) throw errors.notFound('Revision');
-          return repo.updateContentItem(trx, tenant, before.id, {
+          return updateContentItem(trx, tenant, before.id, {
             title: revision.title,
             slug: revision.slug,
             content: revision.content,
@@ -52,7 +52,7 @@ export class RevisionsService {
         'restored',
       )
       .catch((error: unknown) => {
-        if (isUniqueViolation(error, repo.SLUG_CONSTRAINT)) {
+        if (isSlugConflict(error)) {
           throw errors.conflict(`The slug of revision ${number} is now used by another item of this type`);
         }
         throw error;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { writeEvent } from '@platform/events';
+import type { OutboxWriter } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
 import { insertDelivery, subscribersOf, type ContentEvent } from './webhooks.repository';
 
@@ -14,32 +14,39 @@ export interface WebhookAttemptData {
 }
 
 /**
- * Queues a delivery of `event` to every webhook of the project that subscribed to it, in the
- * transaction that made the change: a committed change is always announced, a rolled-back one
- * never is. The body is fixed here, so every attempt sends (and signs) the same bytes.
+ * Queues a delivery of each of `events` to every webhook of the project that subscribed to it,
+ * in the transaction that made the change: a committed change is always announced, a
+ * rolled-back one never is. The body is fixed here, so every attempt sends (and signs) the same
+ * bytes. One query finds the subscribers of all the events.
  */
-export async function announceContentEvent(
+export async function announceContentEvents(
   trx: Knex.Transaction,
+  outbox: OutboxWriter,
   tenant: Tenant,
-  event: ContentEvent,
+  events: ContentEvent[],
   data: unknown,
 ): Promise<number> {
-  const subscribers = await subscribersOf(trx, tenant, event);
+  if (!events.length) return 0;
+  const webhooks = await subscribersOf(trx, tenant, events);
   const occurredAt = new Date().toISOString();
-  for (const webhook of subscribers) {
-    const id = randomUUID();
-    const body = JSON.stringify({ id, event, occurredAt, data });
-    await insertDelivery(trx, tenant, { id, webhookId: webhook.id, event, url: webhook.url, body });
-    await queueAttempt(trx, tenant, { deliveryId: id, step: 1 });
+  let queued = 0;
+  for (const event of events) {
+    for (const webhook of webhooks.filter((w) => w.events.includes(event))) {
+      const id = randomUUID();
+      const body = JSON.stringify({ id, event, occurredAt, data });
+      await insertDelivery(trx, tenant, { id, webhookId: webhook.id, event, url: webhook.url, body });
+      await queueAttempt(outbox, tenant, { deliveryId: id, step: 1 });
+      queued++;
+    }
   }
-  return subscribers.length;
+  return queued;
 }
 
 export async function queueAttempt(
-  trx: Knex.Transaction,
+  outbox: OutboxWriter,
   tenant: Tenant,
   data: WebhookAttemptData,
   dueAt?: Date,
 ): Promise<void> {
-  await writeEvent(trx, { type: WEBHOOK_ATTEMPT_EVENT, ...tenant, data }, dueAt ? { availableAt: dueAt } : {});
+  await outbox.write({ type: WEBHOOK_ATTEMPT_EVENT, ...tenant, data }, dueAt ? { availableAt: dueAt } : {});
 }

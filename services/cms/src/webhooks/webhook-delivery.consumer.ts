@@ -1,7 +1,7 @@
-import type { EventEnvelope } from '@platform/events';
+import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { attemptHandled, attemptSignedDelivery, markAttemptHandled, nextAttemptAt } from '@platform/webhooks';
-import type { CmsRuntime } from '../cms-runtime';
+import type { CmsShared } from '../index';
 import { queueAttempt, WEBHOOK_ATTEMPT_EVENT, type WebhookAttemptData } from './content-events';
 import { findDelivery, recordAttempt, type DeliveryStatus } from './webhooks.repository';
 
@@ -12,7 +12,7 @@ const CONSUMER = 'cms.webhooks';
  * with the next one, scheduled after the configured backoff, in one transaction; a project
  * whose share of the delivery slots is busy has its attempt put back for a moment instead.
  */
-export async function startWebhookDelivery(deps: ServiceDeps, runtime: CmsRuntime): Promise<() => void> {
+export async function startWebhookDelivery(deps: ServiceDeps, runtime: CmsShared): Promise<() => void> {
   let stopped = false;
   await deps.bus.subscribe({
     queue: runtime.config.webhookQueue,
@@ -29,7 +29,7 @@ export async function startWebhookDelivery(deps: ServiceDeps, runtime: CmsRuntim
   };
 }
 
-async function attempt(deps: ServiceDeps, runtime: CmsRuntime, event: EventEnvelope<WebhookAttemptData>) {
+async function attempt(deps: ServiceDeps, runtime: CmsShared, event: EventEnvelope<WebhookAttemptData>) {
   const tenant = { tenantId: event.tenantId, projectId: event.projectId };
   const { deliveryId, step } = event.data;
   // Only deliveries of this service's own database (a shared exchange may carry others').
@@ -38,9 +38,9 @@ async function attempt(deps: ServiceDeps, runtime: CmsRuntime, event: EventEnvel
 
   const release = runtime.webhookSlots.tryAcquire(tenant.projectId);
   if (!release) {
-    await deps.db.transaction(async (trx) => {
+    await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
       if (!(await markAttemptHandled(trx, CONSUMER, event.id))) return;
-      await queueAttempt(trx, tenant, event.data, new Date(Date.now() + deps.config.webhooks.slotRetryMs));
+      await queueAttempt(outbox, tenant, event.data, new Date(Date.now() + deps.config.webhooks.slotRetryMs));
     });
     return;
   }
@@ -59,7 +59,7 @@ async function attempt(deps: ServiceDeps, runtime: CmsRuntime, event: EventEnvel
         timeoutMs: runtime.config.webhookTimeoutMs,
         deadlineMs: deps.config.webhooks.deadlineMs,
         maxResponseBytes: deps.config.webhooks.maxResponseBytes,
-        allowedHosts: deps.config.webhookAllowedHosts,
+        allowedHosts: runtime.config.webhookAllowedHosts,
       },
     );
   } finally {
@@ -67,10 +67,10 @@ async function attempt(deps: ServiceDeps, runtime: CmsRuntime, event: EventEnvel
   }
   const retryAt = result.outcome === 'failed' ? nextAttemptAt(runtime.config.webhookRetryDelaysMs, step) : null;
   const status: DeliveryStatus = result.outcome === 'failed' && retryAt ? 'pending' : result.outcome;
-  await deps.db.transaction(async (trx) => {
+  await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
     if (!(await markAttemptHandled(trx, CONSUMER, event.id))) return;
     await recordAttempt(trx, tenant, delivery.id, result, status);
-    if (retryAt) await queueAttempt(trx, tenant, { deliveryId, step: step + 1 }, retryAt);
+    if (retryAt) await queueAttempt(outbox, tenant, { deliveryId, step: step + 1 }, retryAt);
   });
   if (result.outcome !== 'delivered') {
     deps.logger.warn('content webhook not delivered', {

@@ -1,15 +1,10 @@
 import type { Knex } from 'knex';
+import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
 import type { AttemptOutcome, AttemptResult } from '@platform/webhooks';
+import type { ContentEvent, DeliveryStatus } from './webhooks.model';
 
-export type ContentEvent =
-  | 'content.created'
-  | 'content.updated'
-  | 'content.published'
-  | 'content.unpublished'
-  | 'content.deleted';
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'refused';
+export type { ContentEvent, DeliveryStatus } from './webhooks.model';
 
 export interface WebhookRow {
   id: string;
@@ -40,6 +35,7 @@ export interface AttemptRow {
   createdAt: Date;
 }
 
+const ATTEMPTS = 'webhook_delivery_attempts';
 const WEBHOOK_COLUMNS = { id: 'id', url: 'url', events: 'events', createdAt: 'created_at' };
 const DELIVERY_COLUMNS = {
   id: 'id',
@@ -62,40 +58,55 @@ const ATTEMPT_COLUMNS = {
   createdAt: 'created_at',
 };
 
-const owned = (tenant: Tenant) => ({ tenant_id: tenant.tenantId, project_id: tenant.projectId });
-
 export async function insertWebhook(
   db: Knex,
   tenant: Tenant,
   webhook: Omit<WebhookRow, 'createdAt'>,
 ): Promise<WebhookRow> {
-  const [row] = await db('webhooks')
-    .insert({ id: webhook.id, ...owned(tenant), url: webhook.url, events: webhook.events })
-    .returning(Object.entries(WEBHOOK_COLUMNS).map(([alias, column]) => `${column} as ${alias}`));
+  const [row] = await tenantTable(db, tenant, 'webhooks')
+    .insert({ id: webhook.id, ...ownerColumns(tenant), url: webhook.url, events: webhook.events })
+    .returning<WebhookRow[]>(Object.entries(WEBHOOK_COLUMNS).map(([alias, column]) => `${column} as ${alias}`));
   return row;
 }
 
 export async function listWebhooks(db: Knex, tenant: Tenant): Promise<WebhookRow[]> {
-  return db('webhooks')
-    .where(owned(tenant))
+  const rows = await tenantTable(db, tenant, 'webhooks')
     .select(WEBHOOK_COLUMNS)
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ]);
+  return rows as WebhookRow[];
+}
+
+/** Serialises changes to the number of the project's webhooks until the transaction ends. */
+export async function lockProjectWebhooks(trx: Knex.Transaction, tenant: Tenant): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`cms.webhooks:${tenant.projectId}`]);
+}
+
+export async function countWebhooks(db: Knex, tenant: Tenant): Promise<number> {
+  const [{ count }] = await tenantTable(db, tenant, 'webhooks').count<{ count: string }[]>({ count: '*' });
+  return Number(count);
 }
 
 export async function findWebhook(db: Knex, tenant: Tenant, id: string): Promise<WebhookRow | undefined> {
-  return db('webhooks').where(owned(tenant)).where({ id }).first(WEBHOOK_COLUMNS);
+  return tenantTable(db, tenant, 'webhooks').where({ id }).first(WEBHOOK_COLUMNS);
 }
 
 export async function deleteWebhook(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
-  return (await db('webhooks').where(owned(tenant)).where({ id }).delete()) > 0;
+  return (await tenantTable(db, tenant, 'webhooks').where({ id }).delete()) > 0;
 }
 
-/** The project's subscriptions to `event`. */
-export async function subscribersOf(db: Knex, tenant: Tenant, event: ContentEvent): Promise<WebhookRow[]> {
-  return db('webhooks').where(owned(tenant)).whereRaw('? = ANY(events)', [event]).select(WEBHOOK_COLUMNS);
+/** The project's subscriptions to any of `events`, oldest first. */
+export async function subscribersOf(db: Knex, tenant: Tenant, events: ContentEvent[]): Promise<WebhookRow[]> {
+  const rows = await tenantTable(db, tenant, 'webhooks')
+    .whereRaw('events && ?::text[]', [events])
+    .select(WEBHOOK_COLUMNS)
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ]);
+  return rows as WebhookRow[];
 }
 
 export async function insertDelivery(
@@ -103,9 +114,9 @@ export async function insertDelivery(
   tenant: Tenant,
   delivery: Pick<DeliveryRow, 'id' | 'webhookId' | 'event' | 'url' | 'body'>,
 ): Promise<void> {
-  await trx('webhook_deliveries').insert({
+  await tenantTable(trx, tenant, 'webhook_deliveries').insert({
     id: delivery.id,
-    ...owned(tenant),
+    ...ownerColumns(tenant),
     webhook_id: delivery.webhookId,
     event: delivery.event,
     url: delivery.url,
@@ -114,7 +125,7 @@ export async function insertDelivery(
 }
 
 export async function findDelivery(db: Knex, tenant: Tenant, id: string): Promise<DeliveryRow | undefined> {
-  return db('webhook_deliveries').where(owned(tenant)).where({ id }).first(DELIVERY_COLUMNS);
+  return tenantTable(db, tenant, 'webhook_deliveries').where({ id }).first(DELIVERY_COLUMNS);
 }
 
 export async function listDeliveries(
@@ -123,8 +134,8 @@ export async function listDeliveries(
   webhookId: string,
   page: Page,
 ): Promise<{ rows: DeliveryRow[]; total: number; attempts: AttemptRow[] }> {
-  const scoped = () => db('webhook_deliveries').where(owned(tenant)).where({ webhook_id: webhookId });
-  const [rows, [{ count }]] = await Promise.all([
+  const scoped = () => tenantTable(db, tenant, 'webhook_deliveries').where({ webhook_id: webhookId });
+  const [found, [{ count }]] = await Promise.all([
     scoped()
       .select(DELIVERY_COLUMNS)
       .orderBy([
@@ -135,8 +146,10 @@ export async function listDeliveries(
       .offset(page.offset),
     scoped().count<{ count: string }[]>({ count: '*' }),
   ]);
-  const attempts: AttemptRow[] = rows.length
-    ? await db('webhook_delivery_attempts')
+  const rows = found as DeliveryRow[];
+  // Attempts are reached through the project's own delivery ids.
+  const attempts = rows.length
+    ? await sharedTable(db, ATTEMPTS)
         .whereIn(
           'delivery_id',
           rows.map((row: DeliveryRow) => row.id),
@@ -144,7 +157,7 @@ export async function listDeliveries(
         .select(ATTEMPT_COLUMNS)
         .orderBy('attempt')
     : [];
-  return { rows, total: Number(count), attempts };
+  return { rows, total: Number(count), attempts: attempts as AttemptRow[] };
 }
 
 /**
@@ -158,13 +171,13 @@ export async function recordAttempt(
   result: AttemptResult,
   status: DeliveryStatus,
 ): Promise<number> {
-  const [row] = await trx('webhook_deliveries')
-    .where(owned(tenant))
+  const [row] = await tenantTable(trx, tenant, 'webhook_deliveries')
     .where({ id: deliveryId })
     .update({ attempt_count: trx.raw('attempt_count + 1'), status, updated_at: trx.fn.now() })
-    .returning('attempt_count');
+    .returning<{ attempt_count: number }[]>('attempt_count');
   if (!row) return 0;
-  await trx('webhook_delivery_attempts').insert({
+  // The delivery was updated under its owner just above.
+  await sharedTable(trx, ATTEMPTS).insert({
     id: crypto.randomUUID(),
     delivery_id: deliveryId,
     attempt: row.attempt_count,
@@ -178,8 +191,7 @@ export async function recordAttempt(
 
 /** Marks a delivery pending again (a redelivery was asked for). */
 export async function markPending(trx: Knex.Transaction, tenant: Tenant, deliveryId: string): Promise<void> {
-  await trx('webhook_deliveries')
-    .where(owned(tenant))
+  await tenantTable(trx, tenant, 'webhook_deliveries')
     .where({ id: deliveryId })
     .update({ status: 'pending', updated_at: trx.fn.now() });
 }

@@ -1,29 +1,40 @@
 import type { RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
 import { createWebhookSchema, listDeliveriesQuerySchema } from './webhooks.schemas';
-import type { WebhooksService } from './webhooks.service';
+import {
+  createWebhook,
+  listDeliveries,
+  listWebhooks,
+  redeliver,
+  removeWebhook,
+  type WebhookLimits,
+} from './webhooks.service';
 
 /** Thin handlers: validated input -> service -> JSON. */
-export function webhookHandlers(service: WebhooksService): Record<string, RequestHandler> {
+export function webhookHandlers(
+  { db, relay }: Pick<ServiceDeps, 'db' | 'relay'>,
+  limits: WebhookLimits,
+): Record<string, RequestHandler> {
   return {
     create: async (req, res) => {
-      res.status(201).json(await service.create(tenantOf(req), parse(createWebhookSchema, req.body)));
+      res.status(201).json(await createWebhook(db, tenantOf(req), parse(createWebhookSchema, req.body), limits));
     },
     list: async (req, res) => {
-      res.json(await service.list(tenantOf(req)));
+      res.json(await listWebhooks(db, tenantOf(req)));
     },
     remove: async (req, res) => {
-      await service.remove(tenantOf(req), String(req.params.id));
+      await removeWebhook(db, tenantOf(req), String(req.params.id));
       res.status(204).end();
     },
     deliveries: async (req, res) => {
       const page = parse(listDeliveriesQuerySchema, req.query);
-      res.json(await service.deliveries(tenantOf(req), String(req.params.id), page));
+      res.json(await listDeliveries(db, tenantOf(req), String(req.params.id), page));
     },
     redeliver: async (req, res) => {
       res
         .status(202)
-        .json(await service.redeliver(tenantOf(req), String(req.params.id), String(req.params.deliveryId)));
+        .json(await redeliver(db, relay, tenantOf(req), String(req.params.id), String(req.params.deliveryId)));
     },
   };
 }

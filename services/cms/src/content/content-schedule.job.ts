@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { withOutbox } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
-import { recordChange } from '../content/content-changes';
-import { publishDraft } from '../content/content.service';
-import * as repo from '../content/content.repository';
-import type { ContentItemRow } from '../content/content.repository';
+import { recordChange } from './content-changes';
+import { publishDraft } from './content.service';
+import * as repo from './content.repository';
+import type { ContentItemRow } from './content.repository';
 
 type Step = 'publish' | 'publishDraft' | 'unpublish';
 
@@ -34,10 +35,10 @@ function applyStep(trx: Knex.Transaction, tenant: Tenant, row: ContentItemRow, s
  * (SKIP LOCKED) plus clearing the time in the same transaction make each change happen once.
  * Each change writes its revision and webhooks like a change through the API.
  */
-export async function runContentSchedule(db: Knex, batchSize: number): Promise<number> {
+export async function runContentSchedule(db: Knex, relay: { kick(): void }, batchSize: number): Promise<number> {
   let applied = 0;
   for (;;) {
-    const count = await db.transaction(async (trx) => {
+    const count = await withOutbox(db, relay, async (trx, outbox) => {
       const due = await repo.lockDueItems(trx, batchSize);
       const now = Date.now();
       for (let row of due) {
@@ -45,7 +46,7 @@ export async function runContentSchedule(db: Knex, batchSize: number): Promise<n
         for (const step of dueSteps(row, now)) {
           const after = await applyStep(trx, tenant, row, step);
           if (!after) break;
-          await recordChange(trx, tenant, row, after);
+          await recordChange(trx, outbox, tenant, row, after);
           row = after;
         }
       }

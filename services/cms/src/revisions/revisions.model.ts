@@ -1,0 +1,2 @@
+/** What caused a revision. */
+export type RevisionChange = 'created' | 'updated' | 'published' | 'unpublished' | 'restored';
