@@ -3,7 +3,6 @@
 // tenantTable/sharedTable and the import boundaries.
 import tseslint from 'typescript-eslint';
 
-
 const KNEX_NAMES = '/^(db|trx|tx|knex|platformDb)$/';
 const TABLE_ARGUMENT = '[arguments.0.type=/^(Literal|TemplateLiteral)$/]';
 const noDirectTables = [

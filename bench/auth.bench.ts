@@ -136,7 +136,7 @@ export default async function authBench(): Promise<string[]> {
   const svc = await createTestService(authService, {
     env: { AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' },
   });
-  const { config } = svc.parts!.shared;
+  const { config } = svc.parts.shared;
   const subject = await listenService(svc.app);
   const { url } = subject;
   const lines: string[] = [];

@@ -7,9 +7,8 @@ import type { ServiceDefinition, ServiceDeps, ServiceParts, StopFunction } from 
 /** A service put together around its deps: its HTTP app and the means to run and release it. */
 export interface AssembledService<Shared = unknown> {
   app: Express;
-  /** Present for services with `build`; undefined on the transitional createApp path. */
-  parts?: ServiceParts<Shared>;
-  /** Starts the jobs (or `startBackground`); the function returned stops them all. */
+  parts: ServiceParts<Shared>;
+  /** Starts the jobs; the function returned stops them all. */
   startJobs(): Promise<StopFunction>;
   /** Releases what `build` made; call after the jobs stopped. */
   close(): Promise<void>;
@@ -48,24 +47,16 @@ async function startAll(parts: ServiceParts, deps: ServiceDeps): Promise<StopFun
   return stopAll;
 }
 
-/** Builds a service from either shape of definition; used by the runtime and the test kit. */
+/** Builds a service around its deps; used by the runtime and the test kit. */
 export function assembleService<Shared>(
   definition: ServiceDefinition<Shared>,
   deps: ServiceDeps,
 ): AssembledService<Shared> {
-  if (definition.build) {
-    const parts = definition.build(deps);
-    return {
-      app: httpAppOf(deps, parts),
-      parts,
-      startJobs: () => startAll(parts as ServiceParts, deps),
-      close: () => parts.close(),
-    };
-  }
-  const legacy = definition;
+  const parts = definition.build(deps);
   return {
-    app: legacy.createApp(deps),
-    startJobs: async () => (legacy.startBackground ? legacy.startBackground(deps) : async () => undefined),
-    close: async () => undefined,
+    app: httpAppOf(deps, parts),
+    parts,
+    startJobs: () => startAll(parts as ServiceParts, deps),
+    close: () => parts.close(),
   };
 }

@@ -1,7 +1,5 @@
 export type {
-  BuiltServiceDefinition,
   Job,
-  LegacyServiceDefinition,
   ServiceDefinition,
   ServiceDeps,
   ServiceName,

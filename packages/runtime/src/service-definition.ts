@@ -1,4 +1,4 @@
-import type { Express, Router } from 'express';
+import type { Router } from 'express';
 import type Redis from 'ioredis';
 import type { Knex } from 'knex';
 import type { Migration } from '@platform/db';
@@ -56,30 +56,12 @@ export interface ServiceParts<Shared = unknown> {
   close(): Promise<void>;
 }
 
-interface DefinitionBase {
+/** A service: its name, port and migrations, and `build(deps)`, its one composition root. */
+export interface ServiceDefinition<Shared = unknown> {
   name: ServiceName;
   defaultPort: number;
   /** The service's own migrations; the event tables are added in front by the runtime. */
   migrations: Migration[];
-}
-
-/** A service with one composition root: `build(deps)` makes its routes, jobs and shared state. */
-export interface BuiltServiceDefinition<Shared = unknown> extends DefinitionBase {
+  /** Makes the service's routes, jobs and shared state around its deps. */
   build(deps: ServiceDeps): ServiceParts<Shared>;
-  createApp?: never;
-  startBackground?: never;
 }
-
-/**
- * @deprecated The transitional shape of the services not yet converted to `build`; it goes
- * once all six services are converted (issue #16, see docs/service-shape.md).
- */
-export interface LegacyServiceDefinition extends DefinitionBase {
-  build?: never;
-  /** Builds the HTTP app; pure, no listen(). */
-  createApp(deps: ServiceDeps): Express;
-  /** Consumers, schedulers and workers that run beside the HTTP server. */
-  startBackground?(deps: ServiceDeps): Promise<StopFunction>;
-}
-
-export type ServiceDefinition<Shared = unknown> = BuiltServiceDefinition<Shared> | LegacyServiceDefinition;

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import request from 'supertest';
 import { createTestService } from '@platform/testkit';
-import type { BuiltServiceDefinition, Job } from '../src';
+import type { ServiceDefinition, Job } from '../src';
 
 /** A built service whose jobs and close() record what happens to them. */
-function recordingService(log: string[], jobs: Job[]): BuiltServiceDefinition<{ log: string[] }> {
+function recordingService(log: string[], jobs: Job[]): ServiceDefinition<{ log: string[] }> {
   return {
     name: 'template',
     defaultPort: 0,

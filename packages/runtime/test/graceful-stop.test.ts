@@ -3,10 +3,10 @@ import { Router } from 'express';
 import { InProcessBus } from '@platform/events';
 import { createTestDatabase, waitFor } from '@platform/testkit';
 import { createDb } from '@platform/db';
-import { createHttpApp, createLogger } from '@platform/http';
+import { createLogger } from '@platform/http';
 import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import { randomBytes } from 'node:crypto';
-import { readinessOf, startService, type Infrastructure, type ServiceDefinition } from '../src';
+import { startService, type Infrastructure, type ServiceDefinition } from '../src';
 
 describe('stopping a service (SIGTERM)', () => {
   it('when stopped with a request in flight, then /readyz turns red first while requests are still served, and the in-flight request completes', async () => {
@@ -20,7 +20,7 @@ describe('stopping a service (SIGTERM)', () => {
       name: 'notifications',
       defaultPort: 0,
       migrations: [],
-      createApp: (deps) => {
+      build: () => {
         const routes = Router();
         routes.get('/slow', async (_req, res) => {
           arrived = true;
@@ -30,7 +30,7 @@ describe('stopping a service (SIGTERM)', () => {
         routes.get('/fast', (_req, res) => {
           res.json({ done: true });
         });
-        return createHttpApp({ service: 'notifications', logger, openapi: {}, routes, readiness: readinessOf(deps) });
+        return { routes, openapi: {}, jobs: [], shared: undefined, close: async () => undefined };
       },
     };
     const config = loadPlatformConfig({ NODE_ENV: 'test', SHUTDOWN_READINESS_DELAY_MS: '1000' });

@@ -49,8 +49,8 @@ export interface TestServiceOptions {
 export interface TestService<Shared = unknown> {
   app: Express;
   deps: ServiceDeps;
-  /** What `build` returned (routes, jobs, shared state); undefined for a not yet converted service. */
-  parts?: ServiceParts<Shared>;
+  /** What `build` returned (routes, jobs, shared state). */
+  parts: ServiceParts<Shared>;
   /**
    * Starts the service's jobs (consumers, schedulers, workers), which tests otherwise run
    * without; `close()` stops them too, the returned function stops them earlier.

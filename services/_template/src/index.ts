@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadTemplateConfig, type TemplateConfig } from './config';
 import { openapi } from './openapi';
@@ -21,7 +21,7 @@ export function buildTemplate(deps: ServiceDeps): ServiceParts<TemplateShared> {
   };
 }
 
-export const templateService: BuiltServiceDefinition<TemplateShared> = {
+export const templateService: ServiceDefinition<TemplateShared> = {
   name: 'template',
   defaultPort: 4099,
   migrations,

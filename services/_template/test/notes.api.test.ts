@@ -56,6 +56,6 @@ describe('notes', () => {
     expect(res.status).toBe(400);
     assertMatchesOpenApi(openapi, res);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(svc.parts!.shared.config.maxBodyLength).toBe(20);
+    expect(svc.parts.shared.config.maxBodyLength).toBe(20);
   });
 });

@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { ConfigError, signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
@@ -37,7 +37,7 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
   };
 }
 
-export const authService: BuiltServiceDefinition<AuthShared> = {
+export const authService: ServiceDefinition<AuthShared> = {
   name: 'auth',
   defaultPort: 4001,
   migrations,

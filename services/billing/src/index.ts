@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadBillingConfig, type BillingConfig } from './config';
 import { openapi } from './openapi';
@@ -25,7 +25,7 @@ export function buildBilling(deps: ServiceDeps): ServiceParts<BillingShared> {
   };
 }
 
-export const billingService: BuiltServiceDefinition<BillingShared> = {
+export const billingService: ServiceDefinition<BillingShared> = {
   name: 'billing',
   defaultPort: 4002,
   migrations,

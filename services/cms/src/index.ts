@@ -1,4 +1,4 @@
-import { startRecurringJob, type BuiltServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import { startRecurringJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { ProjectSlots } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadCmsConfig, type CmsConfig } from './config';
@@ -74,7 +74,7 @@ export function buildCms(deps: ServiceDeps): ServiceParts<CmsShared> {
   };
 }
 
-export const cmsService: BuiltServiceDefinition<CmsShared> = {
+export const cmsService: ServiceDefinition<CmsShared> = {
   name: 'cms',
   defaultPort: 4003,
   migrations,

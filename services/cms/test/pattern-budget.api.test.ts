@@ -143,7 +143,7 @@ describe('while a slow pattern is being checked', () => {
   });
 
   it('when another project reads its content meanwhile, then it is answered before the slow create', async () => {
-    const checker = roomy.parts!.shared.patternChecker;
+    const checker = roomy.parts.shared.patternChecker;
     const answered: string[] = [];
     const creating = tenant
       .post('/v1/content-types', { body: { name: 'slow', schema: codeSchema(VERY_SLOW) } })

@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, Job, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, Job, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { BatchWorker } from './batch-worker/batch-worker';
 import { loadLlmConfig } from './config';
@@ -57,7 +57,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   };
 }
 
-export const llmService: BuiltServiceDefinition<LlmServiceShared> = {
+export const llmService: ServiceDefinition<LlmServiceShared> = {
   name: 'llm',
   defaultPort: 4004,
   migrations,

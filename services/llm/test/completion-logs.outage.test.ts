@@ -92,7 +92,7 @@ describe('completion logs while the database is unreachable', () => {
     }
     // Several flush intervals: the writer has tried and failed, and still holds every row.
     await sleep(300);
-    expect(replica.parts!.shared.logs.pending).toBe(5);
+    expect(replica.parts.shared.logs.pending).toBe(5);
     expect(await storedIds(during)).toEqual([]);
     // What an operator sees meanwhile: the rows wait, none is lost.
     const scraped = await scrapeMetrics();
@@ -109,8 +109,8 @@ describe('completion logs while the database is unreachable', () => {
     );
     const ids = logs.map((log: { id: string }) => log.id);
     expect([...ids].sort()).toEqual([warm.body.id, ...during].sort());
-    expect(replica.parts!.shared.logs.pending).toBe(0);
-    expect(replica.parts!.shared.logs.droppedTotal).toBe(0);
+    expect(replica.parts.shared.logs.pending).toBe(0);
+    expect(replica.parts.shared.logs.droppedTotal).toBe(0);
   });
 
   it('when the service stops while the database is away and it returns within the grace, then the stop writes the buffered logs', async () => {
@@ -124,11 +124,11 @@ describe('completion logs while the database is unreachable', () => {
     const stopping = stopBackground!();
     stopBackground = undefined;
     await sleep(300);
-    expect(replica.parts!.shared.logs.pending).toBe(3);
+    expect(replica.parts.shared.logs.pending).toBe(3);
 
     proxy.restore();
     await stopping;
-    expect(replica.parts!.shared.logs.pending).toBe(0);
+    expect(replica.parts.shared.logs.pending).toBe(0);
     expect((await storedIds(during)).sort()).toEqual([...during].sort());
   });
 });

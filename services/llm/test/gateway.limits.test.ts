@@ -14,7 +14,7 @@ beforeAll(async () => {
   llm = await startLlmTestService({ llmEnv: { LLM_VENDOR_TIMEOUT_MS: '5000' } });
   // A second replica: its own build (meters, clients, logs), the same database.
   second = assembleService(llmService, { ...llm.svc.deps });
-  replicaShared = [llm.svc.parts!.shared, second.parts!.shared];
+  replicaShared = [llm.svc.parts.shared, second.parts.shared];
   replicas = [llm.api, llmApi(second.app)];
 });
 

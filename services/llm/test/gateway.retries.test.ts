@@ -38,7 +38,7 @@ async function freshProject(): Promise<TestProject> {
 type Attempt = { model: string; status: string; error: string | null; requestId: string; attempt: number };
 
 async function attemptsOf(project: TestProject, count: number): Promise<Attempt[]> {
-  await llm.svc.parts!.shared.logs.flush();
+  await llm.svc.parts.shared.logs.flush();
   const logs = await waitFor(
     async () => {
       const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, { headers: project.headers });

@@ -43,7 +43,7 @@ async function refusalOf(project: TestProject) {
 describe('open streams per project and per process', () => {
   it('when a project holds its share of the streams, then its next stream gets 429 RATE_LIMITED in OpenAI’s shape while another project still opens one', async () => {
     const [busy, other, third] = await Promise.all([freshProject(), freshProject(), freshProject()]);
-    expect(llm.svc.parts!.shared.config.gatewayMaxStreamsPerProject).toBe(1);
+    expect(llm.svc.parts.shared.config.gatewayMaxStreamsPerProject).toBe(1);
     const held = await open(busy);
     expect(held.res.status).toBe(200);
 
@@ -68,7 +68,7 @@ describe('open streams per project and per process', () => {
     expect(fourth.body.error).toMatchObject({ code: 'RATE_LIMITED', message: 'This replica has no stream free' });
 
     held.close();
-    await waitFor(() => llm.svc.parts!.shared.streams.holding(busy.projectId) === 0);
+    await waitFor(() => llm.svc.parts.shared.streams.holding(busy.projectId) === 0);
     const again = await open(busy);
     expect(again.res.status).toBe(200);
     [again, alongside, last].forEach((stream) => stream.close());

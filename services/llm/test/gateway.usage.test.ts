@@ -25,7 +25,7 @@ async function freshProject(): Promise<TestProject> {
 type Log = { model: string; status: string; promptTokens: number; completionTokens: number; costUsd: number | null };
 
 async function logsOf(project: TestProject, count: number): Promise<Log[]> {
-  await llm.svc.parts!.shared.logs.flush();
+  await llm.svc.parts.shared.logs.flush();
   return waitFor(
     async () => {
       const res = await llm.api.get(`/v1/logs/${project.tenantId}/${project.projectId}`, { headers: project.headers });

@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
 import { loadMailerConfig, type MailerConfig } from './config';
@@ -52,7 +52,7 @@ export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
   };
 }
 
-export const mailerService: BuiltServiceDefinition<MailerShared> = {
+export const mailerService: ServiceDefinition<MailerShared> = {
   name: 'mailer',
   defaultPort: 4005,
   migrations,

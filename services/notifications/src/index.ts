@@ -1,4 +1,4 @@
-import type { BuiltServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadNotificationsConfig, type NotificationsConfig } from './config';
 import { startExpirySweep } from './live/live.expiry';
@@ -41,7 +41,7 @@ export function buildNotifications(deps: ServiceDeps): ServiceParts<Notification
   };
 }
 
-export const notificationsService: BuiltServiceDefinition<NotificationsShared> = {
+export const notificationsService: ServiceDefinition<NotificationsShared> = {
   name: 'notifications',
   defaultPort: 4006,
   migrations,

@@ -50,7 +50,7 @@ describeAmqp('live streams across replicas', () => {
     for (const bus of buses) await bus.start();
     svc = await createTestService(notificationsService, { bus: buses[0] });
     const second: ServiceDeps = { ...svc.deps, bus: buses[1] };
-    const first = { app: svc.app, startJobs: () => svc.startJobs(), close: async () => undefined };
+    const first = { app: svc.app, parts: svc.parts, startJobs: () => svc.startJobs(), close: async () => undefined };
     replicas.push(await replica(first, buses[0]));
     replicas.push(await replica(assembleService(notificationsService, second), buses[1]));
   });

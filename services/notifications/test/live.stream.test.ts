@@ -244,7 +244,7 @@ describe('GET /v1/notifications/stream', () => {
     const reader = await connected(project, 'bob');
     slow.pause();
     const big = { blob: 'x'.repeat(400_000) };
-    const { hub } = svc.parts!.shared;
+    const { hub } = svc.parts.shared;
     expect(hub.openStreams(project)).toBe(2);
     for (let i = 0; i < 100 && hub.openStreams(project) === 2; i++) {
       await api(project).create({ title: 'big', message: 'x', data: big });

@@ -38,7 +38,7 @@ export async function startWorker(
     await stopJobs();
     await replica.close();
   };
-  return { worker: replica.parts!.shared.batchWorker()!, bus, deps, stop };
+  return { worker: replica.parts.shared.batchWorker()!, bus, deps, stop };
 }
 
 /** Removes a test file's durable queues (with their retry and dead-letter queues) from the broker. */
