@@ -31,11 +31,6 @@ export interface PlatformConfig {
   projectRateLimit: { limit: number; windowMs: number };
   /** Requests of one project in progress at once, per service process (429 beyond). */
   projectMaxInFlight: number;
-  vendors: {
-    stripeApiBase?: string;
-  };
-  /** Used by llm; the CMS reads its own WEBHOOK_ALLOWED_HOSTS in its config. */
-  webhookAllowedHosts: string[];
   /** Outbound webhooks of every service: what one attempt may take, and the shared slots. */
   webhooks: { deadlineMs: number; maxResponseBytes: number; slots: number; projectSlots: number; slotRetryMs: number };
   /** On SIGTERM: how long /readyz answers 503 (balancers take the replica out) before the server stops accepting. */
@@ -75,8 +70,6 @@ const envSchema = Joi.object({
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
   PROJECT_RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000),
   PROJECT_MAX_IN_FLIGHT: Joi.number().integer().min(1).default(64),
-  STRIPE_API_BASE: Joi.string().uri(),
-  WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
   WEBHOOK_DEADLINE_MS: Joi.number().integer().min(100).max(300_000).default(15_000),
   WEBHOOK_MAX_RESPONSE_BYTES: Joi.number().integer().min(0).default(65_536),
   WEBHOOK_SLOTS: Joi.number().integer().min(1).max(1000).default(16),
@@ -122,12 +115,6 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     trustProxy: value.TRUST_PROXY,
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
-    vendors: {
-      stripeApiBase: value.STRIPE_API_BASE,
-    },
-    webhookAllowedHosts: value.WEBHOOK_ALLOWED_HOSTS.split(',')
-      .map((h: string) => h.trim())
-      .filter(Boolean),
     webhooks: {
       deadlineMs: value.WEBHOOK_DEADLINE_MS,
       maxResponseBytes: value.WEBHOOK_MAX_RESPONSE_BYTES,
