@@ -17,6 +17,7 @@ interface Description {
   patterns?: { schema?: Description; regex?: string; rule: Description }[];
   rules?: { name: string; args?: { limit?: number } }[];
   flags?: { id?: string };
+  whens?: { ref?: unknown; then?: Description; otherwise?: Description }[];
 }
 
 const REF = '#/components/schemas/';
@@ -78,7 +79,28 @@ function patch(desc: Description, json: JsonSchema, local: Components, seen = ne
     desc.matches?.forEach((match, i) => {
       if (match.schema && options?.[i]) patch(match.schema, options[i], local, seen);
     });
+    // `.allow(null)` on alternatives comes out as `type: 'null'` beside the options, which then refuse every value.
+    if (target.type === 'null' && Array.isArray(target.anyOf)) {
+      delete target.type;
+      target.anyOf = [...(target.anyOf as JsonSchema[]), { type: 'null' }];
+    }
   }
+  siblingConditions(desc, target);
+}
+
+/**
+ * `.when('sibling', ...)`: JSON Schema cannot see the sibling. joi-to-json merges a lone branch in as if
+ * it always applied, so both branches must be written out; when one of them is a bare `Joi.any()` (no
+ * change), the value need only match the base schema, and the `oneOf` of the two branches (which would
+ * refuse a value both accept) goes.
+ */
+function siblingConditions(desc: Description, target: JsonSchema): void {
+  const whens = (desc.whens ?? []).filter((when) => when.ref);
+  if (whens.length === 0) return;
+  if (whens.some((when) => !when.then || !when.otherwise))
+    throw new Error('contract: a .when() on a sibling key needs both then and otherwise (Joi.any() for no change)');
+  const bare = (branch?: Description) => JSON.stringify(branch) === JSON.stringify({ type: 'any' });
+  if (whens.length === 1 && (bare(whens[0].then) || bare(whens[0].otherwise))) delete target.oneOf;
 }
 
 /**

@@ -43,9 +43,15 @@ function operationObject(op: OperationDefinition, components: Components): Recor
   const bodySchema = request.body ? toJsonSchema(request.body, components, 'request') : request.rawBody;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) {
-    responses[status] = response.schema
+    const json = response.schema
       ? jsonResponse(response.description, toJsonSchema(response.schema, components, 'response'))
-      : { description: response.description, ...(response.content ? { content: response.content } : {}) };
+      : { description: response.description };
+    const content = { ...(json.content as object | undefined), ...response.content };
+    responses[status] = {
+      ...json,
+      ...(Object.keys(content).length ? { content } : {}),
+      ...(response.headers ? { headers: response.headers } : {}),
+    };
   }
   return {
     operationId: op.operationId,

@@ -6,8 +6,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'options'
 export interface ResponseDefinition {
   description: string;
   schema?: Joi.Schema;
-  /** A body that is not JSON, documented as-is by media type (an event stream, say). */
+  /** A body that is not JSON, documented as-is by media type (an event stream, say); beside `schema`, an alternative to it. */
   content?: Record<string, { schema: Record<string, unknown> }>;
+  /** Response headers, documented as-is. */
+  headers?: Record<string, { description?: string; schema: Record<string, unknown> }>;
 }
 
 /**

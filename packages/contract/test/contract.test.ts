@@ -58,6 +58,24 @@ describe('Joi to OpenAPI conversion', () => {
     });
   });
 
+  it('when alternatives allow null, then null is one more option (joi-to-json makes null the only type)', () => {
+    const out = toJsonSchema(Joi.alternatives().try(Joi.string(), Joi.number()).allow(null), {}, 'request');
+    expect(out).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] });
+  });
+
+  it('when a key depends on a sibling, then the base schema is documented, not one branch as if it always held', () => {
+    const schema = Joi.object({
+      kind: Joi.string().valid('a', 'b').required(),
+      extra: Joi.string().max(9).when('kind', { is: 'a', then: Joi.any(), otherwise: Joi.forbidden() }),
+    });
+    expect((toJsonSchema(schema, {}, 'request') as Schema).properties?.extra).toEqual({ type: 'string', maxLength: 9 });
+    const lone = Joi.object({
+      kind: Joi.string(),
+      extra: Joi.string().when('kind', { is: 'a', otherwise: Joi.forbidden() }),
+    });
+    expect(() => toJsonSchema(lone, {}, 'request')).toThrow(/both then and otherwise/);
+  });
+
   it('when two different schemas share one name, then building fails instead of one silently winning', () => {
     const components = {};
     toJsonSchema(Joi.object({ a: Joi.string() }).id('Thing'), components, 'response');
@@ -144,6 +162,32 @@ describe('the document built from operations', () => {
       content: { 'text/event-stream': { schema: { type: 'string' } } },
     });
     expect(streamed.paths['/stream'].options.responses['204']).toEqual({ description: 'Allowed' });
+  });
+
+  it('when a JSON response also has another media type and headers, then all are documented', () => {
+    const both = buildContractDocument({
+      title: 't',
+      description: 'd',
+      operations: [
+        {
+          method: 'post',
+          path: '/chat',
+          operationId: 'chat',
+          summary: 'c',
+          security: [],
+          responses: {
+            200: {
+              ...json('Whole or streamed', Joi.object({ id: Joi.string().required() })),
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+              headers: { 'x-cost': { schema: { type: 'string' } } },
+            },
+          },
+        },
+      ],
+    }) as { paths: Record<string, Record<string, { responses: Record<string, Record<string, object>> }>> };
+    const ok = both.paths['/chat'].post.responses['200'];
+    expect(Object.keys(ok.content)).toEqual(['application/json', 'text/event-stream']);
+    expect(ok.headers).toEqual({ 'x-cost': { schema: { type: 'string' } } });
   });
 
   it('when every schema is compiled, then every reference resolves and valid answers pass', () => {

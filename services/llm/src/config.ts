@@ -70,6 +70,9 @@ export interface LlmConfig {
   webhookAllowedHosts: string[];
 }
 
+/** The document states this default; a deployment may set another. */
+export const BATCH_MAX_REQUESTS_DEFAULT = 10_000;
+
 const schema = Joi.object({
   LLM_ROLE: Joi.string().valid('all', 'api', 'worker').default('all'),
   LLM_VENDOR_TIMEOUT_MS: Joi.number().integer().min(100).default(60_000),
@@ -79,7 +82,7 @@ const schema = Joi.object({
   LLM_LOG_FLUSH_MS: Joi.number().integer().min(1).default(20),
   LLM_LOG_MAX_BUFFERED: Joi.number().integer().min(1).default(50_000),
   LLM_LOG_SHUTDOWN_GRACE_MS: Joi.number().integer().min(0).default(10_000),
-  LLM_BATCH_MAX_REQUESTS: Joi.number().integer().min(1).default(10_000),
+  LLM_BATCH_MAX_REQUESTS: Joi.number().integer().min(1).default(BATCH_MAX_REQUESTS_DEFAULT),
   LLM_BATCH_CONCURRENCY: Joi.number().integer().min(1).max(1000).default(16),
   LLM_BATCH_SLOT_LEASE_MS: Joi.number().integer().min(300).default(30_000),
   LLM_BATCH_WORKER_PREFETCH: Joi.number().integer().min(1).max(100).default(4),

@@ -1,145 +1,245 @@
-import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS } from '@platform/tenancy';
-import { gatewayPaths, gatewaySchemas, singleCredentialScheme } from './openapi-gateway';
-import { ref, schemas } from './openapi-schemas';
+/** The LLM service's contract: every operation, its request schemas (the routes' own) and responses. */
+import { buildContractDocument, json, type OperationDefinition, type ResponseDefinition } from '@platform/contract';
+import { KEYS } from '@platform/tenancy';
+import {
+  batchCancelledResponse,
+  batchCreatedResponse,
+  batchListResponse,
+  batchResponse,
+  batchResultsResponse,
+} from './batches/batches.responses';
+import { batchIdSchema, listBatchesSchema, submitBatchSchema } from './batches/batches.schemas';
+import { completionResponse } from './completions/completions.responses';
+import { completionSchema } from './completions/completions.schemas';
+import { BATCH_MAX_REQUESTS_DEFAULT } from './config';
+import { chatCompletionResponse, modelListResponse, openAiErrorResponse } from './gateway/gateway.responses';
+import { chatSchema, fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
+import { fallbacksResponse, limitsResponse } from './limits/limits.responses';
+import { providerResponse, providerTestResponse } from './providers/providers.responses';
+import { saveProviderSchema, testProviderSchema } from './providers/providers.schemas';
+import { logListResponse, statsResponse } from './usage/usage.responses';
+import { logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage/usage.schemas';
 
-const pathParam = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description,
-});
-const queryParam = (name: string, schema: object, description?: string) => ({
-  name,
-  in: 'query',
-  required: false,
-  schema,
-  description,
-});
-const batchId = pathParam('batch_id', 'the batchId returned at submit');
-const projectPath = [
-  pathParam('tenant_id', 'must equal x-tenant-id, else 403'),
-  pathParam('project_id', 'must equal x-project-id, else 403'),
-];
-const page = (defaultLimit: number) => [
-  queryParam('limit', { type: 'integer', minimum: 1, maximum: 100, default: defaultLimit }),
-  queryParam('offset', { type: 'integer', minimum: 0, default: 0 }),
+/** The OpenAI-compatible routes also take `Authorization: Bearer <public key>.<secret key>`. */
+const SINGLE_CREDENTIAL = [...KEYS, { singleCredential: [] }];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid credentials',
+  403: 'Not allowed',
+  404: 'Not found',
+  429: 'Rate limited',
+  500: 'Server or vendor error',
+  502: 'Vendor unreachable',
+};
+
+/** The OpenAI-compatible routes answer errors in OpenAI's shape (gateway/openai-errors.ts). */
+const openAiErrors = (...statuses: number[]): Record<number, ResponseDefinition> =>
+  Object.fromEntries(statuses.map((status) => [status, json(STATUS_TEXT[status], openAiErrorResponse)]));
+
+const chatCompletion: ResponseDefinition = {
+  ...json(
+    'The completion; with stream: true a text/event-stream of `data: {chat.completion.chunk}` events, the usage chunk when stream_options.include_usage, then `data: [DONE]`. A failure after the first chunk ends the stream with `data: {error}` and no [DONE].',
+    chatCompletionResponse,
+  ),
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+  headers: {
+    'x-llm-cost-usd': {
+      description:
+        'cost of the request in USD (all attempts), by the price table; absent for a model without a price. Streams send it as an HTTP trailer',
+      schema: { type: 'string' },
+    },
+  },
+};
+
+const gatewayOperations: OperationDefinition[] = [
+  {
+    method: 'post',
+    path: '/chat/completions',
+    operationId: 'postChatCompletions',
+    summary: 'OpenAI-compatible chat completion, whole or streamed',
+    description:
+      "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. A vendor's 400/404 keeps its status.",
+    security: SINGLE_CREDENTIAL,
+    request: { body: chatSchema },
+    responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 429, 500, 502) },
+  },
+  {
+    method: 'get',
+    path: '/models',
+    operationId: 'getModels',
+    summary: "OpenAI's model list: the priced models of the vendors this project has configured",
+    security: SINGLE_CREDENTIAL,
+    responses: { 200: json('Models', modelListResponse), ...openAiErrors(401) },
+  },
+  {
+    method: 'get',
+    path: '/limits',
+    operationId: 'getLimits',
+    summary: "The project's budget and rate limits, and its spend this month",
+    security: KEYS,
+    responses: { 200: json('Limits', limitsResponse) },
+    errors: [401],
+  },
+  {
+    method: 'put',
+    path: '/limits',
+    operationId: 'putLimits',
+    summary: "Set the project's budget and rate limits (enforced on /chat/completions across replicas)",
+    security: KEYS,
+    request: { body: limitsSchema },
+    responses: { 200: json('Limits', limitsResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/fallbacks',
+    operationId: 'getFallbacks',
+    summary: "The project's default fallback models for /chat/completions",
+    security: KEYS,
+    responses: { 200: json('Fallbacks', fallbacksResponse) },
+    errors: [401],
+  },
+  {
+    method: 'put',
+    path: '/fallbacks',
+    operationId: 'putFallbacks',
+    summary: "Set the project's default fallback models (tried in turn when a request names none)",
+    security: KEYS,
+    request: { body: fallbacksSchema },
+    responses: { 200: json('Fallbacks', fallbacksResponse) },
+    errors: [400, 401],
+  },
 ];
 
-const document = buildOpenApiDocument({
+const operations: OperationDefinition[] = [
+  {
+    method: 'post',
+    path: '/completions',
+    operationId: 'postCompletions',
+    summary: 'Create a completion',
+    description:
+      "403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).",
+    security: KEYS,
+    request: { body: completionSchema },
+    responses: { 200: json('The completion', completionResponse) },
+    errors: [400, 401, 403, 500, 502],
+  },
+  {
+    method: 'post',
+    path: '/batch',
+    operationId: 'postBatch',
+    summary: 'Submit a batch',
+    description:
+      'Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).',
+    security: KEYS,
+    request: { body: submitBatchSchema(BATCH_MAX_REQUESTS_DEFAULT) },
+    responses: { 201: json('Stored and queued (pending)', batchCreatedResponse) },
+    errors: [400, 401, 403, 413],
+  },
+  {
+    method: 'get',
+    path: '/batch',
+    operationId: 'getBatch',
+    summary: 'List batches, newest first',
+    security: KEYS,
+    request: { query: listBatchesSchema },
+    responses: { 200: json('Batches', batchListResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/batch/{batch_id}',
+    operationId: 'getBatchByBatchId',
+    summary: 'Batch details',
+    security: KEYS,
+    request: { params: batchIdSchema },
+    responses: { 200: json('The batch', batchResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/batch/{batch_id}/results',
+    operationId: 'getBatchByBatchIdResults',
+    summary: 'Results of a completed batch, one per custom_id in submit order',
+    description: '425 TOO_EARLY while the batch is not completed (pending, processing, failed or cancelled).',
+    security: KEYS,
+    request: { params: batchIdSchema },
+    responses: { 200: json('Results', batchResultsResponse) },
+    errors: [401, 404, 425],
+  },
+  {
+    method: 'post',
+    path: '/batch/{batch_id}/cancel',
+    operationId: 'postBatchByBatchIdCancel',
+    summary: 'Cancel a pending or processing batch',
+    description: 'Items already running finish; no new item starts. 409 CONFLICT from completed, failed or cancelled.',
+    security: KEYS,
+    request: { params: batchIdSchema },
+    responses: { 200: json('Cancelled', batchCancelledResponse) },
+    errors: [401, 404, 409],
+  },
+  {
+    method: 'post',
+    path: '/providers',
+    operationId: 'postProviders',
+    summary: "Set the project's credentials for a vendor (upsert per project and vendor)",
+    security: KEYS,
+    request: { body: saveProviderSchema },
+    responses: { 200: json('Stored', providerResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'post',
+    path: '/providers/test',
+    operationId: 'postProvidersTest',
+    summary: 'Check the credentials with one cheap authenticated vendor call (list models)',
+    security: KEYS,
+    request: { body: testProviderSchema },
+    responses: { 200: json('Outcome; a refused key is success false', providerTestResponse) },
+    errors: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: '/logs/{tenant_id}/{project_id}',
+    operationId: 'getLogsByTenantIdByProjectId',
+    summary: 'Completion logs (batch items included), newest first',
+    security: KEYS,
+    request: { params: projectPathSchema, query: logsQuerySchema },
+    responses: { 200: json('Logs', logListResponse) },
+    errors: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: '/stats/{tenant_id}/{project_id}',
+    operationId: 'getStatsByTenantIdByProjectId',
+    summary: 'Usage statistics over an optional time range',
+    security: KEYS,
+    request: { params: projectPathSchema, query: statsQuerySchema },
+    responses: { 200: json('Statistics', statsResponse) },
+    errors: [400, 401, 403],
+  },
+];
+
+const document = buildContractDocument({
   title: 'LLM service',
   description:
     "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
     'an OpenAI-compatible gateway (/chat/completions whole and streamed, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
     'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
-  schemas: { ...schemas, ...gatewaySchemas },
-  paths: {
-    ...gatewayPaths,
-    '/completions': {
-      post: {
-        summary: 'Create a completion',
-        security: KEYS,
-        requestBody: jsonBody(ref('CompletionRequest')),
-        responses: {
-          '200': jsonResponse('The completion', ref('Completion')),
-          ...errorResponses(400, 401, 403, 500, 502),
-        },
-        description:
-          "403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).",
-      },
-    },
-    '/batch': {
-      post: {
-        summary: 'Submit a batch',
-        security: KEYS,
-        requestBody: jsonBody(ref('BatchSubmit')),
-        responses: {
-          '201': jsonResponse('Stored and queued (pending)', ref('BatchCreated')),
-          ...errorResponses(400, 401, 403, 413),
-        },
-        description:
-          'Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).',
-      },
-      get: {
-        summary: 'List batches, newest first',
-        security: KEYS,
-        parameters: [
-          queryParam('status', { type: 'string', enum: ['pending', 'processing', 'completed', 'failed', 'cancelled'] }),
-          ...page(20),
-        ],
-        responses: { '200': jsonResponse('Batches', ref('BatchList')), ...errorResponses(400, 401) },
-      },
-    },
-    '/batch/{batch_id}': {
-      get: {
-        summary: 'Batch details',
-        security: KEYS,
-        parameters: [batchId],
-        responses: { '200': jsonResponse('The batch', ref('Batch')), ...errorResponses(401, 404) },
-      },
-    },
-    '/batch/{batch_id}/results': {
-      get: {
-        summary: 'Results of a completed batch, one per custom_id in submit order',
-        security: KEYS,
-        parameters: [batchId],
-        responses: { '200': jsonResponse('Results', ref('BatchResults')), ...errorResponses(401, 404, 425) },
-        description: '425 TOO_EARLY while the batch is not completed (pending, processing, failed or cancelled).',
-      },
-    },
-    '/batch/{batch_id}/cancel': {
-      post: {
-        summary: 'Cancel a pending or processing batch',
-        security: KEYS,
-        parameters: [batchId],
-        responses: { '200': jsonResponse('Cancelled', ref('BatchCancelled')), ...errorResponses(401, 404, 409) },
-        description:
-          'Items already running finish; no new item starts. 409 CONFLICT from completed, failed or cancelled.',
-      },
-    },
-    '/providers': {
-      post: {
-        summary: "Set the project's credentials for a vendor (upsert per project and vendor)",
-        security: KEYS,
-        requestBody: jsonBody(ref('ProviderInput')),
-        responses: { '200': jsonResponse('Stored', ref('Provider')), ...errorResponses(400, 401) },
-      },
-    },
-    '/providers/test': {
-      post: {
-        summary: 'Check the credentials with one cheap authenticated vendor call (list models)',
-        security: KEYS,
-        requestBody: jsonBody(ref('ProviderTestInput')),
-        responses: {
-          '200': jsonResponse('Outcome; a refused key is success false', ref('ProviderTestResult')),
-          ...errorResponses(400, 401, 403),
-        },
-      },
-    },
-    '/logs/{tenant_id}/{project_id}': {
-      get: {
-        summary: 'Completion logs (batch items included), newest first',
-        security: KEYS,
-        parameters: [...projectPath, ...page(50)],
-        responses: { '200': jsonResponse('Logs', ref('LogList')), ...errorResponses(400, 401, 403) },
-      },
-    },
-    '/stats/{tenant_id}/{project_id}': {
-      get: {
-        summary: 'Usage statistics over an optional time range',
-        security: KEYS,
-        parameters: [
-          ...projectPath,
-          queryParam('from', { type: 'string', format: 'date-time' }, 'inclusive'),
-          queryParam('to', { type: 'string', format: 'date-time' }, 'inclusive'),
-        ],
-        responses: { '200': jsonResponse('Statistics', ref('Stats')), ...errorResponses(400, 401, 403) },
-      },
-    },
-  },
+  operations: [...gatewayOperations, ...operations],
 });
 
+// The single credential is this service's own scheme, beside the shared ones.
 const components = document.components as { securitySchemes: Record<string, unknown> };
-components.securitySchemes = { ...components.securitySchemes, singleCredential: singleCredentialScheme };
+components.securitySchemes = {
+  ...components.securitySchemes,
+  singleCredential: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: '<public key>.<secret key>',
+    description: 'the project public key and secret key joined by a dot; names exactly one project',
+  },
+};
 
 export const openapi = document;

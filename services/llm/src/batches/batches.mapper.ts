@@ -46,3 +46,8 @@ export function toCancelledBatch(batch: BatchRecord) {
     message: 'Batch cancelled; items not yet started will not run',
   };
 }
+
+export type BatchSummary = ReturnType<typeof toBatchSummary>;
+export type SubmittedBatch = ReturnType<typeof toSubmittedBatch>;
+export type BatchResults = ReturnType<typeof toBatchResults>;
+export type CancelledBatch = ReturnType<typeof toCancelledBatch>;

@@ -7,27 +7,36 @@ export interface SubmitBatchInput {
   webhook_url?: string;
 }
 
+const WEBHOOK_DESCRIPTION =
+  'http(s) URL called once the batch is completed or failed: POST {event: "batch.completed", batchId, status, requestCount, completedCount, failedCount, completedAt}, ' +
+  'signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project\'s webhookSecret, `X-Webhook-Id` stable across retries; ' +
+  'retried with exponential backoff (6 attempts over an hour); addresses resolving to private, loopback or link-local ranges are refused unless allow-listed';
+
 export function submitBatchSchema(maxRequests: number) {
   return Joi.object<SubmitBatchInput>({
     requests: Joi.array()
       .items(
         Joi.object({
-          custom_id: Joi.string().min(1).max(256).required(),
+          custom_id: Joi.string().min(1).max(256).required().description('unique within the batch'),
           model: modelSchema,
           messages: messagesSchema,
           ...generationOptions,
-        }).required(),
+        })
+          .id('BatchRequestItem')
+          .required(),
       )
       .min(1)
       .max(maxRequests)
       .unique('custom_id')
       .required()
+      .description(`at most LLM_BATCH_MAX_REQUESTS (default ${maxRequests.toLocaleString('en')})`)
       .messages({ 'array.unique': 'custom_id "{#value.custom_id}" appears more than once' }),
     webhook_url: Joi.string()
       .trim()
       .max(2048)
-      .uri({ scheme: ['http', 'https'] }),
-  });
+      .uri({ scheme: ['http', 'https'] })
+      .description(WEBHOOK_DESCRIPTION),
+  }).id('BatchSubmit');
 }
 
 export const listBatchesSchema = Joi.object<ListBatchesQuery>({
@@ -35,4 +44,6 @@ export const listBatchesSchema = Joi.object<ListBatchesQuery>({
   ...pageSchema(20),
 });
 
-export const batchIdSchema = Joi.object<{ batch_id: string }>({ batch_id: Joi.string().required() });
+export const batchIdSchema = Joi.object<{ batch_id: string }>({
+  batch_id: Joi.string().required().description('the batchId returned at submit'),
+});

@@ -39,7 +39,7 @@ const message = Joi.object({
   content: Joi.alternatives()
     .try(text, Joi.array().items(contentPart).max(1000))
     .allow(null)
-    .when('role', { is: Joi.valid('assistant'), otherwise: Joi.required().invalid(null) }),
+    .when('role', { is: Joi.valid('assistant'), then: Joi.any(), otherwise: Joi.required().invalid(null) }),
   name,
   tool_calls: Joi.when('role', {
     is: 'assistant',
@@ -101,17 +101,30 @@ export const chatSchema = Joi.object<ChatBody>({
   user: Joi.string().max(512),
   stream: Joi.boolean().allow(null),
   stream_options: Joi.object({ include_usage: Joi.boolean() }).allow(null),
-  fallbacks: Joi.array().items(Joi.string().trim().min(1).max(200)).max(20),
-});
+  fallbacks: Joi.array()
+    .items(Joi.string().trim().min(1).max(200))
+    .max(20)
+    .description(
+      'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
+    ),
+})
+  .description(
+    "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped.",
+  )
+  .id('ChatCompletionRequest');
 
 export const fallbacksSchema = Joi.object<{ fallbacks: string[] }>({
   fallbacks: Joi.array().items(Joi.string().trim().min(1).max(200)).max(20).required(),
-});
+}).id('Fallbacks');
 
 const optionalLimit = (schema: Joi.NumberSchema) => schema.allow(null).default(null);
 
 export const limitsSchema = Joi.object({
-  monthlyBudgetUsd: optionalLimit(Joi.number().min(0).max(1e9).precision(6)),
+  monthlyBudgetUsd: optionalLimit(Joi.number().min(0).max(1e9).precision(6)).description(
+    'spend per calendar month (UTC), by the price table',
+  ),
   requestsPerMinute: optionalLimit(Joi.number().integer().min(1).max(10_000_000)),
   tokensPerMinute: optionalLimit(Joi.number().integer().min(1).max(1e12)),
-});
+})
+  .description('replaces all three; an omitted or null limit is no limit')
+  .id('LimitsInput');

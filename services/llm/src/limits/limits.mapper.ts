@@ -13,3 +13,5 @@ export function toLimits(state: LimitState | undefined) {
     reservedUsd: state?.reservedUsd ?? 0,
   };
 }
+
+export type LimitsView = ReturnType<typeof toLimits>;

@@ -5,3 +5,5 @@ import type { ProviderRecord } from './providers.repository';
 export function toProviderResponse(record: ProviderRecord) {
   return { id: record.id, providerType: record.providerType, configured: true, createdAt: toIso(record.createdAt) };
 }
+
+export type ProviderView = ReturnType<typeof toProviderResponse>;

@@ -52,3 +52,6 @@ export function toStats({ totals, byModel, byProvider }: Awaited<ReturnType<type
     ...(range.to ? { to: toIso(range.to) } : {}),
   };
 }
+
+export type LogView = ReturnType<typeof toLogResponse>;
+export type StatsView = ReturnType<typeof toStats>;

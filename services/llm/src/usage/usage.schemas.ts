@@ -6,13 +6,14 @@ export const LOGS_DEFAULT_LIMIT = 50;
 export const logsQuerySchema = Joi.object<Page>(pageSchema(LOGS_DEFAULT_LIMIT));
 
 export const statsQuerySchema = Joi.object<StatsRange>({
-  from: Joi.date().iso(),
+  from: Joi.date().iso().description('inclusive'),
   to: Joi.date()
     .iso()
-    .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')) }),
+    .description('inclusive')
+    .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')), otherwise: Joi.any() }),
 });
 
 export const projectPathSchema = Joi.object<{ tenant_id: string; project_id: string }>({
-  tenant_id: Joi.string().required(),
-  project_id: Joi.string().required(),
+  tenant_id: Joi.string().required().description('must equal x-tenant-id, else 403'),
+  project_id: Joi.string().required().description('must equal x-project-id, else 403'),
 });
