@@ -51,6 +51,7 @@ const schedule = {
   unpublishAt: scheduledAt.when('publishAt', {
     is: Joi.date().required(),
     then: Joi.date().greater(Joi.ref('publishAt')).messages({ 'date.greater': 'unpublishAt must be after publishAt' }),
+    otherwise: Joi.any(),
   }),
 };
 
