@@ -11,6 +11,7 @@ export {
   type DirectoryOptions,
 } from './platform-directory';
 export { refuseFloodingAddresses, requireKeys } from './keys';
+export { leaveInFlight } from './project-in-flight';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
   requireBearer,

@@ -7,12 +7,15 @@ const busy = (limit: number) =>
     headers: { 'Retry-After': '1' },
   });
 
+/** The slot each request in progress holds, by its response (no property added to the response). */
+const held = new WeakMap<object, () => void>();
+
 /**
  * At most `limit` requests of one project in progress at once in this process (after the key
  * check): a project firing many slow requests in parallel fills its share of the database pool
  * and the event loop, not everyone's; beyond it, 429 before any work. A request holds its slot
- * until its response starts, so a live stream (headers sent at once, capped on its own) does
- * not keep one for its whole life.
+ * until its response closes; an event stream hands it back once it has started
+ * (`leaveInFlight`), its own caps bounding it from then on.
  */
 export function projectInFlight(limit: number): RequestHandler {
   const slots = new ProjectSlots({ perProject: limit });
@@ -21,12 +24,13 @@ export function projectInFlight(limit: number): RequestHandler {
     if (project === undefined) return next();
     const release = slots.tryAcquire(project);
     if (!release) throw busy(limit);
-    const { writeHead } = res;
-    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
-      release();
-      return writeHead.apply(this, args);
-    } as typeof writeHead;
+    held.set(res, release);
     res.once('close', release);
     next();
   };
+}
+
+/** An event stream that has started gives back its in-flight slot: its own caps bound it from then on. */
+export function leaveInFlight(res: object): void {
+  held.get(res)?.();
 }

@@ -7,7 +7,7 @@ import { createDb, migrateLatest } from '@platform/db';
 import { createHttpApp, createLogger, listenHttp } from '@platform/http';
 import { PlatformDirectory, requireKeys, SecretBox } from '@platform/tenancy';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
-import { projectInFlight } from '../src/project-in-flight';
+import { leaveInFlight, projectInFlight } from '../src/project-in-flight';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -42,6 +42,7 @@ beforeAll(async () => {
   routes.get('/stream', ...keys, (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(': open\n\n');
+    leaveInFlight(res);
   });
   const app = createHttpApp({
     service: 'test',
@@ -112,7 +113,7 @@ describe('requests in progress per project', () => {
     expect((await answer).status).toBe(200);
   });
 
-  it('when a live stream has sent its headers, then it holds no slot while it stays open', async () => {
+  it('when a live stream has started and left the in-flight count, then it holds no slot while it stays open', async () => {
     const abort = new AbortController();
     const streams = await Promise.all([get('/stream', x, abort.signal), get('/stream', x, abort.signal)]);
     for (const stream of streams) expect(stream.status).toBe(200);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { AppError, type Tenant } from '@platform/tenancy';
+import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
@@ -67,6 +67,7 @@ export async function streamChat(
       res.setHeader('x-llm-request-id', chat.log.requestId);
       res.setHeader('trailer', 'x-llm-cost-usd');
       res.flushHeaders();
+      leaveInFlight(res);
       const error = await relay(res, stream, chunks, first, body.stream_options?.include_usage === true, (e) => {
         if (clientLeft) return 'client disconnected';
         return controller.signal.aborted ? 'stream time limit reached' : failureOf(e, done.client.apiKey).message;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ChangeRow } from '../notifications/notifications.events';
+import { leaveInFlight } from '@platform/tenancy';
 
 /** How clients see each change; an expiry looks like a deletion to them. */
 const EVENT_NAMES = {
@@ -69,6 +70,7 @@ export class LiveStream {
     // The head in a write of its own: the socket write flattens the header string in place, so
     // the response keeps one string instead of the pieces it was concatenated from.
     this.res.flushHeaders();
+    leaveInFlight(this.res);
     // The request is answered: Express's continuation (its router's closures) would otherwise
     // stay reachable from the request for as long as the stream is open.
     const req = this.res.req as AnsweredRequest | undefined;
