@@ -115,7 +115,13 @@ export default async function bench(): Promise<string[]> {
     };
     const deps: ServiceDeps = {
       service: 'notifications',
-      config: loadPlatformConfig({ NODE_ENV: 'production', LOG_LEVEL: 'error', PROJECT_RATE_LIMIT: '1000000000' }),
+      // One project opens all its streams at once: past the per-project cap on requests in progress.
+      config: loadPlatformConfig({
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'error',
+        PROJECT_RATE_LIMIT: '1000000000',
+        PROJECT_MAX_IN_FLIGHT: String(STREAMS * 2),
+      }),
       env,
       logger,
       db,
