@@ -2,7 +2,6 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -12,12 +11,26 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** Below Linux's ephemeral range (32768-60999), where nothing that binds port 0 lands. */
+const PORTS = { from: 20_000, to: 32_000 };
+
+/**
+ * A free port for a service process to listen on. Not an ephemeral one: between this check and
+ * the child's listen, another test's server bound to port 0 could take it and answer the
+ * readiness probe in the child's place (every one of our apps has /readyz).
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (;;) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
 }
 
 export interface ServiceProcess {
