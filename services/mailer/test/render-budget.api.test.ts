@@ -9,7 +9,15 @@ let quiet: ApiClient;
 // One render thread, so that the order in which answers arrive shows whose turn it was.
 beforeAll(async () => {
   svc = await createTestService(mailerService, {
-    env: { MAILER_RENDER_THREADS: '1', MAILER_RENDER_BUDGET_MS: '300', MAILER_RENDER_MAX_OUTPUT_CHARS: '5000' },
+    env: {
+      MAILER_RENDER_THREADS: '1',
+      MAILER_RENDER_BUDGET_MS: '300',
+      MAILER_RENDER_MAX_OUTPUT_CHARS: '5000',
+      // The turn order is under test here; the per-project overrun and time-share limits have
+      // tests of their own, and on a loaded machine they would refuse the fifth blow-up.
+      MAILER_RENDER_MAX_OVERRUNS: '1000',
+      MAILER_RENDER_PROJECT_MS_PER_SECOND: '16000',
+    },
   });
   noisy = mailerClient(svc.app, (await svc.createProject()).headers);
   quiet = mailerClient(svc.app, (await svc.createProject()).headers);
