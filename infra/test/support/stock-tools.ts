@@ -92,3 +92,12 @@ export function readYamlDocuments(file: string): unknown[] {
     .map((doc) => doc.toJS({ maxAliasCount: -1 }) as unknown)
     .filter((doc) => doc !== null && doc !== undefined);
 }
+
+/**
+ * Where the tools must be there (`.ci/run` sets REQUIRE_STOCK_TOOLS=1), a missing one fails the
+ * run instead of skipping the deployment checks.
+ */
+if (process.env.REQUIRE_STOCK_TOOLS === '1') {
+  const missing = [kubectlMissing, composeMissing].filter(Boolean);
+  if (missing.length) throw new Error(`REQUIRE_STOCK_TOOLS: ${missing.join('; ')}`);
+}
