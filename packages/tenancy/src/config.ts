@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { settingsWithPublishedSecrets } from './published-secrets';
-import type { KeyCheckLimits } from './platform-directory';
+import type { KeyCheckLimits } from './key-directory';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {

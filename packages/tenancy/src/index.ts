@@ -3,13 +3,10 @@ import './express-augment';
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
-export {
-  PlatformDirectory,
-  isUuid,
-  type ApiKeyRecord,
-  type ProjectRecord,
-  type DirectoryOptions,
-} from './platform-directory';
+export { PlatformDirectory, type ProjectRecord, type DirectoryOptions } from './platform-directory';
+export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
+export { FailedKeyChecks } from './failed-key-checks';
+export { isUuid } from './uuid';
 export { refuseFloodingAddresses, requireKeys } from './keys';
 export { leaveInFlight } from './project-in-flight';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
 import { AppError, errors } from './errors';
 import { byIp } from './rate-limit';
-import { LOOKUPS_BUSY, type ApiKeyRecord, type PlatformDirectory } from './platform-directory';
+import { LOOKUPS_BUSY, type ApiKeyRecord, type KeyDirectory } from './key-directory';
 import type { TenantContext } from './tenant-context';
 
 const usable = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length < 512;
@@ -46,7 +46,7 @@ const lookupsBusy = () =>
  * per client address: an address over its limit gets 429 for any key not known as valid
  * lately, before any database work (a flood of made-up keys costs no queries).
  */
-export function requireKeys(directory: PlatformDirectory): RequestHandler {
+export function requireKeys(directory: KeyDirectory): RequestHandler {
   return (req, _res, next) => {
     // Node lowercases header names, so X-API-KEY and x-api-key both arrive here.
     const { headers } = req;
@@ -89,7 +89,7 @@ export function requireKeys(directory: PlatformDirectory): RequestHandler {
  * failed-check limit gets 429 without its body being parsed, unless its key is known as valid.
  * A flood of made-up keys with large bodies then costs no parsing either.
  */
-export function refuseFloodingAddresses(directory: PlatformDirectory): RequestHandler {
+export function refuseFloodingAddresses(directory: KeyDirectory): RequestHandler {
   return (req, _res, next) => {
     const apiKey = req.headers['x-api-key'];
     if (apiKey === undefined) return next();

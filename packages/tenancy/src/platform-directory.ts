@@ -2,16 +2,10 @@ import type { Knex } from 'knex';
 import type { SecretBox } from './crypto';
 import type { ProjectSettings } from './tenant-context';
 import { FailedKeyChecks } from './failed-key-checks';
+import { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
 import { Slots } from './slots';
 import { TtlCache } from './ttl-cache';
-
-export interface ApiKeyRecord {
-  publicKey: string;
-  secretHash: string;
-  tenantId: string;
-  projectId: string;
-  settings: ProjectSettings;
-}
+import { isUuid } from './uuid';
 
 export interface ProjectRecord {
   tenantId: string;
@@ -28,18 +22,6 @@ export interface DirectoryOptions {
   keyChecks?: Partial<KeyCheckLimits>;
 }
 
-/** What bounds the key checks a flood of unknown keys can cause. */
-export interface KeyCheckLimits {
-  /** Failed key checks one client address may make per window before it gets 429 without a lookup. */
-  failuresPerAddress: number;
-  failureWindowMs: number;
-  /** Key lookups in the platform database at once (the pool's other connections stay free), and how many may wait. */
-  lookupConcurrency: number;
-  lookupQueue: number;
-  /** Unknown keys remembered (a cache of its own: unknown keys never push out known ones). */
-  unknownKeysCached: number;
-}
-
 export const DEFAULT_KEY_CHECK_LIMITS: KeyCheckLimits = {
   failuresPerAddress: 30,
   failureWindowMs: 60_000,
@@ -48,9 +30,6 @@ export const DEFAULT_KEY_CHECK_LIMITS: KeyCheckLimits = {
   unknownKeysCached: 10_000,
 };
 
-/** Answer of a key lookup that could not be made: the line of lookups was full. */
-export const LOOKUPS_BUSY = Symbol('key lookups busy');
-
 /**
  * Read access to the platform database (tenants, projects, keys), with the in-memory
  * cache that lets a valid request pass without a database round trip.
@@ -58,7 +37,7 @@ export const LOOKUPS_BUSY = Symbol('key lookups busy');
 /** How long a key that was found stays known as real, past its cache entry (keys.ts lets it be looked up again). */
 const RECENTLY_VALID_MS = 15 * 60_000;
 
-export class PlatformDirectory {
+export class PlatformDirectory implements KeyDirectory {
   private readonly keys: TtlCache<ApiKeyRecord>;
   /** Public keys found in the database lately; only a lookup that found one adds to it, so unknown keys cannot push them out. */
   private readonly recentlyValid: TtlCache<true>;
@@ -168,10 +147,4 @@ export class PlatformDirectory {
     this.recentlyValid.clear();
     this.projects.clear();
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }

@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import type Redis from 'ioredis';
 import type { Logger } from 'winston';
 import type { PlatformConfig } from './config';
+import type { KeyDirectory } from './key-directory';
 import { requireKeys } from './keys';
-import type { PlatformDirectory } from './platform-directory';
 import { projectInFlight } from './project-in-flight';
 import { byProject, createRateLimit } from './rate-limit';
 
@@ -11,7 +11,7 @@ import { byProject, createRateLimit } from './rate-limit';
 export interface ProjectKeysDeps {
   service: string;
   config: Pick<PlatformConfig, 'projectRateLimit' | 'projectMaxInFlight'>;
-  directory: PlatformDirectory;
+  directory: KeyDirectory;
   redis?: Redis;
   logger: Logger;
 }

@@ -6,8 +6,7 @@ import { createProject, platformMigrations, type CreatedProject } from '@platfor
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
-import { PlatformDirectory, refuseFloodingAddresses, requireKeys, SecretBox } from '../src';
-import type { KeyCheckLimits } from '../src/platform-directory';
+import { PlatformDirectory, refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { byBodyEmail, byIp, createRateLimit, requireKeys, type PlatformDirectory } from '@platform/tenancy';
+import { byBodyEmail, byIp, createRateLimit, requireKeys, type KeyDirectory } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 
 const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id'];
@@ -9,7 +9,7 @@ const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id']
  * For endpoints that need no keys (`/me`, verify-email): when a caller sends key headers
  * anyway, they must be valid, and the bearer or token must then belong to that project.
  */
-export function keysWhenSent(directory: PlatformDirectory): RequestHandler {
+export function keysWhenSent(directory: KeyDirectory): RequestHandler {
   const keys = requireKeys(directory);
   return (req, res, next) =>
     KEY_HEADERS.some((name) => req.headers[name] !== undefined) ? keys(req, res, next) : next();

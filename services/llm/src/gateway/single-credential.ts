@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { PlatformDirectory } from '@platform/tenancy';
+import type { KeyDirectory } from '@platform/tenancy';
 
 /** `Authorization: Bearer <public key>.<secret key>`: one credential that names exactly one project. */
 const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-]{1,500})$/;
@@ -9,7 +9,7 @@ const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-
  * headers (the tenant and project come from the key's record), for the key check that follows to
  * judge as usual. Requests that carry the key headers are left as they are.
  */
-export function singleCredential(directory: PlatformDirectory): RequestHandler {
+export function singleCredential(directory: KeyDirectory): RequestHandler {
   return (req, _res, next) => {
     if (req.headers['x-api-key'] !== undefined) return next();
     const match = SINGLE_CREDENTIAL.exec(String(req.headers.authorization ?? ''));
