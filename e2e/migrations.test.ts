@@ -2,7 +2,7 @@
  * Every service's migrations go up, come all the way down, and go up again: the `down` halves
  * are real, and a rollback leaves nothing behind that would stop a fresh migrate.
  */
-import { platformMigrations } from '@platform/admin';
+import { platformMigrations } from '@platform/directory';
 import { createDb, migrateLatest, migrateRollbackAll, type Migration } from '@platform/db';
 import { allMigrations, type ServiceDefinition } from '@platform/runtime';
 import { createTestDatabase } from '@platform/testkit';

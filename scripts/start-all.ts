@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createProject, type CreatedProject } from '@platform/admin';
+import { createProject, type CreatedProject } from '@platform/directory';
 import { openInfrastructure, onShutdownSignal, startService, type RunningService } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { ConfigError, loadPlatformConfig } from '@platform/tenancy';

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createProject } from '@platform/admin';
+import { createProject } from '@platform/directory';
 import { dropDatabase, ensureDatabase, withDatabase } from '@platform/db';
 import { openInfrastructure, startService } from '@platform/runtime';
 import { createLogger } from '@platform/http';

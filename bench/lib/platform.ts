@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { createLogger, type Logger } from '@platform/http';
-import { PlatformDirectory, SecretBox } from '@platform/tenancy';
+import { SecretBox } from '@platform/tenancy';
 import type { Knex } from 'knex';
 import { keyHeaders } from '@platform/testkit';
 import { benchDatabaseServer } from './database';

@@ -1,5 +1,5 @@
 import { keyHeaders, startTcpProxy, waitFor, type TcpProxy } from '@platform/testkit';
-import type { CreatedProject } from '@platform/admin';
+import type { CreatedProject } from '@platform/directory';
 import type { ProjectSettings } from '@platform/tenancy';
 import { startBalancer, type Balancer } from './balancer';
 import { call, prepareEnvironment, relayBroker, SERVICE_NAMES, type ServiceName } from './platform';

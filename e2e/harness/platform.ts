@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createProject, platformMigrations, setSetting, type CreatedProject } from '@platform/admin';
+import { createProject, platformMigrations, setSetting, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders, startTcpProxy, type TcpProxy } from '@platform/testkit';
 import { SecretBox, type ProjectSettings } from '@platform/tenancy';

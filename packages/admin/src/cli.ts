@@ -13,11 +13,17 @@
  */
 import path from 'node:path';
 import { createDb, migrateLatest, startEmbeddedPostgres, withDatabase, ensureDatabase } from '@platform/db';
+import {
+  createProject,
+  devMasterKey,
+  grantServiceRole,
+  listProjects,
+  platformMigrations,
+  revokeKey,
+  rotateKeys,
+  setSetting,
+} from '@platform/directory';
 import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
-import { devMasterKey } from './dev-secrets';
-import { platformMigrations } from './platform-migrations';
-import { createProject, listProjects, revokeKey, rotateKeys, setSetting } from './projects';
-import { grantServiceRole } from './service-roles';
 
 type Flags = Record<string, string | true>;
 

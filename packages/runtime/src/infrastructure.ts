@@ -9,7 +9,7 @@ import {
   type EmbeddedServer,
 } from '@platform/db';
 import { AmqpBus, InProcessBus, type EventBus } from '@platform/events';
-import { devJwtKeys, devMasterKey, platformMigrations } from '@platform/admin';
+import { devJwtKeys, devMasterKey, platformMigrations } from '@platform/directory';
 import { type Logger } from '@platform/http';
 import { SecretBox, type PlatformConfig } from '@platform/tenancy';
 import path from 'node:path';

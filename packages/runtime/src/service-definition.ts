@@ -2,9 +2,10 @@ import type { Router } from 'express';
 import type Redis from 'ioredis';
 import type { Knex } from 'knex';
 import type { Migration } from '@platform/db';
+import type { PlatformDirectory } from '@platform/directory';
 import type { EventBus, OutboxRelay } from '@platform/events';
 import type { HttpAppOptions, Logger } from '@platform/http';
-import type { PlatformConfig, PlatformDirectory, SecretBox } from '@platform/tenancy';
+import type { PlatformConfig, SecretBox } from '@platform/tenancy';
 
 /** The six services, and the example in services/_template. */
 export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'template';

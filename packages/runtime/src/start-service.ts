@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import { createDb, migrateLatest, type Migration } from '@platform/db';
+import { PlatformDirectory } from '@platform/directory';
 import { eventMigrations, OutboxRelay } from '@platform/events';
 import { listenHttp, type Logger } from '@platform/http';
-import { PlatformDirectory } from '@platform/tenancy';
 import type { Knex } from 'knex';
 import { assembleService } from './assemble';
 import type { Infrastructure } from './infrastructure';

@@ -3,7 +3,6 @@ import './express-augment';
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
-export { PlatformDirectory, type ProjectRecord, type DirectoryOptions } from './platform-directory';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
 export { FailedKeyChecks } from './failed-key-checks';
 export { isUuid } from './uuid';

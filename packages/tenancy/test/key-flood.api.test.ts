@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import request from 'supertest';
 import type { Knex } from 'knex';
-import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
-import { PlatformDirectory, refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
+import { refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -2,11 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import request from 'supertest';
 import type { Knex } from 'knex';
-import { createProject, platformMigrations, revokeKey, type CreatedProject } from '@platform/admin';
+import {
+  createProject,
+  PlatformDirectory,
+  platformMigrations,
+  revokeKey,
+  type CreatedProject,
+} from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
-import { PlatformDirectory, requireKeys, SecretBox } from '../src';
+import { requireKeys, SecretBox } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

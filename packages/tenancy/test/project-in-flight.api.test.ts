@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createHttpApp, createLogger, listenHttp } from '@platform/http';
-import { PlatformDirectory, requireKeys, SecretBox } from '@platform/tenancy';
+import { requireKeys, SecretBox } from '@platform/tenancy';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { leaveInFlight, projectInFlight } from '../src/project-in-flight';
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import { createProject, platformMigrations, type CreatedProject } from '@platform/admin';
+import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus, OutboxRelay, type EventBus } from '@platform/events';
 import {
@@ -13,13 +13,7 @@ import {
   type StopFunction,
 } from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import {
-  loadPlatformConfig,
-  PlatformDirectory,
-  SecretBox,
-  signAccessToken,
-  type ProjectSettings,
-} from '@platform/tenancy';
+import { loadPlatformConfig, SecretBox, signAccessToken, type ProjectSettings } from '@platform/tenancy';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { createTestDatabase } from './test-database';
 

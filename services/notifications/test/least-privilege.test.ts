@@ -4,7 +4,7 @@
  * starts and serves with that login alone.
  */
 import { randomBytes } from 'node:crypto';
-import { grantServiceRole, platformMigrations } from '@platform/admin';
+import { grantServiceRole, platformMigrations } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus } from '@platform/events';
 import { allMigrations, startService, type Infrastructure, type RunningService } from '@platform/runtime';

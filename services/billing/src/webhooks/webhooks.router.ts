@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
-import { parse, type PlatformDirectory } from '@platform/tenancy';
+import type { PlatformDirectory } from '@platform/directory';
+import { parse } from '@platform/tenancy';
 import { environmentOf } from '../shared/environment';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { webhookParamsSchema } from './webhooks.schemas';

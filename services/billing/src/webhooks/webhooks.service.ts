@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import Stripe from 'stripe';
 import type { Logger } from '@platform/http';
-import { errors, type PlatformDirectory } from '@platform/tenancy';
+import type { PlatformDirectory } from '@platform/directory';
+import { errors } from '@platform/tenancy';
 import { forgetCustomer } from '../customers/customers.service';
 import type { Environment } from '../shared/environment';
 import { scopeOf } from '../shared/scope';

@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { bearerTokenOf, errors, verifyAccessToken, type PlatformDirectory } from '@platform/tenancy';
+import type { PlatformDirectory } from '@platform/directory';
+import { bearerTokenOf, errors, verifyAccessToken } from '@platform/tenancy';
 
 /** Methods and headers a browser may send to the end-user routes. */
 const ALLOWED_METHODS = 'GET, PATCH';

@@ -1,4 +1,5 @@
 export { platformMigrations } from './platform-migrations';
+export { PlatformDirectory, type DirectoryOptions, type ProjectRecord } from './platform-directory';
 export {
   createProject,
   listProjects,

@@ -1,11 +1,16 @@
 import type { Knex } from 'knex';
-import type { SecretBox } from './crypto';
-import type { ProjectSettings } from './tenant-context';
-import { FailedKeyChecks } from './failed-key-checks';
-import { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
+import {
+  FailedKeyChecks,
+  isUuid,
+  LOOKUPS_BUSY,
+  TtlCache,
+  type ApiKeyRecord,
+  type KeyCheckLimits,
+  type KeyDirectory,
+  type ProjectSettings,
+  type SecretBox,
+} from '@platform/tenancy';
 import { Slots } from './slots';
-import { TtlCache } from './ttl-cache';
-import { isUuid } from './uuid';
 
 export interface ProjectRecord {
   tenantId: string;
@@ -30,13 +35,14 @@ export const DEFAULT_KEY_CHECK_LIMITS: KeyCheckLimits = {
   unknownKeysCached: 10_000,
 };
 
-/**
- * Read access to the platform database (tenants, projects, keys), with the in-memory
- * cache that lets a valid request pass without a database round trip.
- */
-/** How long a key that was found stays known as real, past its cache entry (keys.ts lets it be looked up again). */
+/** How long a key that was found stays known as real, past its cache entry (the key check lets it be looked up again). */
 const RECENTLY_VALID_MS = 15 * 60_000;
 
+/**
+ * Read access to the platform database (tenants, projects, keys), with the in-memory
+ * cache that lets a valid request pass without a database round trip. It is the
+ * `KeyDirectory` the key check of @platform/tenancy asks.
+ */
 export class PlatformDirectory implements KeyDirectory {
   private readonly keys: TtlCache<ApiKeyRecord>;
   /** Public keys found in the database lately; only a lookup that found one adds to it, so unknown keys cannot push them out. */
@@ -45,7 +51,7 @@ export class PlatformDirectory implements KeyDirectory {
   private readonly projects: TtlCache<ProjectRecord | null>;
   private readonly inflight = new Map<string, Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY>>();
   private readonly lookups: Slots;
-  /** Failed key checks per client address (keys.ts). */
+  /** Failed key checks per client address (counted and judged by the key check). */
   readonly failedChecks: FailedKeyChecks;
   readonly ttlMs: number;
   private readonly negativeTtlMs: number;
