@@ -31,6 +31,16 @@ const noRequestSchemas = {
   group: ['*.schemas', '**/*.schemas'],
   message: 'Repositories take typed input, never the request schemas of the edge.',
 };
+// The platform database has one owner, @platform/directory, which builds on tenancy's parts;
+// tenancy's key check reads it through the KeyDirectory interface, so the arrow points one way.
+const noDirectoryInTenancy = {
+  group: ['@platform/directory', '@platform/directory/**'],
+  message: 'Tenancy never imports @platform/directory: name what it needs in an interface (see KeyDirectory).',
+};
+const noServiceLayersInDirectory = {
+  group: ['@platform/runtime', '@platform/admin', '@platform/http', '@platform/testkit'],
+  message: 'The platform database owner knows nothing of HTTP, the runtime or the admin command line.',
+};
 const restrictImports = (...patterns) => ['error', { patterns }];
 
 export default tseslint.config(
@@ -52,6 +62,14 @@ export default tseslint.config(
   {
     files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     rules: { 'no-restricted-imports': restrictImports(noBench) },
+  },
+  {
+    files: ['packages/tenancy/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(noBench, noDirectoryInTenancy) },
+  },
+  {
+    files: ['packages/directory/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(noBench, noServiceLayersInDirectory) },
   },
   // Every service: tables only through tenantTable/sharedTable, and the import boundaries.
   {
