@@ -34,7 +34,7 @@ export function toBatchResults(batch: BatchRow, results: BatchResultRow[]) {
       custom_id: r.custom_id,
       status: r.status,
       completion: r.completion,
-      // The model the vendor reported; the one requested when the item never reached it.
+      // The model stored with the result (the vendor's); the one requested when none was stored.
       model: r.result_model ?? r.model,
       usage: {
         prompt_tokens: r.prompt_tokens ?? 0,

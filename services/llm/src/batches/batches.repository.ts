@@ -16,7 +16,7 @@ export interface BatchResultRow {
   custom_id: string;
   status: 'succeeded' | 'failed';
   completion: string | null;
-  /** The model requested; `result_model` is the one the vendor reported (null for an item that never reached it). */
+  /** The model requested; `result_model` is the one stored with the result. */
   model: string;
   result_model: string | null;
   prompt_tokens: number | null;
