@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import { toIso } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-runner';
 import type { LlmShared } from '../llm-shared';
 import { vendorClientFor } from '../providers/providers.service';
@@ -9,7 +9,8 @@ import { NO_USAGE } from '../vendors/sdk-options';
 import { insertLogs } from '../usage/usage.service';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from '../batches/batch-events';
-import type { BatchRecord } from '../batches/batches.model';
+import { batchOwner, toBatchFinishedData } from '../batches/batches.mapper';
+import type { BatchRow } from '../batches/batches.model';
 import {
   batchStatus,
   claimItems,
@@ -18,7 +19,7 @@ import {
   openItemCount,
   releaseItems,
   saveResults,
-  type ClaimedItem,
+  type ClaimedItemRow,
   type ItemResult,
 } from './batch-work.repository';
 import type { ProjectLimiter } from './project-limiter';
@@ -41,7 +42,7 @@ interface Finished {
  * the slice is over, or the worker stops.
  */
 export class BatchRun {
-  private readonly tenant: { tenantId: string; projectId: string };
+  private readonly tenant: Tenant;
   private readonly held = new Set<string>();
   private buffer: Finished[] = [];
   private readonly inflight = new Set<Promise<void>>();
@@ -63,10 +64,10 @@ export class BatchRun {
     private readonly deps: ServiceDeps,
     private readonly runtime: LlmShared,
     private readonly limiter: ProjectLimiter,
-    private readonly batch: BatchRecord,
+    private readonly batch: BatchRow,
     private readonly isStopping: () => boolean,
   ) {
-    this.tenant = { tenantId: batch.tenantId, projectId: batch.projectId };
+    this.tenant = batchOwner(batch);
     this.controller.signal.addEventListener('abort', () => {
       for (const call of this.calls) call.abort();
     });
@@ -111,14 +112,14 @@ export class BatchRun {
     const claim = () => {
       const claimed = claimItems(this.deps.db, this.tenant, this.batch.id, claimSize, config.batchStaleMs).then(
         (items) => {
-          for (const item of items) this.held.add(item.customId);
+          for (const item of items) this.held.add(item.custom_id);
           return items;
         },
       );
       claimed.catch(() => undefined);
       return claimed;
     };
-    let ahead: Promise<ClaimedItem[]> | undefined;
+    let ahead: Promise<ClaimedItemRow[]> | undefined;
     try {
       while (!this.halted() && Date.now() < deadline) {
         const items = await (ahead ?? claim());
@@ -181,15 +182,7 @@ export class BatchRun {
         await outbox.write<BatchFinishedData>({
           type: BATCH_EVENTS.finished,
           ...this.tenant,
-          data: {
-            batchId: batch.id,
-            status: batch.status === 'failed' ? 'failed' : 'completed',
-            requestCount: batch.requestCount,
-            completedCount: batch.completedCount,
-            failedCount: batch.failedCount,
-            completedAt: toIso(batch.completedAt)!,
-            webhookUrl: batch.webhookUrl,
-          },
+          data: toBatchFinishedData(batch),
         });
       }
     });
@@ -223,7 +216,7 @@ export class BatchRun {
     return 'handed-on';
   }
 
-  private async runItem(item: ClaimedItem): Promise<void> {
+  private async runItem(item: ClaimedItemRow): Promise<void> {
     const client = await vendorClientFor(this.deps, this.runtime, this.tenant, item.provider);
     if (!client) {
       this.pushFailure(item, `No credentials configured for ${item.provider}`);
@@ -237,7 +230,7 @@ export class BatchRun {
       {
         model: item.model,
         messages: item.messages,
-        max_tokens: item.maxTokens ?? undefined,
+        max_tokens: item.max_tokens ?? undefined,
         temperature: item.temperature ?? DEFAULT_TEMPERATURE,
       },
       this.batch.id,
@@ -248,7 +241,7 @@ export class BatchRun {
     this.push({
       result: outcome.ok
         ? {
-            customId: item.customId,
+            customId: item.custom_id,
             status: 'succeeded',
             completion: outcome.result.completion,
             model: outcome.result.model,
@@ -256,7 +249,7 @@ export class BatchRun {
             error: null,
           }
         : {
-            customId: item.customId,
+            customId: item.custom_id,
             status: 'failed',
             completion: null,
             model: item.model,
@@ -268,16 +261,16 @@ export class BatchRun {
   }
 
   /** Anything but a vendor answer (a broken stored key, say) fails the item rather than the worker. */
-  private failUnexpectedly(item: ClaimedItem, error: unknown): void {
-    this.deps.logger.error('batch item could not run', { batchId: this.batch.id, customId: item.customId, error });
+  private failUnexpectedly(item: ClaimedItemRow, error: unknown): void {
+    this.deps.logger.error('batch item could not run', { batchId: this.batch.id, customId: item.custom_id, error });
     this.pushFailure(item, 'The item could not be run');
   }
 
   /** A failed result (and its log) for an item that never reached the vendor. */
-  private pushFailure(item: ClaimedItem, error: string): void {
+  private pushFailure(item: ClaimedItemRow, error: string): void {
     const usage = NO_USAGE;
     this.push({
-      result: { customId: item.customId, status: 'failed', completion: null, model: item.model, usage, error },
+      result: { customId: item.custom_id, status: 'failed', completion: null, model: item.model, usage, error },
       log: {
         id: randomUUID(),
         model: item.model,

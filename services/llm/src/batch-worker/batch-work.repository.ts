@@ -1,42 +1,45 @@
 import type { Knex } from 'knex';
 import { sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
-import type { ChatMessage, ProviderType } from '../vendors/vendor-types';
-import {
-  BATCH_COLUMNS,
-  toBatchRecord,
-  type BatchRecord,
-  type BatchResultRecord,
-  type BatchRow,
-  type BatchTableRow,
-} from '../batches/batches.model';
+import type { ChatMessage, ProviderType, Usage } from '../vendors/vendor-types';
+import { BATCH_COLUMNS, type BatchRow, type BatchStatus, type BatchTableRow } from '../batches/batches.model';
 
 /** The worker's queries. A batch arrives by id alone (from an event); its row then names the tenant. */
 
-export interface ClaimedItem {
-  customId: string;
+/** An item a worker took, as `batch_items` holds it. */
+export interface ClaimedItemRow {
+  custom_id: string;
+  position: number;
   model: string;
   provider: ProviderType;
   messages: ChatMessage[];
-  maxTokens: number | null;
+  max_tokens: number | null;
   temperature: number | null;
 }
 
-/** What a worker stores for an item: the same record the results endpoint reads back. */
-export type ItemResult = BatchResultRecord;
+/** What a worker stores for an item; the results endpoint reads it back. */
+export interface ItemResult {
+  customId: string;
+  status: 'succeeded' | 'failed';
+  completion: string | null;
+  /** The model the vendor reported, or the one requested when the call never reached it. */
+  model: string;
+  usage: Usage;
+  error: string | null;
+}
 
 /** pending -> processing (or keeps processing); null when the batch is finished, cancelled or unknown. */
-export async function startBatch(db: Knex, batchId: string): Promise<BatchRecord | null> {
+export async function startBatch(db: Knex, batchId: string): Promise<BatchRow | null> {
   // By id alone: the event names the batch, and its row then names the tenant.
   const [row] = await sharedTable<BatchTableRow>(db, 'batches')
     .where({ id: batchId })
     .whereIn('status', ['pending', 'processing'])
     .update({ status: 'processing', started_at: db.raw('coalesce(started_at, now())'), heartbeat_at: db.fn.now() })
-    .returning(BATCH_COLUMNS);
-  return row ? toBatchRecord(row as BatchRow) : null;
+    .returning<BatchRow[]>(BATCH_COLUMNS);
+  return row ?? null;
 }
 
-export async function batchStatus(db: Knex, tenant: Tenant, batchId: string): Promise<string | null> {
+export async function batchStatus(db: Knex, tenant: Tenant, batchId: string): Promise<BatchStatus | null> {
   const row = await tenantTable<BatchTableRow>(db, tenant, 'batches').where({ id: batchId }).first('status');
   return row?.status ?? null;
 }
@@ -52,8 +55,8 @@ export async function claimItems(
   batchId: string,
   limit: number,
   staleMs: number,
-): Promise<ClaimedItem[]> {
-  const result = await db.raw(
+): Promise<ClaimedItemRow[]> {
+  const result = await db.raw<{ rows: ClaimedItemRow[] }>(
     `update batch_items set status = 'processing', claimed_at = now()
       where (batch_id, custom_id) in (
         select i.batch_id, i.custom_id from batch_items i
@@ -66,25 +69,8 @@ export async function claimItems(
       returning custom_id, position, model, provider, messages, max_tokens, temperature`,
     { batchId, staleSeconds: staleMs / 1000, limit, tenantId: tenant.tenantId, projectId: tenant.projectId },
   );
-  const rows = (
-    result.rows as {
-      custom_id: string;
-      position: number;
-      model: string;
-      provider: ProviderType;
-      messages: ChatMessage[];
-      max_tokens: number | null;
-      temperature: number | null;
-    }[]
-  ).sort((a, b) => a.position - b.position);
-  return rows.map((row) => ({
-    customId: row.custom_id,
-    model: row.model,
-    provider: row.provider,
-    messages: row.messages,
-    maxTokens: row.max_tokens,
-    temperature: row.temperature,
-  }));
+  // An update returns its rows in no set order; items run in their batch's order.
+  return result.rows.sort((a, b) => a.position - b.position);
 }
 
 /**
@@ -169,7 +155,7 @@ export async function openItemCount(db: Knex, tenant: Tenant, batchId: string): 
  * processing -> completed (or failed when every item failed), once every item has its result.
  * Only one caller wins; it gets the final row (and writes the webhook event in the same transaction).
  */
-export async function finishBatch(trx: Knex.Transaction, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
+export async function finishBatch(trx: Knex.Transaction, tenant: Tenant, batchId: string): Promise<BatchRow | null> {
   const [row] = await tenantTable<BatchTableRow>(trx, tenant, 'batches')
     .where({ id: batchId, status: 'processing' })
     .whereRaw('completed_count + failed_count >= request_count')
@@ -177,12 +163,12 @@ export async function finishBatch(trx: Knex.Transaction, tenant: Tenant, batchId
       status: trx.raw("case when failed_count >= request_count then 'failed' else 'completed' end"),
       completed_at: trx.fn.now(),
     })
-    .returning(BATCH_COLUMNS);
-  return row ? toBatchRecord(row as BatchRow) : null;
+    .returning<BatchRow[]>(BATCH_COLUMNS);
+  return row ?? null;
 }
 
 /** Unfinished batches whose worker went silent; their heartbeat is renewed so each is picked once. */
-export async function takeStaleBatches(trx: Knex.Transaction, staleMs: number, limit: number): Promise<BatchRecord[]> {
+export async function takeStaleBatches(trx: Knex.Transaction, staleMs: number, limit: number): Promise<BatchRow[]> {
   // A sweep over every tenant's batches.
   const rows = await sharedTable<BatchTableRow>(trx, 'batches')
     .whereIn('status', ['pending', 'processing'])
@@ -191,13 +177,13 @@ export async function takeStaleBatches(trx: Knex.Transaction, staleMs: number, l
     .limit(limit)
     .forUpdate()
     .skipLocked()
-    .select(...BATCH_COLUMNS);
+    .select<BatchRow[]>(...BATCH_COLUMNS);
   if (!rows.length) return [];
   await sharedTable<BatchTableRow>(trx, 'batches')
     .whereIn(
       'id',
-      rows.map((r: BatchRow) => r.id),
+      rows.map((r) => r.id),
     )
     .update({ heartbeat_at: trx.fn.now() });
-  return (rows as BatchRow[]).map(toBatchRecord);
+  return rows;
 }

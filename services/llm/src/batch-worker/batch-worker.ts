@@ -2,6 +2,7 @@ import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import type { LlmShared } from '../llm-shared';
 import { BATCH_EVENTS, type BatchWorkData } from '../batches/batch-events';
+import { batchOwner } from '../batches/batches.mapper';
 import { BatchRun } from './batch-run';
 import { startBatch, takeStaleBatches } from './batch-work.repository';
 import { ProjectLimiter } from './project-limiter';
@@ -68,8 +69,7 @@ export class BatchWorker {
       for (const batch of batches) {
         await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
-          tenantId: batch.tenantId,
-          projectId: batch.projectId,
+          ...batchOwner(batch),
           data: { batchId: batch.id },
         });
       }

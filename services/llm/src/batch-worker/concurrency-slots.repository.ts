@@ -9,6 +9,13 @@ export interface HeldSlot {
   slot: number;
 }
 
+/** A lease of `batch_concurrency_slots`, as a renewal returns it. */
+export interface SlotRow {
+  tenant_id: string;
+  project_id: string;
+  slot: number;
+}
+
 /**
  * Takes up to `count` of the project's slots 0..limit-1 that nobody holds (or whose lease ran
  * out), leaving out the holder's own. Random order, so two workers asking together collide
@@ -20,7 +27,7 @@ export async function leaseSlots(
   holder: string,
   options: { limit: number; count: number; leaseMs: number; own: number[] },
 ): Promise<number[]> {
-  const result = await db.raw(
+  const result = await db.raw<{ rows: Pick<SlotRow, 'slot'>[] }>(
     `insert into batch_concurrency_slots as s (tenant_id, project_id, slot, holder, expires_at)
      select cast(:tenantId as uuid), cast(:projectId as uuid), n, cast(:holder as uuid), now() + make_interval(secs => :leaseSeconds)
        from generate_series(0, :limit - 1) as n
@@ -42,13 +49,13 @@ export async function leaseSlots(
       own: options.own,
     },
   );
-  return (result.rows as { slot: number }[]).map((row) => row.slot);
+  return result.rows.map((row) => row.slot);
 }
 
 /** Extends the holder's leases on `slots`; returns those still its own (a lease that ran out may have been taken). */
-export async function renewSlots(db: Knex, holder: string, slots: HeldSlot[], leaseMs: number): Promise<HeldSlot[]> {
+export async function renewSlots(db: Knex, holder: string, slots: HeldSlot[], leaseMs: number): Promise<SlotRow[]> {
   if (!slots.length) return [];
-  const result = await db.raw(
+  const result = await db.raw<{ rows: SlotRow[] }>(
     `update batch_concurrency_slots s set expires_at = now() + make_interval(secs => :leaseSeconds)
        from unnest(cast(:tenants as uuid[]), cast(:projects as uuid[]), cast(:slots as int[])) as h(tenant_id, project_id, slot)
       where s.holder = :holder and s.tenant_id = h.tenant_id and s.project_id = h.project_id and s.slot = h.slot
@@ -61,10 +68,7 @@ export async function renewSlots(db: Knex, holder: string, slots: HeldSlot[], le
       slots: slots.map((s) => s.slot),
     },
   );
-  return (result.rows as { tenant_id: string; project_id: string; slot: number }[]).map((row) => ({
-    tenant: { tenantId: row.tenant_id, projectId: row.project_id },
-    slot: row.slot,
-  }));
+  return result.rows;
 }
 
 export async function releaseSlots(db: Knex, tenant: Tenant, holder: string, slots: number[]): Promise<void> {

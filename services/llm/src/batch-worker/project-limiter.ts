@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
-import { leaseSlots, releaseAllSlots, releaseSlots, renewSlots, type HeldSlot } from './concurrency-slots.repository';
+import {
+  leaseSlots,
+  releaseAllSlots,
+  releaseSlots,
+  renewSlots,
+  type HeldSlot,
+  type SlotRow,
+} from './concurrency-slots.repository';
 
 export type Release = () => void;
 
@@ -276,7 +283,7 @@ export class ProjectLimiter {
       for (const slot of state.slots) held.push({ tenant: state.tenant, slot });
     }
     if (!held.length) return;
-    let kept: HeldSlot[];
+    let kept: SlotRow[];
     const sentAt = performance.now();
     try {
       kept = await renewSlots(this.db, this.holder, held, this.options.leaseMs);
@@ -284,7 +291,7 @@ export class ProjectLimiter {
       this.logger.warn('batch concurrency slots could not be renewed', { error: String(error) });
       return;
     }
-    const still = new Set(kept.map((s) => `${s.tenant.tenantId}/${s.tenant.projectId}/${s.slot}`));
+    const still = new Set(kept.map((s) => `${s.tenant_id}/${s.project_id}/${s.slot}`));
     let lost = 0;
     for (const [state, before] of sent) {
       const isKept = (slot: number) => still.has(`${state.tenant.tenantId}/${state.tenant.projectId}/${slot}`);

@@ -1,7 +1,10 @@
 import type { Page } from '@platform/tenancy';
-import type { ChatMessage, ProviderType, Usage } from '../vendors/vendor-types';
+import type { ChatMessage, ProviderType } from '../vendors/vendor-types';
 
-/** The batch's domain types and its row, shared by the edge, the repository and the batch worker. */
+/**
+ * The batch's domain types and its row, shared by the edge, the repository and the batch
+ * worker (whose repository reads the same table, and may not import this feature's).
+ */
 
 export const BATCH_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
@@ -21,20 +24,7 @@ export interface ListBatchesQuery extends Page {
   status?: BatchStatus;
 }
 
-export interface BatchRecord {
-  id: string;
-  tenantId: string;
-  projectId: string;
-  status: BatchStatus;
-  requestCount: number;
-  completedCount: number;
-  failedCount: number;
-  webhookUrl: string | null;
-  createdAt: Date;
-  completedAt: Date | null;
-}
-
-/** The columns a batch is read with. */
+/** The columns a batch is read with (the owner too: the worker learns a batch's tenant from its row). */
 export const BATCH_COLUMNS = [
   'id',
   'tenant_id',
@@ -67,27 +57,3 @@ export interface BatchTableRow {
 
 /** A batch as it is read (BATCH_COLUMNS). */
 export type BatchRow = Pick<BatchTableRow, (typeof BATCH_COLUMNS)[number]>;
-
-export function toBatchRecord(row: BatchRow): BatchRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    projectId: row.project_id,
-    status: row.status,
-    requestCount: row.request_count,
-    completedCount: row.completed_count,
-    failedCount: row.failed_count,
-    webhookUrl: row.webhook_url,
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
-}
-
-export interface BatchResultRecord {
-  customId: string;
-  status: 'succeeded' | 'failed';
-  completion: string | null;
-  model: string;
-  usage: Usage;
-  error: string | null;
-}

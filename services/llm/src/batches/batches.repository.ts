@@ -3,9 +3,6 @@ import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import { isUuid, type Tenant } from '@platform/tenancy';
 import {
   BATCH_COLUMNS,
-  toBatchRecord,
-  type BatchRecord,
-  type BatchResultRecord,
   type BatchRow,
   type BatchTableRow,
   type ListBatchesQuery,
@@ -14,11 +11,37 @@ import {
 
 const INSERT_CHUNK = 1000;
 
+/** A finished item of `batch_items`, as the results endpoint reads it (RESULT_COLUMNS). */
+export interface BatchResultRow {
+  custom_id: string;
+  status: 'succeeded' | 'failed';
+  completion: string | null;
+  /** The model requested; `result_model` is the one stored with the result. */
+  model: string;
+  result_model: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  error: string | null;
+}
+
+const RESULT_COLUMNS = [
+  'i.custom_id',
+  'i.status',
+  'i.completion',
+  'i.model',
+  'i.result_model',
+  'i.prompt_tokens',
+  'i.completion_tokens',
+  'i.total_tokens',
+  'i.error',
+];
+
 export async function insertBatch(
   trx: Knex.Transaction,
   tenant: Tenant,
   batch: { id: string; webhookUrl: string | null; requests: RoutedBatchRequest[] },
-): Promise<BatchRecord> {
+): Promise<BatchRow> {
   const [row] = await tenantTable<BatchTableRow>(trx, tenant, 'batches')
     .insert({
       id: batch.id,
@@ -27,7 +50,7 @@ export async function insertBatch(
       request_count: batch.requests.length,
       webhook_url: batch.webhookUrl,
     })
-    .returning(BATCH_COLUMNS);
+    .returning<BatchRow[]>(BATCH_COLUMNS);
   for (let start = 0; start < batch.requests.length; start += INSERT_CHUNK) {
     const chunk = batch.requests.slice(start, start + INSERT_CHUNK);
     // Items belong to the batch just inserted for this tenant; they carry no owner of their own.
@@ -44,14 +67,14 @@ export async function insertBatch(
       })),
     );
   }
-  return toBatchRecord(row);
+  return row;
 }
 
 export async function listBatches(
   db: Knex,
   tenant: Tenant,
   query: ListBatchesQuery,
-): Promise<{ batches: BatchRecord[]; total: number }> {
+): Promise<{ rows: BatchRow[]; total: number }> {
   const scope = tenantTable<BatchTableRow>(db, tenant, 'batches');
   if (query.status) scope.where({ status: query.status });
   // Page and total from one snapshot.
@@ -68,55 +91,33 @@ export async function listBatches(
   // Past the last page: the total needs its own count.
   if (!rows.length && query.offset > 0)
     total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
-  return { batches: rows.map(toBatchRecord), total };
+  return { rows, total };
 }
 
-export async function findBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
+export async function findBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRow | null> {
   if (!isUuid(batchId)) return null;
   const row = await tenantTable<BatchTableRow>(db, tenant, 'batches')
     .where({ id: batchId })
-    .first(...BATCH_COLUMNS);
-  return row ? toBatchRecord(row as BatchRow) : null;
+    .first<BatchRow | undefined>(...BATCH_COLUMNS);
+  return row ?? null;
 }
 
 /** Moves a pending or processing batch to cancelled; null when it was in another state (or absent). */
-export async function cancelBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRecord | null> {
+export async function cancelBatch(db: Knex, tenant: Tenant, batchId: string): Promise<BatchRow | null> {
   if (!isUuid(batchId)) return null;
   const [row] = await tenantTable<BatchTableRow>(db, tenant, 'batches')
     .where({ id: batchId })
     .whereIn('status', ['pending', 'processing'])
     .update({ status: 'cancelled', cancelled_at: db.fn.now() })
-    .returning(BATCH_COLUMNS);
-  return row ? toBatchRecord(row as BatchRow) : null;
+    .returning<BatchRow[]>(BATCH_COLUMNS);
+  return row ?? null;
 }
 
-export async function listResults(db: Knex, tenant: Tenant, batchId: string): Promise<BatchResultRecord[]> {
-  const rows = await tenantTable(db, tenant, 'batches as b')
+export async function listResults(db: Knex, tenant: Tenant, batchId: string): Promise<BatchResultRow[]> {
+  return tenantTable(db, tenant, 'batches as b')
     .join('batch_items as i', 'b.id', 'i.batch_id')
     .where('b.id', batchId)
     .whereIn('i.status', ['succeeded', 'failed'])
     .orderBy('i.position')
-    .select(
-      'i.custom_id',
-      'i.status',
-      'i.completion',
-      'i.model',
-      'i.result_model',
-      'i.prompt_tokens',
-      'i.completion_tokens',
-      'i.total_tokens',
-      'i.error',
-    );
-  return rows.map((row) => ({
-    customId: row.custom_id,
-    status: row.status,
-    completion: row.completion,
-    model: row.result_model ?? row.model,
-    usage: {
-      prompt_tokens: row.prompt_tokens ?? 0,
-      completion_tokens: row.completion_tokens ?? 0,
-      total_tokens: row.total_tokens ?? 0,
-    },
-    error: row.error,
-  }));
+    .select<BatchResultRow[]>(RESULT_COLUMNS);
 }

@@ -51,8 +51,8 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
 }
 
 export async function getBatches(deps: Deps, tenant: Tenant, query: ListBatchesQuery) {
-  const { batches, total } = await listBatches(deps.db, tenant, query);
-  return { batches: batches.map(toBatchSummary), total, limit: query.limit, offset: query.offset };
+  const { rows, total } = await listBatches(deps.db, tenant, query);
+  return { batches: rows.map(toBatchSummary), total, limit: query.limit, offset: query.offset };
 }
 
 export async function getBatch(deps: Deps, tenant: Tenant, batchId: string) {

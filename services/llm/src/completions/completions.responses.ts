@@ -1,6 +1,6 @@
 import { Joi } from '@platform/tenancy';
 import type { Usage } from '../vendors/vendor-types';
-import type { createCompletion } from './completions.service';
+import type { Completion } from './completions.mapper';
 
 const count = () => Joi.number().integer().min(0).required();
 
@@ -14,7 +14,7 @@ export const usageResponse = Joi.object<Usage>({
   )
   .id('Usage');
 
-export const completionResponse = Joi.object<Awaited<ReturnType<typeof createCompletion>>>({
+export const completionResponse = Joi.object<Completion>({
   id: Joi.string().required().description('also the id of its completion log record'),
   completion: Joi.string().allow('').required(),
   model: Joi.string().required().description('the model the vendor reports'),

@@ -1,11 +1,12 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { errors, toIso, type Tenant } from '@platform/tenancy';
+import { errors, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import { requireVendorClient } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import { vendorAppError } from '../vendors/vendor-errors';
 import type { ProviderType } from '../vendors/vendor-types';
 import { DEFAULT_TEMPERATURE, runCompletion } from './completion-runner';
+import { toCompletion, type Completion } from './completions.mapper';
 import type { CompletionRequest } from './completions.schemas';
 
 /** The vendor of a model, or 400 for a model no vendor serves. */
@@ -33,7 +34,7 @@ export async function createCompletion(
   runtime: LlmShared,
   tenant: Tenant,
   request: CompletionRequest,
-) {
+): Promise<Completion> {
   const provider = routeModel(request.model);
   checkMessagesFor(provider, request);
   const client = await requireVendorClient(deps, runtime, tenant, provider);
@@ -45,12 +46,5 @@ export async function createCompletion(
   runtime.logs.write(tenant, outcome.log);
   // The SDK error itself stays out of the log: its text may echo part of the key.
   if (!outcome.ok) throw vendorAppError(outcome.failure);
-  return {
-    id: outcome.log.id,
-    completion: outcome.result.completion,
-    model: outcome.result.model,
-    provider,
-    usage: outcome.result.usage,
-    createdAt: toIso(outcome.log.createdAt),
-  };
+  return toCompletion(outcome.result, outcome.log, provider);
 }

@@ -1,9 +1,31 @@
 import { toIso } from '@platform/tenancy';
-import type { ProviderRecord } from './providers.repository';
+import type { ProviderType } from '../vendors/vendor-types';
+import type { ProviderRow } from './providers.repository';
 
-/** The API shape of a provider configuration; the key never leaves the service. */
-export function toProviderResponse(record: ProviderRecord) {
-  return { id: record.id, providerType: record.providerType, configured: true, createdAt: toIso(record.createdAt) };
+/** A provider configuration as the API returns it; the key never leaves the service. */
+export interface Provider {
+  id: string;
+  providerType: ProviderType;
+  configured: true;
+  createdAt: string;
 }
 
-export type ProviderView = ReturnType<typeof toProviderResponse>;
+/** The outcome of POST /v1/providers/test; a refused key is `success: false`, not an error response. */
+export interface ProviderTestResult {
+  success: boolean;
+  message: string;
+  providerType: ProviderType;
+}
+
+/** Rows become API objects here and nowhere else. */
+export function toProvider(row: ProviderRow): Provider {
+  return { id: row.id, providerType: row.provider_type, configured: true, createdAt: toIso(row.created_at)! };
+}
+
+export function toProviderTestResult(
+  providerType: ProviderType,
+  success: boolean,
+  message: string,
+): ProviderTestResult {
+  return { success, message, providerType };
+}

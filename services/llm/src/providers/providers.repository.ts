@@ -4,14 +4,8 @@ import { ownerColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
 
-export interface ProviderRecord {
-  id: string;
-  providerType: ProviderType;
-  createdAt: Date;
-}
-
 /** A row of `providers` (the columns this service reads and writes). */
-interface ProviderRow {
+interface ProviderTableRow {
   id: string;
   tenant_id: string;
   project_id: string;
@@ -22,18 +16,21 @@ interface ProviderRow {
   updated_at: Date;
 }
 
-export interface ProviderSecretRecord {
-  apiKeyEnc: string;
-  organizationId: string | null;
-}
+/** A provider configuration as the API shows it (the key stays out). */
+const PROVIDER_COLUMNS = ['id', 'provider_type', 'created_at'] as const;
+export type ProviderRow = Pick<ProviderTableRow, (typeof PROVIDER_COLUMNS)[number]>;
 
-/** Inserts or replaces the project's credentials for one vendor; createdAt stays the first one. */
+/** The stored credentials of one vendor, still encrypted. */
+const SECRET_COLUMNS = ['api_key_enc', 'organization_id'] as const;
+export type ProviderSecretRow = Pick<ProviderTableRow, (typeof SECRET_COLUMNS)[number]>;
+
+/** Inserts or replaces the project's credentials for one vendor; created_at stays the first one. */
 export async function upsertProvider(
   db: Knex,
   tenant: Tenant,
   input: { providerType: ProviderType; apiKeyEnc: string; organizationId: string | null },
-): Promise<ProviderRecord> {
-  const [row] = await tenantTable<ProviderRow>(db, tenant, 'providers')
+): Promise<ProviderRow> {
+  const [row] = await tenantTable<ProviderTableRow>(db, tenant, 'providers')
     .insert({
       id: randomUUID(),
       ...ownerColumns(tenant),
@@ -43,22 +40,21 @@ export async function upsertProvider(
     })
     .onConflict(['tenant_id', 'project_id', 'provider_type'])
     .merge({ api_key_enc: input.apiKeyEnc, organization_id: input.organizationId, updated_at: db.fn.now() })
-    .returning(['id', 'provider_type', 'created_at']);
-  return { id: row.id, providerType: row.provider_type, createdAt: row.created_at };
+    .returning<ProviderRow[]>(PROVIDER_COLUMNS);
+  return row;
 }
 
 export async function findProviderSecret(
   db: Knex,
   tenant: Tenant,
   providerType: ProviderType,
-): Promise<ProviderSecretRecord | null> {
-  const row = await tenantTable<ProviderRow>(db, tenant, 'providers')
+): Promise<ProviderSecretRow | null> {
+  const row = await tenantTable<ProviderTableRow>(db, tenant, 'providers')
     .where({ provider_type: providerType })
-    .first('api_key_enc', 'organization_id');
-  return row ? { apiKeyEnc: row.api_key_enc, organizationId: row.organization_id } : null;
+    .first<ProviderSecretRow | undefined>(...SECRET_COLUMNS);
+  return row ?? null;
 }
 
 export async function configuredProviders(db: Knex, tenant: Tenant): Promise<ProviderType[]> {
-  const rows = await tenantTable<ProviderRow>(db, tenant, 'providers').select('provider_type');
-  return rows.map((row: { provider_type: ProviderType }) => row.provider_type);
+  return tenantTable<ProviderTableRow>(db, tenant, 'providers').pluck('provider_type');
 }

@@ -1,11 +1,10 @@
 import { Joi } from '@platform/tenancy';
-import type { ProviderView } from './providers.mapper';
-import type { testProvider } from './providers.service';
+import type { Provider, ProviderTestResult } from './providers.mapper';
 
 const canonicalType = () => Joi.string().valid('openai', 'anthropic').required();
 
-export const providerResponse = Joi.object<{ provider: ProviderView }>({
-  provider: Joi.object<ProviderView>({
+export const providerResponse = Joi.object<{ provider: Provider }>({
+  provider: Joi.object<Provider>({
     id: Joi.string().required(),
     providerType: canonicalType(),
     configured: Joi.boolean().required(),
@@ -13,7 +12,7 @@ export const providerResponse = Joi.object<{ provider: ProviderView }>({
   }).required(),
 }).id('Provider');
 
-export const providerTestResponse = Joi.object<Awaited<ReturnType<typeof testProvider>>>({
+export const providerTestResponse = Joi.object<ProviderTestResult>({
   success: Joi.boolean().required(),
   message: Joi.string().required(),
   providerType: canonicalType(),

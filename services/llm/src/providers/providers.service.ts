@@ -10,19 +10,24 @@ import {
   findProviderSecret,
   upsertProvider,
 } from './providers.repository';
-import { toProviderResponse } from './providers.mapper';
+import { toProvider, toProviderTestResult, type Provider, type ProviderTestResult } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
-export async function saveProvider(deps: Deps, runtime: LlmShared, tenant: Tenant, input: SaveProviderInput) {
-  const record = await upsertProvider(deps.db, tenant, {
+export async function saveProvider(
+  deps: Deps,
+  runtime: LlmShared,
+  tenant: Tenant,
+  input: SaveProviderInput,
+): Promise<{ provider: Provider }> {
+  const row = await upsertProvider(deps.db, tenant, {
     providerType: input.providerType,
     apiKeyEnc: deps.secrets.encrypt(input.apiKey),
     organizationId: input.organizationId ?? null,
   });
   runtime.clients.invalidate(tenant.projectId, input.providerType);
-  return { provider: toProviderResponse(record) };
+  return { provider: toProvider(row) };
 }
 
 /** The project's SDK client for a vendor, or null when the project has not configured it. */
@@ -35,7 +40,7 @@ export function vendorClientFor(
   return runtime.clients.get(tenant.projectId, provider, async () => {
     const secret = await findProviderSecret(deps.db, tenant, provider);
     if (!secret) return null;
-    const credentials = { apiKey: deps.secrets.decrypt(secret.apiKeyEnc), organizationId: secret.organizationId };
+    const credentials = { apiKey: deps.secrets.decrypt(secret.api_key_enc), organizationId: secret.organization_id };
     return buildVendorClient(provider, credentials, runtime.vendorOptions(provider));
   });
 }
@@ -63,7 +68,12 @@ export function notConfigured(providers: ProviderType[]) {
 }
 
 /** One cheap authenticated vendor call; a refused key is `success: false`, never an error response. */
-export async function testProvider(deps: Deps, runtime: LlmShared, tenant: Tenant, input: TestProviderInput) {
+export async function testProvider(
+  deps: Deps,
+  runtime: LlmShared,
+  tenant: Tenant,
+  input: TestProviderInput,
+): Promise<ProviderTestResult> {
   const client = input.apiKey
     ? buildVendorClient(
         input.providerType,
@@ -73,9 +83,9 @@ export async function testProvider(deps: Deps, runtime: LlmShared, tenant: Tenan
     : await requireVendorClient(deps, runtime, tenant, input.providerType);
   try {
     await client.check();
-    return { success: true, message: 'Credentials accepted by the vendor', providerType: input.providerType };
+    return toProviderTestResult(input.providerType, true, 'Credentials accepted by the vendor');
   } catch (error) {
     const failure = describeVendorFailure(error, client.apiKey);
-    return { success: false, message: failure.message, providerType: input.providerType };
+    return toProviderTestResult(input.providerType, false, failure.message);
   }
 }

@@ -1,35 +1,35 @@
 import { toIso } from '@platform/tenancy';
-import type { aggregateLogs, GroupRow } from './usage.repository';
-import type { CompletionLogEntry, StatsRange } from './usage.types';
+import type { GroupRow, LogRow, LogStatsRows } from './usage.repository';
+import type { StatsRange } from './usage.types';
 
 /** The API shapes of completion logs and stats: the only place stored logs become responses. */
 
-export function toLogResponse(entry: CompletionLogEntry) {
+export function toLog(row: LogRow) {
   return {
-    id: entry.id,
-    model: entry.model,
-    provider: entry.provider,
-    status: entry.status,
-    promptTokens: entry.usage.prompt_tokens,
-    completionTokens: entry.usage.completion_tokens,
-    totalTokens: entry.usage.total_tokens,
-    latencyMs: entry.latencyMs,
-    error: entry.error,
-    batchId: entry.batchId,
-    createdAt: toIso(entry.createdAt),
-    costUsd: entry.costUsd ?? null,
-    cachedTokens: entry.cachedTokens ?? 0,
-    cacheWriteTokens: entry.cacheWriteTokens ?? 0,
-    requestId: entry.requestId ?? null,
-    attempt: entry.attempt ?? null,
-    stream: entry.stream ?? false,
+    id: row.id,
+    model: row.model,
+    provider: row.provider,
+    status: row.status,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    totalTokens: row.total_tokens,
+    latencyMs: row.latency_ms,
+    error: row.error,
+    batchId: row.batch_id,
+    createdAt: toIso(row.created_at),
+    costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
+    cachedTokens: row.cached_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    requestId: row.request_id,
+    attempt: row.attempt,
+    stream: row.stream,
   };
 }
 
 const int = (value: string | null | undefined) => Number(value ?? 0);
 const usd = (value: string | null | undefined) => Math.round(Number(value ?? 0) * 1e10) / 1e10;
 
-export function toStats({ totals, byModel, byProvider }: Awaited<ReturnType<typeof aggregateLogs>>, range: StatsRange) {
+export function toStats({ totals, byModel, byProvider }: LogStatsRows, range: StatsRange) {
   const group = (key: 'model' | 'provider') => (row: GroupRow) => ({
     [key]: row.key,
     requests: int(row.requests),
@@ -53,5 +53,5 @@ export function toStats({ totals, byModel, byProvider }: Awaited<ReturnType<type
   };
 }
 
-export type LogView = ReturnType<typeof toLogResponse>;
+export type LogView = ReturnType<typeof toLog>;
 export type StatsView = ReturnType<typeof toStats>;

@@ -5,7 +5,29 @@ import type { Page } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
 import type { CompletionLogEntry, CompletionStatus, StatsRange } from './usage.types';
 
-const LOG_COLUMNS = [
+/** A row of `completion_logs` as the logs endpoint reads it (LOG_COLUMNS). */
+export interface LogRow {
+  id: string;
+  model: string;
+  provider: ProviderType;
+  status: CompletionStatus;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  latency_ms: number;
+  error: string | null;
+  batch_id: string | null;
+  created_at: Date;
+  /** numeric: pg returns it as a string. */
+  cost_usd: string | null;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  request_id: string | null;
+  attempt: number | null;
+  stream: boolean;
+}
+
+const LOG_COLUMNS: (keyof LogRow)[] = [
   'id',
   'model',
   'provider',
@@ -24,50 +46,6 @@ const LOG_COLUMNS = [
   'attempt',
   'stream',
 ];
-
-interface LogRow {
-  id: string;
-  model: string;
-  provider: ProviderType;
-  status: CompletionStatus;
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  latency_ms: number;
-  error: string | null;
-  batch_id: string | null;
-  created_at: Date;
-  cost_usd: string | null;
-  cached_tokens: number;
-  cache_write_tokens: number;
-  request_id: string | null;
-  attempt: number | null;
-  stream: boolean;
-}
-
-function toEntry(row: LogRow): CompletionLogEntry {
-  return {
-    id: row.id,
-    model: row.model,
-    provider: row.provider,
-    status: row.status,
-    usage: {
-      prompt_tokens: row.prompt_tokens,
-      completion_tokens: row.completion_tokens,
-      total_tokens: row.total_tokens,
-    },
-    latencyMs: row.latency_ms,
-    error: row.error,
-    batchId: row.batch_id,
-    createdAt: row.created_at,
-    costUsd: row.cost_usd === null ? null : Number(row.cost_usd),
-    cachedTokens: row.cached_tokens,
-    cacheWriteTokens: row.cache_write_tokens,
-    requestId: row.request_id,
-    attempt: row.attempt,
-    stream: row.stream,
-  };
-}
 
 /** A log already stored under its id is left as it is: a retried insert writes each log once. */
 export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry[]): Promise<void> {
@@ -99,12 +77,8 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
     .ignore();
 }
 
-export async function listLogs(
-  db: Knex,
-  tenant: Tenant,
-  page: Page,
-): Promise<{ logs: CompletionLogEntry[]; total: number }> {
-  const scope = tenantTable(db, tenant, 'completion_logs');
+export async function listLogs(db: Knex, tenant: Tenant, page: Page): Promise<{ rows: LogRow[]; total: number }> {
+  const scope = tenantTable<LogRow>(db, tenant, 'completion_logs');
   // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
   const rows = (await scope
     .clone()
@@ -119,7 +93,7 @@ export async function listLogs(
   // Past the last page: the total needs its own count.
   if (!rows.length && page.offset > 0)
     total = Number((await scope.clone().count<{ count: string }[]>({ count: '*' }))[0]?.count ?? 0);
-  return { logs: rows.map(toEntry), total };
+  return { rows, total };
 }
 
 export interface TotalsRow {
@@ -134,6 +108,7 @@ export interface TotalsRow {
   unpriced_requests: string;
 }
 
+/** One group of the stats: `key` is the model or the provider, as grouped by. */
 export interface GroupRow {
   key: string;
   requests: string;
@@ -141,14 +116,21 @@ export interface GroupRow {
   cost_usd: string | null;
 }
 
+/** The three aggregates of the stats endpoint, read from one range of a project's logs. */
+export interface LogStatsRows {
+  totals: TotalsRow | undefined;
+  byModel: GroupRow[];
+  byProvider: GroupRow[];
+}
+
 function inRange(db: Knex, tenant: Tenant, range: StatsRange) {
-  const query = tenantTable(db, tenant, 'completion_logs');
+  const query = tenantTable<LogRow>(db, tenant, 'completion_logs');
   if (range.from) query.where('created_at', '>=', range.from);
   if (range.to) query.where('created_at', '<=', range.to);
   return query;
 }
 
-export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange) {
+export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange): Promise<LogStatsRows> {
   const [totals, byModel, byProvider] = await Promise.all([
     inRange(db, tenant, range).first<TotalsRow>(
       db.raw('count(*) as total_requests'),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, type Page, type Tenant } from '@platform/tenancy';
-import { toLogResponse, toStats } from './usage.mapper';
+import { toLog, toStats } from './usage.mapper';
 import { aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
 
@@ -17,8 +17,8 @@ export function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry
 }
 
 export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
-  const { logs, total } = await listLogs(db, tenant, page);
-  return { logs: logs.map(toLogResponse), total, limit: page.limit, offset: page.offset };
+  const { rows, total } = await listLogs(db, tenant, page);
+  return { logs: rows.map(toLog), total, limit: page.limit, offset: page.offset };
 }
 
 export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
