@@ -90,6 +90,19 @@ describe('BudgetPool', () => {
     expect(Date.now() - started).toBeLessThan(100);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThan(0);
+    // Named as a repeat offender: the error handler holds the 429 (HeldRefusals).
+    expect((refused as AppError).offender).toBe('project a test work');
+    await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+  });
+
+  it('when a project reaches its overrun limit while more of its requests wait, then those get 429 without running', async () => {
+    const p = pool({ overruns: { limit: 1, windowMs: 60_000 } });
+    const line = [p.run('a', 'spin'), p.run('a', 'hello'), p.run('a', 'hello')].map((run) =>
+      run.catch((e: unknown) => e),
+    );
+    const [overrun, ...waited] = await Promise.all(line);
+    expect(overrun).toMatchObject({ limit: 'time' });
+    for (const refused of waited) expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
   });
 
@@ -102,6 +115,7 @@ describe('BudgetPool', () => {
     expect(Date.now() - started).toBeLessThan(100);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect((refused as AppError).offender).toBe('project a test work');
     await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
   });
 

@@ -150,12 +150,10 @@ export class BudgetPool<Req, Res> {
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
   run(project: string, request: Req): Promise<Res> {
     if (this.closed) return Promise.reject(closedError());
-    const blocked = this.overruns.blockedFor(project);
-    if (blocked) return Promise.reject(this.tooManyOverruns(blocked));
-    const spent = this.timeShare.blockedFor(project);
-    if (spent) return Promise.reject(this.timeSpent(spent));
+    const refusal = this.refusalOf(project);
+    if (refusal) return Promise.reject(refusal);
     const mine = this.waiting.get(project) ?? [];
-    if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull());
+    if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull(project));
     const result = new Promise<Res>((resolve, reject) => mine.push({ request, resolve, reject }));
     this.waiting.set(project, mine);
     this.pump();
@@ -171,27 +169,45 @@ export class BudgetPool<Req, Res> {
     await Promise.all([...this.threads].map((thread) => this.discard(thread)));
   }
 
-  private lineFull(): AppError {
+  /** The 429 for a project that went over budget too often or used up its thread time; undefined when it may run. */
+  private refusalOf(project: string): AppError | undefined {
+    const blocked = this.overruns.blockedFor(project);
+    if (blocked) return this.tooManyOverruns(blocked, project);
+    const spent = this.timeShare.blockedFor(project);
+    if (spent) return this.timeSpent(spent, project);
+    return undefined;
+  }
+
+  // The refusals below name the project and pool as the offender: the error handler may hold
+  // them (HeldRefusals), so a project that retries at once is not answered thousands of times a second.
+  private offender(project: string): string {
+    return `project ${project} ${this.options.name}`;
+  }
+
+  private lineFull(project: string): AppError {
     const { maxWaitingPerProject, budgetMs, name } = this.options;
     const seconds = Math.max(1, Math.ceil((maxWaitingPerProject * budgetMs) / 1000));
     return new AppError('RATE_LIMITED', `This project already has ${maxWaitingPerProject} ${name} requests waiting`, {
       headers: { 'Retry-After': String(seconds) },
+      offender: this.offender(project),
     });
   }
 
-  private tooManyOverruns(seconds: number): AppError {
+  private tooManyOverruns(seconds: number, project: string): AppError {
     const { name } = this.options;
     return new AppError('RATE_LIMITED', `This project's ${name} requests went over budget too often; try again later`, {
       headers: { 'Retry-After': String(seconds) },
+      offender: this.offender(project),
     });
   }
 
-  private timeSpent(seconds: number): AppError {
+  private timeSpent(seconds: number, project: string): AppError {
     return new AppError(
       'RATE_LIMITED',
       `This project has used its share of ${this.options.name} time; try again later`,
       {
         headers: { 'Retry-After': String(seconds) },
+        offender: this.offender(project),
       },
     );
   }
@@ -220,11 +236,12 @@ export class BudgetPool<Req, Res> {
       const project = this.nextProject();
       if (project === undefined) return;
       const jobs = this.waiting.get(project)!;
-      const spent = this.timeShare.blockedFor(project);
-      if (spent) {
-        // Its earlier requests used up its time while these waited: refused now, not run.
+      const refusal = this.refusalOf(project);
+      if (refusal) {
+        // Its earlier requests went over budget too often or used up its time while these
+        // waited: refused now, not run (each would cost a budget, an overrun a thread's start too).
         this.waiting.delete(project);
-        for (const waiting of jobs) waiting.reject(this.timeSpent(spent));
+        for (const waiting of jobs) waiting.reject(refusal);
         if (!this.activeByProject.has(project)) this.lastTurn.delete(project);
         continue;
       }
