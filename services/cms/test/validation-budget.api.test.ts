@@ -8,7 +8,18 @@ let quiet: Client;
 // One validation thread, so that the order in which answers arrive shows whose turn it was.
 beforeAll(async () => {
   let freshClient: () => Promise<Client>;
-  ({ svc, api: noisy, freshClient } = await startCms({ CMS_VALIDATION_THREADS: '1', CMS_VALIDATION_BUDGET_MS: '400' }));
+  ({
+    svc,
+    api: noisy,
+    freshClient,
+  } = await startCms({
+    CMS_VALIDATION_THREADS: '1',
+    CMS_VALIDATION_BUDGET_MS: '400',
+    // The turn order is under test here; the per-project overrun and time-share limits have
+    // tests of their own (packages/runtime, the robustness sweep) and would refuse the waiting blow-ups.
+    CMS_VALIDATION_MAX_OVERRUNS: '1000',
+    CMS_VALIDATION_PROJECT_MS_PER_SECOND: '16000',
+  }));
   quiet = await freshClient();
   const nested = { anyOf: [0, 1].map(() => ({ type: 'array', items: { $ref: '#/definitions/n' } })) };
   const created = await noisy.post('/v1/content-types', {
