@@ -227,7 +227,7 @@ describe('abusive tenant-defined work and bogus keys', () => {
       post(mailer, noisy.headers, `/v1/templates/${heavy.body.id}/preview`, {
         data: { a: Array.from({ length: 60 }, (_, i) => i) },
       });
-    // MAILER_RENDER_MAX_OVERRUNS (3 a minute) renderings over budget, each one a thread restarted.
+    // MAILER_RENDER_MAX_OVERRUNS (3 a minute) renderings over budget, each one stopped at its budget.
     for (let i = 0; i < 3; i++) expect((await blowUp()).status).toBe(400);
     const started = Date.now();
     const [refused, other] = await Promise.all([

@@ -56,9 +56,14 @@ interface Job<Req, Res> {
   reject: (error: unknown) => void;
 }
 
+/** An interruptible thread stopped the work itself at its budget, and stays usable. */
+class StoppedAtBudget extends Error {}
+
 /** One worker thread answering one request at a time; unusable once it failed or exited. */
 class BudgetThread<Req, Res> {
   readonly ready: Promise<void>;
+  /** Stops work over its budget itself (serveBudgetRequests' `interruptible`), so it need not be terminated. */
+  interruptible = false;
   private failure: (Error & { code?: string }) | undefined;
   private pending: { id: number; resolve: (value: Res) => void; reject: (error: Error) => void } | undefined;
   private nextId = 1;
@@ -74,12 +79,15 @@ class BudgetThread<Req, Res> {
     });
     this.ready.catch(() => undefined);
     this.worker.on('message', (message: BudgetThreadMessage<Res>) => {
-      if ('ready' in message) return markReady();
+      if ('ready' in message) {
+        this.interruptible = message.interruptible === true;
+        return markReady();
+      }
       if (this.pending?.id !== message.id) return;
       const { resolve, reject } = this.pending;
       this.pending = undefined;
       if (message.ok) resolve(message.value);
-      else reject(new Error(message.error));
+      else reject(message.overBudget ? new StoppedAtBudget(message.error) : new Error(message.error));
     });
     const fail = (error: Error) => {
       this.failure ??= error;
@@ -98,12 +106,12 @@ class BudgetThread<Req, Res> {
     return this.failure === undefined;
   }
 
-  call(request: Req): Promise<Res> {
+  call(request: Req, budgetMs: number): Promise<Res> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<Res>((resolve, reject) => {
       this.pending = { id, resolve, reject };
-      this.worker.postMessage({ id, request } satisfies BudgetRequest<Req>);
+      this.worker.postMessage({ id, request, budgetMs } satisfies BudgetRequest<Req>);
     });
   }
 
@@ -117,8 +125,8 @@ const isOutOfMemory = (error: unknown) => (error as { code?: string } | null)?.c
 
 /**
  * Runs tenant-defined work (template rendering, schema validation) on a few worker threads,
- * each request within a time budget (its thread is terminated when it overruns, and a fresh
- * one takes its place) and the threads' memory limits. Projects with requests waiting take
+ * each request within a time budget (an interruptible thread stops the work itself; any other
+ * is terminated when it overruns, and a fresh one takes its place) and the threads' memory limits. Projects with requests waiting take
  * turns (fewest running first, then longest since their last turn), so one project's slow
  * requests delay another's by about a budget, not by its whole line;
  * a project with `maxWaitingPerProject` requests waiting gets 429 at once.
@@ -279,13 +287,19 @@ export class BudgetPool<Req, Res> {
     } catch (error) {
       return job.reject(error);
     }
+    const { budgetMs } = this.options;
     let timer: NodeJS.Timeout | undefined;
+    // An interruptible thread stops at the budget itself; terminating it is the backstop, a
+    // little later, for work its timeout cannot stop (a long call into native code).
     const overBudget = new Promise<'over budget'>((resolve) => {
-      timer = setTimeout(() => resolve('over budget'), this.options.budgetMs);
+      timer = setTimeout(
+        () => resolve('over budget'),
+        thread.interruptible ? budgetMs + Math.max(100, budgetMs / 2) : budgetMs,
+      );
     });
     const started = Date.now();
-    const outcome = await Promise.race([
-      thread.call(job.request).then(
+    const answer = await Promise.race([
+      thread.call(job.request, budgetMs).then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       ),
@@ -293,17 +307,21 @@ export class BudgetPool<Req, Res> {
     ]);
     clearTimeout(timer);
     this.timeShare.charge(project, Date.now() - started);
-    if (outcome !== 'over budget' && thread.usable && !this.closed) {
+    // Stopped by the thread itself: over budget like any overrun, but the thread is kept.
+    const stoppedAtBudget = answer !== 'over budget' && 'error' in answer && answer.error instanceof StoppedAtBudget;
+    const outcome = stoppedAtBudget ? 'over budget' : answer;
+    if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error))) {
+      this.overruns.record(project);
+    }
+    if (answer !== 'over budget' && thread.usable && !this.closed) {
       this.idle.push(thread);
     } else {
-      if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error)))
-        this.overruns.record(project);
       void this.discard(thread);
       // The replacement starts loading now, so the next request does not wait for it.
       if (!this.closed) this.idle.push(this.spawnThread());
     }
     if (this.closed) return job.reject(closedError());
-    const { name, budgetMs } = this.options;
+    const { name } = this.options;
     if (outcome === 'over budget') {
       return job.reject(new OverBudgetError('time', `${name} took longer than its ${budgetMs} ms budget`));
     }
