@@ -18,10 +18,12 @@ export interface BudgetThreadOptions {
   /**
    * Stop a request's work when its budget is spent (a vm timeout) instead of having the pool
    * terminate the thread, which then has to load afresh. Only for handlers whose state stays
-   * consistent when interrupted at any point (pure JavaScript with caches at most; not, for
-   * example, a WebAssembly engine that may be stopped inside its allocator).
+   * consistent when interrupted at any point (pure JavaScript with caches at most), or that
+   * leave behind in `onInterrupted` what may be half changed (a WebAssembly heap).
    */
   interruptible?: boolean;
+  /** Called after a request was stopped at its budget: leave behind what it may have left half changed. */
+  onInterrupted?: () => void;
 }
 
 // One context and script for every request: the vm's timeout stops whatever JavaScript `run`
@@ -49,9 +51,12 @@ export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res, opt
         reply = { id, ok: true, value: handle(request) };
       }
     } catch (error) {
-      reply = isTimeout(error)
-        ? { id, ok: false, error: 'over its time budget', overBudget: true }
-        : { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+      if (isTimeout(error)) {
+        options.onInterrupted?.();
+        reply = { id, ok: false, error: 'over its time budget', overBudget: true };
+      } else {
+        reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
     } finally {
       timed.run = undefined;
     }

@@ -68,6 +68,23 @@ describe('content validation budget', () => {
     expect((await noisy.get('/v1/content')).body.content).toHaveLength(0);
   });
 
+  it("when a validation was stopped at its budget, then another project's schema patterns still check content correctly", async () => {
+    const coded = { type: 'object', properties: { code: { type: 'string', pattern: '^[a-z]+$' } } };
+    expect((await quiet.post('/v1/content-types', { body: { name: 'coded', schema: coded } })).status).toBe(201);
+    const item = (code: string) => ({
+      type: 'custom',
+      contentType: 'coded',
+      title: code,
+      content: JSON.stringify({ code }),
+    });
+    expect((await quiet.post('/v1/content', { body: item('before') })).status).toBe(201);
+    expect((await createNested(22)).body.error.message).toMatch(/time budget/);
+    expect((await quiet.post('/v1/content', { body: item('after') })).status).toBe(201);
+    const refused = await quiet.post('/v1/content', { body: item('NOT-LOWER') });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('content.code');
+  });
+
   it('when one project keeps the validation thread busy, then another project is served at its next turn', async () => {
     const finished: string[] = [];
     const track = (who: string, reply: Promise<{ status: number }>) =>
