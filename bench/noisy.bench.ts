@@ -5,7 +5,8 @@
  * load generator shares the services' event loop: the platform (all six services in one
  * process, as under `pnpm start`), X's abusive clients, and this one measuring Y. Targets: Y
  * keeps at least 70% of its quiet throughput, its p99 at most 2x the quiet p99, the platform's
- * RSS grows less than 200 MB. NOISY_BENCH_SECONDS sets each phase's length.
+ * RSS grows less than 200 MB. NOISY_BENCH_SECONDS sets each phase's length; NOISY_PATTERNS
+ * (template, schema, keys) runs only the patterns named.
  * Not covered here: a tarpit webhook receiver (packages/webhooks' tests hold its deadline and slots).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -103,12 +104,15 @@ export default async function bench(): Promise<string[]> {
     },
     { name: 'random keys', url: `${urls.cms}/v1/content`, headers: x, connections: 20, randomKeys: true },
   ];
+  // NOISY_PATTERNS=template,schema,keys runs only those (to learn what each one costs Y).
+  const only = process.env.NOISY_PATTERNS?.split(',').map((name) => name.trim());
+  const running = only ? patterns.filter((pattern) => only.some((name) => pattern.name.includes(name))) : patterns;
   const abusers = child('noisy-abusers.ts');
   // X's clients share the machine's cores with the platform as equals by default: their own
   // CPU use then counts against the platform, as it would not from other machines.
   // NOISY_ABUSER_NICE=19 approximates remote clients (they then also slow down with the platform).
   setPriority(abusers.pid!, Number(process.env.NOISY_ABUSER_NICE ?? 0));
-  abusers.send(patterns);
+  abusers.send(running);
   await nextMessage(abusers, 'started');
   const noisy = await read();
   const rssGrowthMb = ((await rss()) - rssBefore) / 1024 / 1024;

@@ -1,6 +1,12 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Metric } from 'prom-client';
-import { errorHandler, notFoundHandler, rejectLoneSurrogates } from '@platform/tenancy';
+import {
+  errorHandler,
+  HeldRefusals,
+  notFoundHandler,
+  rejectLoneSurrogates,
+  type RefusalHoldLimits,
+} from '@platform/tenancy';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -32,6 +38,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean;
   /** Checks that may refuse a request before its body is read (cheap, no I/O). */
   beforeBody?: RequestHandler[];
+  /** How long repeat offenders' 429s are held (HeldRefusals); the defaults when absent. */
+  refusalHolds?: RefusalHoldLimits;
 }
 
 const accessLog =
@@ -120,6 +128,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get('/metrics', metrics.handler);
   app.use(notFoundHandler);
-  app.use(errorHandler(options.logger));
+  app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds)));
   return app;
 }

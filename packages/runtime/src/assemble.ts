@@ -26,6 +26,7 @@ export function httpAppOf(deps: ServiceDeps, parts: Pick<ServiceParts, 'routes' 
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
     beforeBody: [refuseFloodingAddresses(deps.directory)],
+    refusalHolds: deps.config.refusalHolds,
   });
 }
 

@@ -15,6 +15,19 @@ parentPort.postMessage({ ready: true });
 `;
 
 const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
+
+/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id. */
+const INTERRUPTIBLE_THREAD = `
+const { threadId } = require('node:worker_threads');
+const { serveBudgetRequests } = require(${JSON.stringify(require.resolve('./budget-thread'))});
+serveBudgetRequests((request) => {
+  if (request === 'spin') for (;;);
+  if (request === 'whoami') return 'thread ' + threadId;
+  return 'echo:' + request;
+}, { interruptible: true });
+`;
+const spawnInterruptible = () =>
+  new Worker(INTERRUPTIBLE_THREAD, { eval: true, execArgv: ['--require', require.resolve('tsx/cjs')] });
 const pools: BudgetPool<string, string>[] = [];
 const pool = (
   overrides: {
@@ -23,11 +36,12 @@ const pool = (
     threads?: number;
     overruns?: { limit: number; windowMs: number };
     projectMsPerSecond?: number;
+    interruptible?: boolean;
   } = {},
 ) => {
   const created = new BudgetPool<string, string>({
     name: 'test work',
-    spawn,
+    spawn: overrides.interruptible ? spawnInterruptible : spawn,
     threads: overrides.threads ?? 1,
     budgetMs: overrides.budgetMs ?? 200,
     maxWaitingPerProject: overrides.maxWaitingPerProject ?? 10,
@@ -47,6 +61,19 @@ describe('BudgetPool', () => {
     const p = pool();
     await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
     await expect(p.run('a', 'hello')).resolves.toBe('echo:hello');
+  });
+
+  it('when a request overruns its time on an interruptible thread, then it fails as over the time budget and the same thread serves the next one', async () => {
+    const p = pool({ interruptible: true, overruns: { limit: 2, windowMs: 60_000 } });
+    const before = await p.run('a', 'whoami');
+    const started = Date.now();
+    await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    await expect(p.run('a', 'whoami')).resolves.toBe(before);
+    // Still an overrun: the second one uses up the allowance.
+    await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
+    await expect(p.run('a', 'hello')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(p.run('b', 'whoami')).resolves.toBe(before);
   });
 
   it('when a request exhausts its thread memory, then it fails as over the memory budget', async () => {
@@ -90,6 +117,19 @@ describe('BudgetPool', () => {
     expect(Date.now() - started).toBeLessThan(100);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThan(0);
+    // Named as a repeat offender: the error handler holds the 429 (HeldRefusals).
+    expect((refused as AppError).offender).toBe('project a test work');
+    await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+  });
+
+  it('when a project reaches its overrun limit while more of its requests wait, then those get 429 without running', async () => {
+    const p = pool({ overruns: { limit: 1, windowMs: 60_000 } });
+    const line = [p.run('a', 'spin'), p.run('a', 'hello'), p.run('a', 'hello')].map((run) =>
+      run.catch((e: unknown) => e),
+    );
+    const [overrun, ...waited] = await Promise.all(line);
+    expect(overrun).toMatchObject({ limit: 'time' });
+    for (const refused of waited) expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
   });
 
@@ -102,6 +142,7 @@ describe('BudgetPool', () => {
     expect(Date.now() - started).toBeLessThan(100);
     expect(refused).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
+    expect((refused as AppError).offender).toBe('project a test work');
     await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
   });
 

@@ -56,9 +56,14 @@ interface Job<Req, Res> {
   reject: (error: unknown) => void;
 }
 
+/** An interruptible thread stopped the work itself at its budget, and stays usable. */
+class StoppedAtBudget extends Error {}
+
 /** One worker thread answering one request at a time; unusable once it failed or exited. */
 class BudgetThread<Req, Res> {
   readonly ready: Promise<void>;
+  /** Stops work over its budget itself (serveBudgetRequests' `interruptible`), so it need not be terminated. */
+  interruptible = false;
   private failure: (Error & { code?: string }) | undefined;
   private pending: { id: number; resolve: (value: Res) => void; reject: (error: Error) => void } | undefined;
   private nextId = 1;
@@ -74,12 +79,15 @@ class BudgetThread<Req, Res> {
     });
     this.ready.catch(() => undefined);
     this.worker.on('message', (message: BudgetThreadMessage<Res>) => {
-      if ('ready' in message) return markReady();
+      if ('ready' in message) {
+        this.interruptible = message.interruptible === true;
+        return markReady();
+      }
       if (this.pending?.id !== message.id) return;
       const { resolve, reject } = this.pending;
       this.pending = undefined;
       if (message.ok) resolve(message.value);
-      else reject(new Error(message.error));
+      else reject(message.overBudget ? new StoppedAtBudget(message.error) : new Error(message.error));
     });
     const fail = (error: Error) => {
       this.failure ??= error;
@@ -98,12 +106,12 @@ class BudgetThread<Req, Res> {
     return this.failure === undefined;
   }
 
-  call(request: Req): Promise<Res> {
+  call(request: Req, budgetMs: number): Promise<Res> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<Res>((resolve, reject) => {
       this.pending = { id, resolve, reject };
-      this.worker.postMessage({ id, request } satisfies BudgetRequest<Req>);
+      this.worker.postMessage({ id, request, budgetMs } satisfies BudgetRequest<Req>);
     });
   }
 
@@ -117,8 +125,8 @@ const isOutOfMemory = (error: unknown) => (error as { code?: string } | null)?.c
 
 /**
  * Runs tenant-defined work (template rendering, schema validation) on a few worker threads,
- * each request within a time budget (its thread is terminated when it overruns, and a fresh
- * one takes its place) and the threads' memory limits. Projects with requests waiting take
+ * each request within a time budget (an interruptible thread stops the work itself; any other
+ * is terminated when it overruns, and a fresh one takes its place) and the threads' memory limits. Projects with requests waiting take
  * turns (fewest running first, then longest since their last turn), so one project's slow
  * requests delay another's by about a budget, not by its whole line;
  * a project with `maxWaitingPerProject` requests waiting gets 429 at once.
@@ -150,12 +158,10 @@ export class BudgetPool<Req, Res> {
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
   run(project: string, request: Req): Promise<Res> {
     if (this.closed) return Promise.reject(closedError());
-    const blocked = this.overruns.blockedFor(project);
-    if (blocked) return Promise.reject(this.tooManyOverruns(blocked));
-    const spent = this.timeShare.blockedFor(project);
-    if (spent) return Promise.reject(this.timeSpent(spent));
+    const refusal = this.refusalOf(project);
+    if (refusal) return Promise.reject(refusal);
     const mine = this.waiting.get(project) ?? [];
-    if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull());
+    if (mine.length >= this.options.maxWaitingPerProject) return Promise.reject(this.lineFull(project));
     const result = new Promise<Res>((resolve, reject) => mine.push({ request, resolve, reject }));
     this.waiting.set(project, mine);
     this.pump();
@@ -171,27 +177,45 @@ export class BudgetPool<Req, Res> {
     await Promise.all([...this.threads].map((thread) => this.discard(thread)));
   }
 
-  private lineFull(): AppError {
+  /** The 429 for a project that went over budget too often or used up its thread time; undefined when it may run. */
+  private refusalOf(project: string): AppError | undefined {
+    const blocked = this.overruns.blockedFor(project);
+    if (blocked) return this.tooManyOverruns(blocked, project);
+    const spent = this.timeShare.blockedFor(project);
+    if (spent) return this.timeSpent(spent, project);
+    return undefined;
+  }
+
+  // The refusals below name the project and pool as the offender: the error handler may hold
+  // them (HeldRefusals), so a project that retries at once is not answered thousands of times a second.
+  private offender(project: string): string {
+    return `project ${project} ${this.options.name}`;
+  }
+
+  private lineFull(project: string): AppError {
     const { maxWaitingPerProject, budgetMs, name } = this.options;
     const seconds = Math.max(1, Math.ceil((maxWaitingPerProject * budgetMs) / 1000));
     return new AppError('RATE_LIMITED', `This project already has ${maxWaitingPerProject} ${name} requests waiting`, {
       headers: { 'Retry-After': String(seconds) },
+      offender: this.offender(project),
     });
   }
 
-  private tooManyOverruns(seconds: number): AppError {
+  private tooManyOverruns(seconds: number, project: string): AppError {
     const { name } = this.options;
     return new AppError('RATE_LIMITED', `This project's ${name} requests went over budget too often; try again later`, {
       headers: { 'Retry-After': String(seconds) },
+      offender: this.offender(project),
     });
   }
 
-  private timeSpent(seconds: number): AppError {
+  private timeSpent(seconds: number, project: string): AppError {
     return new AppError(
       'RATE_LIMITED',
       `This project has used its share of ${this.options.name} time; try again later`,
       {
         headers: { 'Retry-After': String(seconds) },
+        offender: this.offender(project),
       },
     );
   }
@@ -220,11 +244,12 @@ export class BudgetPool<Req, Res> {
       const project = this.nextProject();
       if (project === undefined) return;
       const jobs = this.waiting.get(project)!;
-      const spent = this.timeShare.blockedFor(project);
-      if (spent) {
-        // Its earlier requests used up its time while these waited: refused now, not run.
+      const refusal = this.refusalOf(project);
+      if (refusal) {
+        // Its earlier requests went over budget too often or used up its time while these
+        // waited: refused now, not run (each would cost a budget, an overrun a thread's start too).
         this.waiting.delete(project);
-        for (const waiting of jobs) waiting.reject(this.timeSpent(spent));
+        for (const waiting of jobs) waiting.reject(refusal);
         if (!this.activeByProject.has(project)) this.lastTurn.delete(project);
         continue;
       }
@@ -262,13 +287,19 @@ export class BudgetPool<Req, Res> {
     } catch (error) {
       return job.reject(error);
     }
+    const { budgetMs } = this.options;
     let timer: NodeJS.Timeout | undefined;
+    // An interruptible thread stops at the budget itself; terminating it is the backstop, a
+    // little later, for work its timeout cannot stop (a long call into native code).
     const overBudget = new Promise<'over budget'>((resolve) => {
-      timer = setTimeout(() => resolve('over budget'), this.options.budgetMs);
+      timer = setTimeout(
+        () => resolve('over budget'),
+        thread.interruptible ? budgetMs + Math.max(100, budgetMs / 2) : budgetMs,
+      );
     });
     const started = Date.now();
-    const outcome = await Promise.race([
-      thread.call(job.request).then(
+    const answer = await Promise.race([
+      thread.call(job.request, budgetMs).then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       ),
@@ -276,17 +307,21 @@ export class BudgetPool<Req, Res> {
     ]);
     clearTimeout(timer);
     this.timeShare.charge(project, Date.now() - started);
-    if (outcome !== 'over budget' && thread.usable && !this.closed) {
+    // Stopped by the thread itself: over budget like any overrun, but the thread is kept.
+    const stoppedAtBudget = answer !== 'over budget' && 'error' in answer && answer.error instanceof StoppedAtBudget;
+    const outcome = stoppedAtBudget ? 'over budget' : answer;
+    if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error))) {
+      this.overruns.record(project);
+    }
+    if (answer !== 'over budget' && thread.usable && !this.closed) {
       this.idle.push(thread);
     } else {
-      if (outcome === 'over budget' || ('error' in outcome && isOutOfMemory(outcome.error)))
-        this.overruns.record(project);
       void this.discard(thread);
       // The replacement starts loading now, so the next request does not wait for it.
       if (!this.closed) this.idle.push(this.spawnThread());
     }
     if (this.closed) return job.reject(closedError());
-    const { name, budgetMs } = this.options;
+    const { name } = this.options;
     if (outcome === 'over budget') {
       return job.reject(new OverBudgetError('time', `${name} took longer than its ${budgetMs} ms budget`));
     }

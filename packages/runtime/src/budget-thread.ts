@@ -1,28 +1,66 @@
+import { createContext, Script } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 
 /** A request to a budget thread and its answer (see budget-pool.ts). */
 export interface BudgetRequest<Req> {
   id: number;
   request: Req;
+  /** The request's time budget: an interruptible thread stops the work itself when it is spent. */
+  budgetMs?: number;
 }
-export type BudgetReply<Res> = { id: number; ok: true; value: Res } | { id: number; ok: false; error: string };
-export type BudgetThreadMessage<Res> = { ready: true } | BudgetReply<Res>;
+export type BudgetReply<Res> =
+  | { id: number; ok: true; value: Res }
+  | { id: number; ok: false; error: string; overBudget?: true };
+/** `interruptible`: the thread stops work over its budget itself and stays usable (see serveBudgetRequests). */
+export type BudgetThreadMessage<Res> = { ready: true; interruptible?: boolean } | BudgetReply<Res>;
+
+export interface BudgetThreadOptions {
+  /**
+   * Stop a request's work when its budget is spent (a vm timeout) instead of having the pool
+   * terminate the thread, which then has to load afresh. Only for handlers whose state stays
+   * consistent when interrupted at any point (pure JavaScript with caches at most), or that
+   * leave behind in `onInterrupted` what may be half changed (a WebAssembly heap).
+   */
+  interruptible?: boolean;
+  /** Called after a request was stopped at its budget: leave behind what it may have left half changed. */
+  onInterrupted?: () => void;
+}
+
+// One context and script for every request: the vm's timeout stops whatever JavaScript `run`
+// calls, in any context, and leaves the thread ready for the next request.
+const timed = createContext({ run: undefined as (() => unknown) | undefined });
+const callRun = new Script('run()');
+
+const isTimeout = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 
 /**
  * The thread side of a BudgetPool: answers each request with `handle`'s result. Kept apart
  * from the package's index so that a thread loads only this and its own handler.
  */
-export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res): void {
+export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res, options: BudgetThreadOptions = {}): void {
   const port = parentPort;
   if (!port) throw new Error('serveBudgetRequests runs in a worker thread');
-  port.on('message', ({ id, request }: BudgetRequest<Req>) => {
+  const { interruptible = false } = options;
+  port.on('message', ({ id, request, budgetMs }: BudgetRequest<Req>) => {
     let reply: BudgetReply<Res>;
     try {
-      reply = { id, ok: true, value: handle(request) };
+      if (interruptible && budgetMs) {
+        timed.run = () => handle(request);
+        reply = { id, ok: true, value: callRun.runInContext(timed, { timeout: budgetMs }) as Res };
+      } else {
+        reply = { id, ok: true, value: handle(request) };
+      }
     } catch (error) {
-      reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+      if (isTimeout(error)) {
+        options.onInterrupted?.();
+        reply = { id, ok: false, error: 'over its time budget', overBudget: true };
+      } else {
+        reply = { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    } finally {
+      timed.run = undefined;
     }
     port.postMessage(reply);
   });
-  port.postMessage({ ready: true } satisfies BudgetThreadMessage<Res>);
+  port.postMessage({ ready: true, interruptible } satisfies BudgetThreadMessage<Res>);
 }

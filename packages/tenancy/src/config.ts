@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { settingsWithPublishedSecrets } from './published-secrets';
 import type { KeyCheckLimits } from './key-directory';
+import type { RefusalHoldLimits } from './held-refusals';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
@@ -24,6 +25,8 @@ export interface PlatformConfig {
   keyCacheTtlMs: number;
   /** What bounds the key checks that miss the cache (failed checks per address, lookups at once). */
   keyChecks: KeyCheckLimits;
+  /** How long the 429s of repeat offenders (failed key checks, budget refusals) are held, and how many at once. */
+  refusalHolds: RefusalHoldLimits;
   bodyLimit: string;
   /** TRUST_PROXY: the services sit behind one proxy that sets X-Forwarded-For. */
   trustProxy: boolean;
@@ -64,6 +67,9 @@ const envSchema = Joi.object({
   KEY_LOOKUP_CONCURRENCY: Joi.number().integer().min(1).default(2),
   KEY_LOOKUP_QUEUE: Joi.number().integer().min(0).default(100),
   KEY_UNKNOWN_CACHE_SIZE: Joi.number().integer().min(1).default(10_000),
+  REFUSAL_HOLD_MS: Joi.number().integer().min(0).max(60_000).default(1_000),
+  REFUSAL_HOLDS_PER_OFFENDER: Joi.number().integer().min(0).default(32),
+  REFUSAL_HOLDS_TOTAL: Joi.number().integer().min(0).default(2_000),
   BODY_LIMIT: Joi.string().default('1mb'),
   SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
@@ -110,6 +116,11 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       lookupConcurrency: value.KEY_LOOKUP_CONCURRENCY,
       lookupQueue: value.KEY_LOOKUP_QUEUE,
       unknownKeysCached: value.KEY_UNKNOWN_CACHE_SIZE,
+    },
+    refusalHolds: {
+      maxHoldMs: value.REFUSAL_HOLD_MS,
+      perOffender: value.REFUSAL_HOLDS_PER_OFFENDER,
+      total: value.REFUSAL_HOLDS_TOTAL,
     },
     bodyLimit: value.BODY_LIMIT,
     trustProxy: value.TRUST_PROXY,

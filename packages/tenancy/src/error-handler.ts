@@ -1,5 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError, errors } from './errors';
+import type { HeldRefusals } from './held-refusals';
 import type { Logger } from 'winston';
 
 interface HttpParserError {
@@ -64,7 +65,25 @@ export function toAppError(err: unknown): AppError {
   return errors.internal(err);
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/** The envelope of an error, with its headers (Retry-After as given). */
+function sendError(req: Request, res: Response, appError: AppError, retryAfter?: string): void {
+  for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
+  if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
+  const message =
+    appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
+  res.status(appError.status).json({
+    success: false,
+    error: {
+      code: appError.code,
+      message,
+      ...(appError.details ? { details: appError.details } : {}),
+      ...(appError.code === 'INTERNAL_ERROR' ? { requestId: req.requestId } : {}),
+    },
+  });
+}
+
+/** Shapes every error into the envelope; a repeat offender's 429 is held by `held` first. */
+export function errorHandler(logger: Logger, held?: HeldRefusals): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
     if (appError.catastrophic) {
@@ -77,18 +96,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       });
     }
     if (res.headersSent) return;
-    for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
-    const message =
-      appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
-    res.status(appError.status).json({
-      success: false,
-      error: {
-        code: appError.code,
-        message,
-        ...(appError.details ? { details: appError.details } : {}),
-        ...(appError.code === 'INTERNAL_ERROR' ? { requestId: req.requestId } : {}),
-      },
-    });
+    const retryAfter = Number(appError.headers?.['Retry-After']);
+    if (held && appError.offender !== undefined && retryAfter > 0) {
+      return held.hold(appError.offender, retryAfter, res, (left) => sendError(req, res, appError, String(left)));
+    }
+    sendError(req, res, appError);
   };
 }
 

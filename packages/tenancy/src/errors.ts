@@ -35,6 +35,11 @@ export interface AppErrorOptions {
   cause?: unknown;
   headers?: Record<string, string>;
   status?: number;
+  /**
+   * A 429 for a repeat offender (this names it: an address, a project's use of a budget): the
+   * error handler may hold it back until (at most) its Retry-After, see HeldRefusals.
+   */
+  offender?: string;
 }
 
 export class AppError extends Error {
@@ -42,6 +47,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  readonly offender?: string;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // A client's error (4xx) is never logged with a stack, and a flood of them (bad keys, 429s)
@@ -59,6 +65,7 @@ export class AppError extends Error {
     this.status = options.status ?? ERROR_STATUS[code];
     this.details = options.details;
     this.headers = options.headers;
+    this.offender = options.offender;
   }
 
   /** True for errors that mean the service itself is broken (logged at error level). */

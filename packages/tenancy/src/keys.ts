@@ -32,9 +32,11 @@ function tenantFor(record: ApiKeyRecord, secret: string): TenantContext | undefi
   return tenant;
 }
 
-const tooManyFailures = (seconds: number) =>
+// Held (HeldRefusals): an address over its limit is flooding, and answering it at once invites the next try.
+const tooManyFailures = (seconds: number, address: string) =>
   new AppError('RATE_LIMITED', 'Too many failed key checks from this address; try again later', {
     headers: { 'Retry-After': String(seconds) },
+    offender: `address ${address}`,
   });
 
 const lookupsBusy = () =>
@@ -77,8 +79,9 @@ export function requireKeys(directory: KeyDirectory): RequestHandler {
     if (cached) return accept(cached);
     // A key that was real a few minutes ago is looked up again even then: a valid client behind
     // the same address as a flood keeps working after its cache entry expires.
-    const blocked = failedChecks.blockedFor(byIp(req));
-    if (blocked && !directory.wasRecentlyValid(apiKey)) throw tooManyFailures(blocked);
+    const address = byIp(req);
+    const blocked = failedChecks.blockedFor(address);
+    if (blocked && !directory.wasRecentlyValid(apiKey)) throw tooManyFailures(blocked, address);
     if (cached === null) return accept(cached);
     return directory.findKey(apiKey).then(accept);
   };
@@ -87,16 +90,18 @@ export function requireKeys(directory: KeyDirectory): RequestHandler {
 /**
  * Runs before the body is read: a request with key headers from an address over its
  * failed-check limit gets 429 without its body being parsed, unless its key is known as valid.
- * A flood of made-up keys with large bodies then costs no parsing either.
+ * A flood of made-up keys with large bodies then costs no parsing either; the 429 is held a while
+ * (HeldRefusals), so a client that retries at once slows down to a request per hold and connection.
  */
 export function refuseFloodingAddresses(directory: KeyDirectory): RequestHandler {
   return (req, _res, next) => {
     const apiKey = req.headers['x-api-key'];
     if (apiKey === undefined) return next();
-    const blocked = directory.failedChecks.blockedFor(byIp(req));
+    const address = byIp(req);
+    const blocked = directory.failedChecks.blockedFor(address);
     if (!blocked) return next();
     if (typeof apiKey === 'string' && (directory.cachedKey(apiKey) || directory.wasRecentlyValid(apiKey)))
       return next();
-    throw tooManyFailures(blocked);
+    throw tooManyFailures(blocked, address);
   };
 }

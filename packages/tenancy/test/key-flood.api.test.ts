@@ -4,7 +4,7 @@ import request from 'supertest';
 import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
-import { createTestDatabase, keyHeaders } from '@platform/testkit';
+import { createTestDatabase, keyHeaders, waitFor } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
 import { refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
 
@@ -16,7 +16,7 @@ let queries = 0;
 let running = 0;
 let mostAtOnce = 0;
 
-function appWith(directory: PlatformDirectory) {
+function appWith(directory: PlatformDirectory, refusalHolds = { maxHoldMs: 0, perOffender: 0, total: 0 }) {
   const routes = Router();
   routes.get('/whoami', requireKeys(directory), (req, res) => {
     res.json({ projectId: req.tenant!.projectId });
@@ -31,6 +31,7 @@ function appWith(directory: PlatformDirectory) {
     routes,
     readiness: async () => ({ database: 'up', broker: 'none' }),
     beforeBody: [refuseFloodingAddresses(directory)],
+    refusalHolds,
   });
 }
 
@@ -92,6 +93,44 @@ describe('bogus keys', () => {
     for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
     expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(429);
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+
+  it('when an address over its failed-check limit keeps trying, then each 429 is held for the hold, a valid key from it meanwhile passes at once, and refusals beyond the bound go at once with the connection closed', async () => {
+    const holdMs = 1_500;
+    const app = appWith(directoryWith({ failuresPerAddress: 3 }), { maxHoldMs: holdMs, perOffender: 2, total: 100 });
+    const server = app.listen(0);
+    try {
+      const agent = request(server);
+      expect((await agent.get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await agent.get('/v1/whoami').set(bogus())).status).toBe(401);
+      const started = Date.now();
+      const held = [0, 1].map(() =>
+        agent
+          .get('/v1/whoami')
+          .set(bogus())
+          .then((res) => ({ res, ms: Date.now() - started })),
+      );
+      const valid = await agent.get('/v1/whoami').set(keyHeaders(project));
+      expect(valid.status).toBe(200);
+      const validMs = Date.now() - started;
+      const beyond = await waitFor(async () => {
+        const at = Date.now();
+        const res = await agent.get('/v1/whoami').set(bogus());
+        return Date.now() - at < holdMs / 2 && res;
+      });
+      expect(beyond.status).toBe(429);
+      expect(beyond.headers.connection).toBe('close');
+      for (const { res, ms } of await Promise.all(held)) {
+        expect(res.status).toBe(429);
+        expect(res.body.error.code).toBe('RATE_LIMITED');
+        expect(ms).toBeGreaterThanOrEqual(holdMs - 50);
+        expect(ms).toBeGreaterThan(validMs);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(0);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('when a flood of unknown keys overfills the unknown-key cache, then a valid key is still answered from the cache', async () => {

@@ -8,7 +8,18 @@ let quiet: Client;
 // One validation thread, so that the order in which answers arrive shows whose turn it was.
 beforeAll(async () => {
   let freshClient: () => Promise<Client>;
-  ({ svc, api: noisy, freshClient } = await startCms({ CMS_VALIDATION_THREADS: '1', CMS_VALIDATION_BUDGET_MS: '400' }));
+  ({
+    svc,
+    api: noisy,
+    freshClient,
+  } = await startCms({
+    CMS_VALIDATION_THREADS: '1',
+    CMS_VALIDATION_BUDGET_MS: '400',
+    // The turn order is under test here; the per-project overrun and time-share limits have
+    // tests of their own (packages/runtime, the robustness sweep) and would refuse the waiting blow-ups.
+    CMS_VALIDATION_MAX_OVERRUNS: '1000',
+    CMS_VALIDATION_PROJECT_MS_PER_SECOND: '16000',
+  }));
   quiet = await freshClient();
   const nested = { anyOf: [0, 1].map(() => ({ type: 'array', items: { $ref: '#/definitions/n' } })) };
   const created = await noisy.post('/v1/content-types', {
@@ -55,6 +66,23 @@ describe('content validation budget', () => {
     expect(res.body.error.message).toMatch(/time budget/);
     expect(res.body.error.details[0]).toEqual({ path: 'content', message: expect.stringMatching(/400 ms/) });
     expect((await noisy.get('/v1/content')).body.content).toHaveLength(0);
+  });
+
+  it("when a validation was stopped at its budget, then another project's schema patterns still check content correctly", async () => {
+    const coded = { type: 'object', properties: { code: { type: 'string', pattern: '^[a-z]+$' } } };
+    expect((await quiet.post('/v1/content-types', { body: { name: 'coded', schema: coded } })).status).toBe(201);
+    const item = (code: string) => ({
+      type: 'custom',
+      contentType: 'coded',
+      title: code,
+      content: JSON.stringify({ code }),
+    });
+    expect((await quiet.post('/v1/content', { body: item('before') })).status).toBe(201);
+    expect((await createNested(22)).body.error.message).toMatch(/time budget/);
+    expect((await quiet.post('/v1/content', { body: item('after') })).status).toBe(201);
+    const refused = await quiet.post('/v1/content', { body: item('NOT-LOWER') });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details[0].path).toBe('content.code');
   });
 
   it('when one project keeps the validation thread busy, then another project is served at its next turn', async () => {

@@ -1,5 +1,6 @@
 import { serveBudgetRequests } from '@platform/runtime/src/budget-thread';
 import { validationHandler, type ValidationReply, type ValidationRequest } from './content-validation.thread';
+import { re2Engine } from './re2-engine';
 import { ValidatorCache } from './schema-compiler';
 
 /** A content validation thread (content-validation.ts): compiles tenants' schemas and validates content off the main thread. */
@@ -14,4 +15,9 @@ for (const $schema of [
 ]) {
   handle({ kind: 'compile', schema: { ...sample, $schema } });
 }
-serveBudgetRequests<ValidationRequest, ValidationReply>(handle);
+// Stopped at its budget, the thread is kept (no ajv and RE2 to load again); RE2's instance is
+// retired then, since the stop may have come inside its WebAssembly.
+serveBudgetRequests<ValidationRequest, ValidationReply>(handle, {
+  interruptible: true,
+  onInterrupted: () => re2Engine.retire(),
+});

@@ -30,6 +30,17 @@ describe('Re2Engine', () => {
     expect(latest.test('aab')).toBe(false);
   }, 60_000);
 
+  it('when the instance is retired (a request was stopped at its budget), then its regexes stop being usable and new ones compile on a fresh instance', () => {
+    const engine = new Re2Engine();
+    const before = engine.compile('^a+$', 'u');
+    engine.retire();
+    expect(engine.isUsable(before)).toBe(false);
+    const after = engine.compile('^a+$', 'u');
+    expect(engine.instances).toBe(2);
+    expect(engine.isUsable(after)).toBe(true);
+    expect(after.test('aaa')).toBe(true);
+  });
+
   it('when one pattern needs more than a whole heap, then PatternTooLargeError, and the next pattern compiles', () => {
     const engine = new Re2Engine();
     expect(() => engine.compile('^\\p{L}{1,100}$', 'u')).toThrow(PatternTooLargeError);

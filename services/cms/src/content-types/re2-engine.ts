@@ -237,6 +237,15 @@ export class Re2Engine {
     return this.instanceOf.get(regex)?.aborted === false;
   }
 
+  /**
+   * Leaves the current instance as if it had failed: after a request was stopped at its time
+   * budget (it may have been stopped inside RE2, its heap half changed), no regex enters it
+   * again; its validators are compiled afresh on a new instance when next used.
+   */
+  retire(): void {
+    if (this.current) this.current.aborted = true;
+  }
+
   /** How many instances were loaded (the first one included). */
   get instances(): number {
     return this.instancesCreated;

@@ -8,4 +8,5 @@ const { cacheSize } = workerData as { cacheSize: number };
 const handle = renderHandler(new TemplateCache(cacheSize));
 // Handlebars' compiler runs once before the first timed request: loading it is not part of any budget.
 handle({ kind: 'problems', source: { subject: '{{a}}', html: '{{#each b}}{{#if this}}{{this}}{{/if}}{{/each}}' } });
-serveBudgetRequests<RenderRequest, RenderReply>(handle);
+// Rendering is pure JavaScript over a cache: stopped at its budget, the thread stays consistent and is kept.
+serveBudgetRequests<RenderRequest, RenderReply>(handle, { interruptible: true });
