@@ -5,7 +5,6 @@ import type { CmsShared } from './index';
 import { contentHandlers } from './content/content.router';
 import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
-import { ContentTypesService } from './content-types/content-types.service';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
 import { revisionHandlers } from './revisions/revisions.router';
@@ -15,12 +14,14 @@ import { webhookHandlers } from './webhooks/webhooks.router';
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const router = Router();
-  const contentTypes = new ContentTypesService(deps.db, shared.patternChecker, shared.contentValidator);
-  const contentService = new ContentService(deps, contentTypes);
+  const contentService = new ContentService(deps, shared.contentValidator);
   const content = contentHandlers(contentService);
   const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
   const webhooks = webhookHandlers(deps, shared.config);
-  const types = contentTypeHandlers(contentTypes);
+  const types = contentTypeHandlers(deps.db, {
+    patterns: shared.patternChecker,
+    validator: shared.contentValidator,
+  });
   const news = newsHandlers(deps.db);
   const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.

@@ -4,7 +4,8 @@ import { isUniqueViolation } from '@platform/db';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, isUuid, type Tenant, type TenantContext } from '@platform/tenancy';
-import type { ContentTypesService } from '../content-types/content-types.service';
+import type { ContentValidator } from '../content-types/content-validation';
+import { validateContent } from '../content-types/content-types.service';
 import { recordChange, recordDeletion } from './content-changes';
 import { toContentItem, toDraftView, toSummary, type ContentItem, type ContentSummary } from './content.mapper';
 import * as repo from './content.repository';
@@ -44,7 +45,7 @@ export class ContentService {
 
   constructor(
     private readonly deps: Pick<ServiceDeps, 'db' | 'relay'>,
-    private readonly contentTypes: ContentTypesService,
+    private readonly validator: ContentValidator,
   ) {
     this.db = deps.db;
   }
@@ -220,7 +221,7 @@ export class ContentService {
 
   /** A custom item's content (live or draft) is a JSON document that its type's schema accepts. */
   private async validateCustomContent(tenant: TenantContext, contentType: string, content: string): Promise<void> {
-    await this.contentTypes.validateContent(tenant, contentType, content);
+    await validateContent(this.db, this.validator, tenant, contentType, content);
   }
 }
 
