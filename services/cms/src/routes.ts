@@ -3,26 +3,24 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
 import type { CmsShared } from './index';
 import { contentHandlers } from './content/content.router';
-import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
 import { revisionHandlers } from './revisions/revisions.router';
-import { RevisionsService } from './revisions/revisions.service';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const router = Router();
-  const contentService = new ContentService(deps, shared.contentValidator);
-  const content = contentHandlers(contentService);
-  const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
+  const { db, relay } = deps;
+  const content = contentHandlers(db, relay, shared.contentValidator);
+  const revisions = revisionHandlers(db, relay);
   const webhooks = webhookHandlers(deps, shared.config);
-  const types = contentTypeHandlers(deps.db, {
+  const types = contentTypeHandlers(db, {
     patterns: shared.patternChecker,
     validator: shared.contentValidator,
   });
-  const news = newsHandlers(deps.db);
+  const news = newsHandlers(db);
   const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.
   const noNul = rejectNulCharacters;
