@@ -15,7 +15,7 @@ export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const { db, relay } = deps;
   const content = contentHandlers(db, relay, shared.contentValidator);
   const revisions = revisionHandlers(db, relay);
-  const webhooks = webhookHandlers(deps, shared.config);
+  const webhooks = webhookHandlers(db, relay, shared.config);
   const types = contentTypeHandlers(db, {
     patterns: shared.patternChecker,
     validator: shared.contentValidator,
