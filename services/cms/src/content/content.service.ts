@@ -47,7 +47,13 @@ async function findItem(db: Knex, tenant: Tenant, id: string, lock = false): Pro
 }
 
 /** Insert with its first revision and webhooks, in one transaction. */
-async function insertItem(db: Knex, relay: Relay, tenant: Tenant, item: NewContentItem, lockBase?: string) {
+async function insertItem(
+  db: Knex,
+  relay: Relay,
+  tenant: Tenant,
+  item: NewContentItem,
+  lockBase?: string,
+): Promise<ContentItemRow> {
   return withOutbox(db, relay, async (trx, outbox) => {
     if (lockBase !== undefined) {
       await repo.lockSlugBase(trx, tenant, item.type, lockBase);
