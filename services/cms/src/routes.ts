@@ -3,25 +3,24 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
 import type { CmsShared } from './index';
 import { contentHandlers } from './content/content.router';
-import { ContentService } from './content/content.service';
 import { contentTypeHandlers } from './content-types/content-types.router';
-import { ContentTypesService } from './content-types/content-types.service';
 import { newsHandlers } from './news/news.router';
 import { rejectNulCharacters } from './nul-guard';
 import { revisionHandlers } from './revisions/revisions.router';
-import { RevisionsService } from './revisions/revisions.service';
 import { webhookHandlers } from './webhooks/webhooks.router';
 
 /** The whole route table of the CMS service. */
 export function createRoutes(deps: ServiceDeps, shared: CmsShared): Router {
   const router = Router();
-  const contentTypes = new ContentTypesService(deps.db, shared.patternChecker, shared.contentValidator);
-  const contentService = new ContentService(deps, contentTypes);
-  const content = contentHandlers(contentService);
-  const revisions = revisionHandlers(new RevisionsService(deps.db, contentService));
-  const webhooks = webhookHandlers(deps, shared.config);
-  const types = contentTypeHandlers(contentTypes);
-  const news = newsHandlers(deps.db);
+  const { db, relay } = deps;
+  const content = contentHandlers(db, relay, shared.contentValidator);
+  const revisions = revisionHandlers(db, relay);
+  const webhooks = webhookHandlers(db, relay, shared.config);
+  const types = contentTypeHandlers(db, {
+    patterns: shared.patternChecker,
+    validator: shared.contentValidator,
+  });
+  const news = newsHandlers(db);
   const keys = projectKeys(deps);
   // After the key check, so that a caller without keys learns nothing but 401.
   const noNul = rejectNulCharacters;

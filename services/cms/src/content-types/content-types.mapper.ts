@@ -13,12 +13,16 @@ export interface ContentType extends ContentTypeSummary {
   schema: Record<string, unknown>;
 }
 
-export const toSummary = (row: ContentTypeRow): ContentTypeSummary => ({
+/** Rows become API objects here and nowhere else. */
+export const toContentTypeSummary = (row: ContentTypeRow): ContentTypeSummary => ({
   id: row.id,
   name: row.name,
   description: row.description,
-  createdAt: toIso(row.createdAt) as string,
-  updatedAt: toIso(row.updatedAt) as string,
+  createdAt: toIso(row.created_at) as string,
+  updatedAt: toIso(row.updated_at) as string,
 });
 
-export const toContentType = (row: ContentTypeRow): ContentType => ({ ...toSummary(row), schema: row.schema });
+export const toContentType = (row: ContentTypeRow): ContentType => ({
+  ...toContentTypeSummary(row),
+  schema: row.schema,
+});

@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { spawnServiceWorker } from '@platform/runtime';
 
 /** What the thread is started with: a counter it sets to the index of the pattern it compiles. */
 export interface CompileThreadData {
@@ -15,19 +14,14 @@ export type CompileThreadMessage = { ready: true } | { done: number };
 /** Starts the worker with the given data; tests hand in one that misbehaves. */
 export type SpawnCompileWorker = (workerData: CompileThreadData) => Worker;
 
-/**
- * pattern-compile.worker.ts: its TypeScript source through tsx's loader when this file runs
- * as source (tsx, jest), else the bundled dist/content-types/pattern-compile.worker.js of the
- * image (`build` bundles it beside dist/main.js, where this code then lives). tsx is resolved
- * through createRequire so that the bundler does not take it for a production dependency.
- */
+/** pattern-compile.worker.ts, from source under tsx and jest, else the bundled thread of the image. */
 export const spawnCompileWorker: SpawnCompileWorker = (workerData) =>
-  __filename.endsWith('.ts')
-    ? new Worker(path.join(__dirname, 'pattern-compile.worker.ts'), {
-        workerData,
-        execArgv: ['--require', createRequire(__filename).resolve('tsx/cjs')],
-      })
-    : new Worker(path.join(__dirname, 'content-types', 'pattern-compile.worker.js'), { workerData });
+  spawnServiceWorker({
+    callerFile: __filename,
+    source: 'pattern-compile.worker.ts',
+    bundled: 'content-types/pattern-compile.worker.js',
+    workerData,
+  });
 
 /**
  * One worker thread with an RE2 engine of its own, compiling one list of patterns at a time.

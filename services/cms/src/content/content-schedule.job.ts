@@ -11,9 +11,9 @@ type Step = 'publish' | 'publishDraft' | 'unpublish';
 /** The schedule's steps that are due for `row`, oldest first (an item may have missed several). */
 function dueSteps(row: ContentItemRow, now: number): Step[] {
   const steps: [Date | null, Step][] = [
-    [row.publishAt, 'publish'],
-    [row.draftPublishAt, 'publishDraft'],
-    [row.unpublishAt, 'unpublish'],
+    [row.publish_at, 'publish'],
+    [row.draft_publish_at, 'publishDraft'],
+    [row.unpublish_at, 'unpublish'],
   ];
   return steps
     .filter((step): step is [Date, Step] => step[0] !== null && step[0].getTime() <= now)
@@ -42,7 +42,7 @@ export async function runContentSchedule(db: Knex, relay: { kick(): void }, batc
       const due = await repo.lockDueItems(trx, batchSize);
       const now = Date.now();
       for (let row of due) {
-        const tenant = { tenantId: row.tenantId, projectId: row.projectId };
+        const tenant = { tenantId: row.tenant_id, projectId: row.project_id };
         for (const step of dueSteps(row, now)) {
           const after = await applyStep(trx, tenant, row, step);
           if (!after) break;

@@ -1,65 +1,40 @@
 import type { Knex } from 'knex';
 import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
-import type { ContentItemRow, ContentKind } from './content.model';
+import type { ContentChanges, ContentFilters, ContentItemRow, ContentKind, NewContentItem } from './content.model';
 
-export type { ContentItemRow, ContentKind, ContentStatus, DraftFields } from './content.model';
+export type { ContentItemRow } from './content.model';
 
 export type ContentSummaryRow = Pick<
   ContentItemRow,
-  'id' | 'type' | 'title' | 'slug' | 'status' | 'publishAt' | 'unpublishAt' | 'createdAt'
+  'id' | 'type' | 'title' | 'slug' | 'status' | 'publish_at' | 'unpublish_at' | 'created_at'
 >;
-
-export type ContentFilters = Partial<Pick<ContentItemRow, 'type' | 'status' | 'slug'>>;
-
-export type NewContentItem = Pick<
-  ContentItemRow,
-  'id' | 'type' | 'title' | 'slug' | 'content' | 'status' | 'metadata' | 'contentType' | 'publishAt' | 'unpublishAt'
-> & { searchLanguage: string };
-
-export type ContentChanges = Partial<
-  Pick<
-    ContentItemRow,
-    'title' | 'slug' | 'content' | 'status' | 'metadata' | 'publishAt' | 'unpublishAt' | 'draft' | 'draftPublishAt'
-  >
-> & { searchLanguage?: string };
 
 export const SLUG_CONSTRAINT = 'content_items_slug_unique';
 
-const COLUMNS = {
-  id: 'id',
-  tenantId: 'tenant_id',
-  projectId: 'project_id',
-  type: 'type',
-  title: 'title',
-  slug: 'slug',
-  content: 'content',
-  status: 'status',
-  metadata: 'metadata',
-  contentType: 'content_type',
-  revision: 'revision',
-  publishAt: 'publish_at',
-  unpublishAt: 'unpublish_at',
-  draft: 'draft',
-  draftPublishAt: 'draft_publish_at',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
+const COLUMNS = [
+  'id',
+  'tenant_id',
+  'project_id',
+  'type',
+  'title',
+  'slug',
+  'content',
+  'status',
+  'metadata',
+  'content_type',
+  'revision',
+  'publish_at',
+  'unpublish_at',
+  'draft',
+  'draft_publish_at',
+  'created_at',
+  'updated_at',
+];
 
-const SUMMARY_COLUMNS = {
-  id: 'id',
-  type: 'type',
-  title: 'title',
-  slug: 'slug',
-  status: 'status',
-  publishAt: 'publish_at',
-  unpublishAt: 'unpublish_at',
-  createdAt: 'created_at',
-};
+const SUMMARY_COLUMNS = ['id', 'type', 'title', 'slug', 'status', 'publish_at', 'unpublish_at', 'created_at'];
 
 const LIVE_FIELDS = ['title', 'slug', 'content', 'status', 'metadata'] as const;
-
-const RETURNING = Object.entries(COLUMNS).map(([alias, column]) => `${column} as ${alias}`);
 
 const TABLE = 'content_items';
 
@@ -80,7 +55,7 @@ export async function insertContentItem(db: Knex, tenant: Tenant, item: NewConte
       search_language: item.searchLanguage,
       revision: 1,
     })
-    .returning<ContentItemRow[]>(RETURNING);
+    .returning<ContentItemRow[]>(COLUMNS);
   return row;
 }
 
@@ -107,14 +82,14 @@ export async function slugUsage(
   base: string,
 ): Promise<{ baseTaken: boolean; highestSuffix: number }> {
   const suffix = `^${base}-([1-9][0-9]{0,8})$`;
-  const row: { baseTaken: boolean | null; highestSuffix: string | null } = await tenantTable(db, tenant, TABLE)
+  const row: { base_taken: boolean | null; highest_suffix: string | null } = await tenantTable(db, tenant, TABLE)
     .where({ type })
     .andWhere((q) => q.where({ slug: base }).orWhereRaw('slug ~ ?', [suffix]))
     .first(
-      db.raw('bool_or(slug = ?) AS "baseTaken"', [base]),
-      db.raw('max(substring(slug from ?)::bigint) AS "highestSuffix"', [suffix]),
+      db.raw('bool_or(slug = ?) AS base_taken', [base]),
+      db.raw('max(substring(slug from ?)::bigint) AS highest_suffix', [suffix]),
     );
-  return { baseTaken: Boolean(row?.baseTaken), highestSuffix: Number(row?.highestSuffix ?? 0) };
+  return { baseTaken: Boolean(row?.base_taken), highestSuffix: Number(row?.highest_suffix ?? 0) };
 }
 
 export async function findContentItem(
@@ -123,8 +98,10 @@ export async function findContentItem(
   id: string,
   options: { lock?: boolean } = {},
 ): Promise<ContentItemRow | undefined> {
-  const query = tenantTable(db, tenant, TABLE).where({ id }).first(COLUMNS);
-  return (await (options.lock ? query.forUpdate() : query)) as ContentItemRow | undefined;
+  const query = tenantTable<ContentItemRow>(db, tenant, TABLE)
+    .where({ id })
+    .first(...COLUMNS);
+  return options.lock ? query.forUpdate() : query;
 }
 
 export interface SearchQuery {
@@ -157,7 +134,10 @@ export async function listContentItems(
     { column: 'created_at', order: 'desc' },
     { column: 'id', order: 'desc' },
   ];
-  const rows = matching().select(SUMMARY_COLUMNS).limit(page.limit).offset(page.offset);
+  const rows = matching()
+    .select(...SUMMARY_COLUMNS)
+    .limit(page.limit)
+    .offset(page.offset);
   if (search) {
     rows.orderByRaw('ts_rank(search, websearch_to_tsquery(?::regconfig, ?)) DESC', [search.language, search.text]);
   }
@@ -190,7 +170,7 @@ export async function updateContentItem(
   if (changes.searchLanguage !== undefined) patch.search_language = changes.searchLanguage;
   // Only a change readers can see is a new revision; a draft alone is not.
   if (LIVE_FIELDS.some((field) => changes[field] !== undefined)) patch.revision = db.raw('revision + 1');
-  const [row] = await tenantTable(db, tenant, TABLE).where({ id }).update(patch).returning<ContentItemRow[]>(RETURNING);
+  const [row] = await tenantTable(db, tenant, TABLE).where({ id }).update(patch).returning<ContentItemRow[]>(COLUMNS);
   return row;
 }
 
@@ -204,13 +184,12 @@ export async function deleteContentItem(db: Knex, tenant: Tenant, id: string): P
  */
 export async function lockDueItems(trx: Knex.Transaction, limit: number): Promise<ContentItemRow[]> {
   // A sweep over every project's items: each row carries its owner, which the caller uses.
-  const rows = await sharedTable(trx, TABLE)
+  return sharedTable<ContentItemRow>(trx, TABLE)
     .where('publish_at', '<=', trx.fn.now())
     .orWhere('unpublish_at', '<=', trx.fn.now())
     .orWhere('draft_publish_at', '<=', trx.fn.now())
-    .select(COLUMNS)
+    .select(...COLUMNS)
     .limit(limit)
     .forUpdate()
     .skipLocked();
-  return rows as ContentItemRow[];
 }

@@ -1,5 +1,7 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
+import type { ContentValidator } from '../content-types/content-validation';
 import {
   createContentSchema,
   getContentQuerySchema,
@@ -7,35 +9,42 @@ import {
   updateContentQuerySchema,
   updateContentSchema,
 } from './content.schemas';
-import type { ContentService } from './content.service';
+import * as content from './content.service';
 
 /** Thin handlers: validated input -> service -> JSON. */
-export function contentHandlers(service: ContentService): Record<string, RequestHandler> {
+export function contentHandlers(
+  db: Knex,
+  relay: { kick(): void },
+  validator: ContentValidator,
+): Record<'create' | 'list' | 'get' | 'update' | 'publish' | 'discardDraft' | 'remove', RequestHandler> {
   return {
     create: async (req, res) => {
-      res.status(201).json(await service.create(tenantOf(req), parse(createContentSchema, req.body)));
+      const input = parse(createContentSchema, req.body);
+      res.status(201).json(await content.createContent(db, relay, validator, tenantOf(req), input));
     },
     list: async (req, res) => {
-      res.json(await service.list(tenantOf(req), parse(listContentQuerySchema, req.query)));
+      res.json(await content.listContent(db, tenantOf(req), parse(listContentQuerySchema, req.query)));
     },
     get: async (req, res) => {
       const { version } = parse(getContentQuerySchema, req.query);
-      res.json(await service.get(tenantOf(req), String(req.params.id), version));
+      res.json(await content.getContent(db, tenantOf(req), String(req.params.id), version));
     },
     update: async (req, res) => {
       const { draft } = parse(updateContentQuerySchema, req.query);
       const changes = parse(updateContentSchema, req.body);
-      res.json(await service.update(tenantOf(req), String(req.params.id), changes, { draft }));
+      res.json(
+        await content.updateContent(db, relay, validator, tenantOf(req), String(req.params.id), changes, { draft }),
+      );
     },
     publish: async (req, res) => {
-      res.json(await service.publish(tenantOf(req), String(req.params.id)));
+      res.json(await content.publishContent(db, relay, tenantOf(req), String(req.params.id)));
     },
     discardDraft: async (req, res) => {
-      await service.discardDraft(tenantOf(req), String(req.params.id));
+      await content.discardDraft(db, relay, tenantOf(req), String(req.params.id));
       res.status(204).end();
     },
     remove: async (req, res) => {
-      await service.remove(tenantOf(req), String(req.params.id));
+      await content.removeContent(db, relay, tenantOf(req), String(req.params.id));
       res.status(204).end();
     },
   };

@@ -1,5 +1,5 @@
 import { Joi, pageSchema, type Page } from '@platform/tenancy';
-import type { ContentChanges, ContentFilters, ContentKind, ContentStatus } from './content.repository';
+import type { ContentChanges, ContentFilters, ContentKind, ContentStatus } from './content.model';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './slug';
 
 export const CONTENT_KINDS: ContentKind[] = ['blog', 'faq', 'page', 'custom'];

@@ -11,12 +11,13 @@ export interface NewsItem {
   category: string;
 }
 
+/** Rows become API objects here and nowhere else. */
 export const toNewsItem = (row: NewsItemRow): NewsItem => ({
   id: row.id,
   title: row.title,
   description: row.description,
   url: row.url,
-  publishedAt: toIso(row.publishedAt),
+  publishedAt: toIso(row.published_at),
   source: row.source,
   category: row.category,
 });

@@ -134,7 +134,7 @@ async function refreshFeeds(
           trx,
           feeds.map((f) => f.url),
         )
-      ).map((s) => [s.url, s.lastAttemptAt]),
+      ).map((s) => [s.url, s.last_attempt_at]),
     );
     const due = feeds.filter((feed) => {
       const last = states.get(feed.url);

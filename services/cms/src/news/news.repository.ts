@@ -11,7 +11,7 @@ export interface NewsItemRow {
   title: string;
   description: string;
   url: string;
-  publishedAt: Date | null;
+  published_at: Date | null;
   source: string;
   category: string;
 }
@@ -26,36 +26,29 @@ export interface ParsedNewsItem {
   feedUrl: string;
 }
 
-export interface FeedState {
+export interface FeedStateRow {
   url: string;
-  lastAttemptAt: Date | null;
+  last_attempt_at: Date | null;
 }
 
-const COLUMNS = {
-  id: 'id',
-  title: 'title',
-  description: 'description',
-  url: 'url',
-  publishedAt: 'published_at',
-  source: 'source',
-  category: 'category',
-};
+const COLUMNS = ['id', 'title', 'description', 'url', 'published_at', 'source', 'category'];
 
 export async function listNews(
   db: Knex,
   filters: { category?: string; limit: number; offset: number },
 ): Promise<NewsItemRow[]> {
-  const query = sharedTable(db, 'news_items').select(COLUMNS);
+  const query = sharedTable<NewsItemRow>(db, 'news_items').select(...COLUMNS);
   if (filters.category) query.where({ category: filters.category });
-  const rows = await query
+  return query
     .orderByRaw('published_at DESC NULLS LAST, created_at DESC, id DESC')
     .limit(filters.limit)
     .offset(filters.offset);
-  return rows as NewsItemRow[];
 }
 
 export async function findNews(db: Knex, id: string): Promise<NewsItemRow | undefined> {
-  return sharedTable(db, 'news_items').where({ id }).first(COLUMNS);
+  return sharedTable<NewsItemRow>(db, 'news_items')
+    .where({ id })
+    .first(...COLUMNS);
 }
 
 /** Inserts new items and refreshes known ones; the URL is the identity (unique index). URLs must be distinct. */
@@ -96,8 +89,8 @@ async function upsertBatch(db: Knex, items: ParsedNewsItem[]): Promise<void> {
     .whereRaw('news_items.feed_url = excluded.feed_url');
 }
 
-export async function feedStates(db: Knex, urls: string[]): Promise<FeedState[]> {
-  return sharedTable(db, 'news_feeds').whereIn('url', urls).select({ url: 'url', lastAttemptAt: 'last_attempt_at' });
+export async function feedStates(db: Knex, urls: string[]): Promise<FeedStateRow[]> {
+  return sharedTable<FeedStateRow>(db, 'news_feeds').whereIn('url', urls).select('url', 'last_attempt_at');
 }
 
 export async function recordFeedResult(

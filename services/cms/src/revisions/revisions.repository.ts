@@ -7,7 +7,7 @@ import type { RevisionChange } from './revisions.model';
 export type { RevisionChange } from './revisions.model';
 
 export interface RevisionRow {
-  contentId: string;
+  content_id: string;
   number: number;
   change: RevisionChange;
   title: string;
@@ -15,25 +15,15 @@ export interface RevisionRow {
   content: string;
   status: ContentStatus;
   metadata: Record<string, unknown>;
-  createdAt: Date;
+  created_at: Date;
 }
 
-const COLUMNS = {
-  contentId: 'content_id',
-  number: 'number',
-  change: 'change',
-  title: 'title',
-  slug: 'slug',
-  content: 'content',
-  status: 'status',
-  metadata: 'metadata',
-  createdAt: 'created_at',
-};
+const COLUMNS = ['content_id', 'number', 'change', 'title', 'slug', 'content', 'status', 'metadata', 'created_at'];
 
 const TABLE = 'content_revisions';
 
 const revisionsOf = (db: Knex, tenant: Tenant, contentId: string) =>
-  tenantTable(db, tenant, TABLE).where({ content_id: contentId });
+  tenantTable<RevisionRow>(db, tenant, TABLE).where({ content_id: contentId });
 
 /** The item as it is now, as revision `item.revision`: call it in the transaction that changed it. */
 export async function insertRevision(
@@ -62,7 +52,11 @@ export async function listRevisions(
   page: Page,
 ): Promise<{ rows: RevisionRow[]; total: number }> {
   const [rows, [{ count }]] = await Promise.all([
-    revisionsOf(db, tenant, contentId).select(COLUMNS).orderBy('number', 'desc').limit(page.limit).offset(page.offset),
+    revisionsOf(db, tenant, contentId)
+      .select(...COLUMNS)
+      .orderBy('number', 'desc')
+      .limit(page.limit)
+      .offset(page.offset),
     revisionsOf(db, tenant, contentId).count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows: rows as RevisionRow[], total: Number(count) };
@@ -74,7 +68,9 @@ export async function findRevision(
   contentId: string,
   number: number,
 ): Promise<RevisionRow | undefined> {
-  return revisionsOf(db, tenant, contentId).where({ number }).first(COLUMNS);
+  return revisionsOf(db, tenant, contentId)
+    .where({ number })
+    .first(...COLUMNS);
 }
 
 export async function deleteRevisions(trx: Knex.Transaction, tenant: Tenant, contentId: string): Promise<void> {

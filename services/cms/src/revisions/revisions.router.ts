@@ -1,7 +1,8 @@
 import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { errors, parse, tenantOf } from '@platform/tenancy';
 import { listRevisionsQuerySchema, revisionNumber } from './revisions.schemas';
-import type { RevisionsService } from './revisions.service';
+import * as revisions from './revisions.service';
 
 const numberOf = (raw: unknown) => {
   const number = revisionNumber(String(raw));
@@ -10,17 +11,21 @@ const numberOf = (raw: unknown) => {
 };
 
 /** Thin handlers: validated input -> service -> JSON. */
-export function revisionHandlers(service: RevisionsService): Record<string, RequestHandler> {
+export function revisionHandlers(
+  db: Knex,
+  relay: { kick(): void },
+): Record<'list' | 'get' | 'restore', RequestHandler> {
   return {
     list: async (req, res) => {
       const page = parse(listRevisionsQuerySchema, req.query);
-      res.json(await service.list(tenantOf(req), String(req.params.id), page));
+      res.json(await revisions.listRevisions(db, tenantOf(req), String(req.params.id), page));
     },
     get: async (req, res) => {
-      res.json(await service.get(tenantOf(req), String(req.params.id), numberOf(req.params.number)));
+      res.json(await revisions.getRevision(db, tenantOf(req), String(req.params.id), numberOf(req.params.number)));
     },
     restore: async (req, res) => {
-      res.json(await service.restore(tenantOf(req), String(req.params.id), numberOf(req.params.number)));
+      const number = numberOf(req.params.number);
+      res.json(await revisions.restoreRevision(db, relay, tenantOf(req), String(req.params.id), number));
     },
   };
 }

@@ -51,7 +51,7 @@ async function attempt(deps: ServiceDeps, runtime: CmsShared, event: EventEnvelo
         url: delivery.url,
         body: delivery.body,
         webhookId: delivery.id,
-        attempt: delivery.attemptCount + 1,
+        attempt: delivery.attempt_count + 1,
         secret: await deps.directory.webhookSecret(tenant.projectId),
         userAgent: 'platform-cms-webhooks/1',
       },

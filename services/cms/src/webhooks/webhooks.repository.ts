@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
 import type { AttemptOutcome, AttemptResult } from '@platform/webhooks';
-import type { ContentEvent, DeliveryStatus } from './webhooks.model';
+import type { ContentEvent, DeliveryStatus, NewDelivery, NewWebhook } from './webhooks.model';
 
 export type { ContentEvent, DeliveryStatus } from './webhooks.model';
 
@@ -10,73 +10,60 @@ export interface WebhookRow {
   id: string;
   url: string;
   events: ContentEvent[];
-  createdAt: Date;
+  created_at: Date;
 }
 
 export interface DeliveryRow {
   id: string;
-  webhookId: string;
+  webhook_id: string;
   event: ContentEvent;
   url: string;
   body: string;
   status: DeliveryStatus;
-  attemptCount: number;
-  createdAt: Date;
-  updatedAt: Date;
+  attempt_count: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface AttemptRow {
-  deliveryId: string;
+  delivery_id: string;
   attempt: number;
   outcome: AttemptOutcome;
-  statusCode: number | null;
+  status_code: number | null;
   error: string | null;
-  durationMs: number;
-  createdAt: Date;
+  duration_ms: number;
+  created_at: Date;
 }
 
 const ATTEMPTS = 'webhook_delivery_attempts';
-const WEBHOOK_COLUMNS = { id: 'id', url: 'url', events: 'events', createdAt: 'created_at' };
-const DELIVERY_COLUMNS = {
-  id: 'id',
-  webhookId: 'webhook_id',
-  event: 'event',
-  url: 'url',
-  body: 'body',
-  status: 'status',
-  attemptCount: 'attempt_count',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
-const ATTEMPT_COLUMNS = {
-  deliveryId: 'delivery_id',
-  attempt: 'attempt',
-  outcome: 'outcome',
-  statusCode: 'status_code',
-  error: 'error',
-  durationMs: 'duration_ms',
-  createdAt: 'created_at',
-};
+const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'created_at'];
+const DELIVERY_COLUMNS = [
+  'id',
+  'webhook_id',
+  'event',
+  'url',
+  'body',
+  'status',
+  'attempt_count',
+  'created_at',
+  'updated_at',
+];
+const ATTEMPT_COLUMNS = ['delivery_id', 'attempt', 'outcome', 'status_code', 'error', 'duration_ms', 'created_at'];
 
-export async function insertWebhook(
-  db: Knex,
-  tenant: Tenant,
-  webhook: Omit<WebhookRow, 'createdAt'>,
-): Promise<WebhookRow> {
+export async function insertWebhook(db: Knex, tenant: Tenant, webhook: NewWebhook): Promise<WebhookRow> {
   const [row] = await tenantTable(db, tenant, 'webhooks')
     .insert({ id: webhook.id, ...ownerColumns(tenant), url: webhook.url, events: webhook.events })
-    .returning<WebhookRow[]>(Object.entries(WEBHOOK_COLUMNS).map(([alias, column]) => `${column} as ${alias}`));
+    .returning<WebhookRow[]>(WEBHOOK_COLUMNS);
   return row;
 }
 
 export async function listWebhooks(db: Knex, tenant: Tenant): Promise<WebhookRow[]> {
-  const rows = await tenantTable(db, tenant, 'webhooks')
-    .select(WEBHOOK_COLUMNS)
+  return tenantTable<WebhookRow>(db, tenant, 'webhooks')
+    .select(...WEBHOOK_COLUMNS)
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ]);
-  return rows as WebhookRow[];
 }
 
 /** Serialises changes to the number of the project's webhooks until the transaction ends. */
@@ -90,7 +77,9 @@ export async function countWebhooks(db: Knex, tenant: Tenant): Promise<number> {
 }
 
 export async function findWebhook(db: Knex, tenant: Tenant, id: string): Promise<WebhookRow | undefined> {
-  return tenantTable(db, tenant, 'webhooks').where({ id }).first(WEBHOOK_COLUMNS);
+  return tenantTable<WebhookRow>(db, tenant, 'webhooks')
+    .where({ id })
+    .first(...WEBHOOK_COLUMNS);
 }
 
 export async function deleteWebhook(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
@@ -99,21 +88,16 @@ export async function deleteWebhook(db: Knex, tenant: Tenant, id: string): Promi
 
 /** The project's subscriptions to any of `events`, oldest first. */
 export async function subscribersOf(db: Knex, tenant: Tenant, events: ContentEvent[]): Promise<WebhookRow[]> {
-  const rows = await tenantTable(db, tenant, 'webhooks')
+  return tenantTable<WebhookRow>(db, tenant, 'webhooks')
     .whereRaw('events && ?::text[]', [events])
-    .select(WEBHOOK_COLUMNS)
+    .select(...WEBHOOK_COLUMNS)
     .orderBy([
       { column: 'created_at', order: 'asc' },
       { column: 'id', order: 'asc' },
     ]);
-  return rows as WebhookRow[];
 }
 
-export async function insertDelivery(
-  trx: Knex.Transaction,
-  tenant: Tenant,
-  delivery: Pick<DeliveryRow, 'id' | 'webhookId' | 'event' | 'url' | 'body'>,
-): Promise<void> {
+export async function insertDelivery(trx: Knex.Transaction, tenant: Tenant, delivery: NewDelivery): Promise<void> {
   await tenantTable(trx, tenant, 'webhook_deliveries').insert({
     id: delivery.id,
     ...ownerColumns(tenant),
@@ -125,7 +109,9 @@ export async function insertDelivery(
 }
 
 export async function findDelivery(db: Knex, tenant: Tenant, id: string): Promise<DeliveryRow | undefined> {
-  return tenantTable(db, tenant, 'webhook_deliveries').where({ id }).first(DELIVERY_COLUMNS);
+  return tenantTable<DeliveryRow>(db, tenant, 'webhook_deliveries')
+    .where({ id })
+    .first(...DELIVERY_COLUMNS);
 }
 
 export async function listDeliveries(
@@ -134,27 +120,28 @@ export async function listDeliveries(
   webhookId: string,
   page: Page,
 ): Promise<{ rows: DeliveryRow[]; total: number; attempts: AttemptRow[] }> {
-  const scoped = () => tenantTable(db, tenant, 'webhook_deliveries').where({ webhook_id: webhookId });
+  const deliveriesOf = () =>
+    tenantTable<DeliveryRow>(db, tenant, 'webhook_deliveries').where({ webhook_id: webhookId });
   const [found, [{ count }]] = await Promise.all([
-    scoped()
-      .select(DELIVERY_COLUMNS)
+    deliveriesOf()
+      .select(...DELIVERY_COLUMNS)
       .orderBy([
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },
       ])
       .limit(page.limit)
       .offset(page.offset),
-    scoped().count<{ count: string }[]>({ count: '*' }),
+    deliveriesOf().count<{ count: string }[]>({ count: '*' }),
   ]);
   const rows = found as DeliveryRow[];
   // Attempts are reached through the project's own delivery ids.
   const attempts = rows.length
-    ? await sharedTable(db, ATTEMPTS)
+    ? await sharedTable<AttemptRow>(db, ATTEMPTS)
         .whereIn(
           'delivery_id',
-          rows.map((row: DeliveryRow) => row.id),
+          rows.map((row) => row.id),
         )
-        .select(ATTEMPT_COLUMNS)
+        .select(...ATTEMPT_COLUMNS)
         .orderBy('attempt')
     : [];
   return { rows, total: Number(count), attempts: attempts as AttemptRow[] };

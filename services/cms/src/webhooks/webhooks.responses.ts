@@ -1,14 +1,15 @@
 import { Joi } from '@platform/tenancy';
 import { contentEvents, timestamp } from '../shared/responses';
+import type { Webhook, WebhookAttempt, WebhookDelivery } from './webhooks.mapper';
 
-export const webhookResponse = Joi.object({
+export const webhookResponse = Joi.object<Webhook>({
   id: Joi.string().guid().required(),
   url: Joi.string().uri().required(),
   events: Joi.array().items(contentEvents()).required(),
   createdAt: timestamp().required(),
 }).id('Webhook');
 
-export const webhookAttemptResponse = Joi.object({
+export const webhookAttemptResponse = Joi.object<WebhookAttempt>({
   attempt: Joi.number().integer().min(1).required(),
   outcome: Joi.string()
     .valid('delivered', 'failed', 'refused')
@@ -20,7 +21,7 @@ export const webhookAttemptResponse = Joi.object({
   createdAt: timestamp().required(),
 }).id('WebhookAttempt');
 
-export const webhookDeliveryResponse = Joi.object({
+export const webhookDeliveryResponse = Joi.object<WebhookDelivery>({
   id: Joi.string().guid().required().description('Sent as X-Webhook-Id on every attempt.'),
   webhookId: Joi.string().guid().required(),
   event: contentEvents().required(),

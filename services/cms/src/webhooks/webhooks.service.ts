@@ -15,9 +15,9 @@ export type WebhookLimits = Pick<CmsConfig, 'webhooksPerProject' | 'webhookAllow
 /** Subscribes a URL to content events, within the project's limit. */
 export async function createWebhook(
   db: Knex,
+  limits: WebhookLimits,
   tenant: Tenant,
   input: CreateWebhookInput,
-  limits: WebhookLimits,
 ): Promise<Webhook> {
   const url = new URL(input.url);
   // Plain HTTP only to hosts the operator allowed (local receivers in tests and staging).
@@ -60,7 +60,7 @@ export async function listDeliveries(db: Knex, tenant: Tenant, webhookId: string
     deliveries: rows.map((row) =>
       toDelivery(
         row,
-        attempts.filter((a) => a.deliveryId === row.id),
+        attempts.filter((a) => a.delivery_id === row.id),
       ),
     ),
     total,
@@ -79,7 +79,7 @@ export async function redeliver(
 ): Promise<WebhookDelivery> {
   await findWebhook(db, tenant, webhookId);
   const delivery = isUuid(deliveryId) ? await repo.findDelivery(db, tenant, deliveryId) : undefined;
-  if (!delivery || delivery.webhookId !== webhookId) throw errors.notFound('Delivery');
+  if (!delivery || delivery.webhook_id !== webhookId) throw errors.notFound('Delivery');
   await withOutbox(db, relay, async (trx, outbox) => {
     await repo.markPending(trx, tenant, deliveryId);
     await queueAttempt(outbox, tenant, { deliveryId, step: 1 });
