@@ -99,11 +99,14 @@ export function takeFromLease(lease: Lease, reserve: Reservation, now: number): 
   return { defaults: state.fallbacks, reservedUsd };
 }
 
+/** Most of a bounded part of the lease is used (an unbounded part never runs low). */
+const mostlyUsed = (left: number, drawn: number) => Number.isFinite(drawn) && left <= drawn / 4;
+
 /** Time to draw the next lease in the background: most of it used, or half its life gone. */
 export function runningLow(lease: Lease, now: number): boolean {
   return (
-    lease.slots <= lease.drawnSlots / 4 ||
-    lease.usd <= lease.drawnUsd / 4 ||
+    mostlyUsed(lease.slots, lease.drawnSlots) ||
+    mostlyUsed(lease.usd, lease.drawnUsd) ||
     now >= lease.drawnAt + (lease.expiresAt - lease.drawnAt) / 2
   );
 }
