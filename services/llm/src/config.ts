@@ -63,6 +63,11 @@ export interface LlmConfig {
   gatewayLimits: boolean;
   /** Finished requests are settled against the project's meters in groups, at most this late. */
   meterFlushMs: number;
+  /**
+   * The longest this process keeps a lease on a project's allowance (requests admitted from
+   * memory); also how late it sees limits changed through another replica. 0: no leases.
+   */
+  gatewayLeaseTtlMs: number;
   /** Where the OpenAI and Anthropic SDKs send requests (a stand-in in tests); the vendors' own when unset. */
   openaiBaseUrl?: string;
   anthropicBaseUrl?: string;
@@ -107,6 +112,7 @@ const schema = Joi.object({
   LLM_GATEWAY_STREAM_MAX_MS: Joi.number().integer().min(1_000).default(600_000),
   LLM_GATEWAY_LIMITS: Joi.boolean().default(true),
   LLM_METER_FLUSH_MS: Joi.number().integer().min(1).default(20),
+  LLM_GATEWAY_LEASE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(1_000),
   OPENAI_BASE_URL: Joi.string().uri(),
   ANTHROPIC_BASE_URL: Joi.string().uri(),
   WEBHOOK_ALLOWED_HOSTS: Joi.string().allow('').default(''),
@@ -154,6 +160,7 @@ export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
     gatewayStreamMaxMs: value.LLM_GATEWAY_STREAM_MAX_MS,
     gatewayLimits: value.LLM_GATEWAY_LIMITS,
     meterFlushMs: value.LLM_METER_FLUSH_MS,
+    gatewayLeaseTtlMs: value.LLM_GATEWAY_LEASE_TTL_MS,
     openaiBaseUrl: value.OPENAI_BASE_URL,
     anthropicBaseUrl: value.ANTHROPIC_BASE_URL,
     webhookAllowedHosts: String(value.WEBHOOK_ALLOWED_HOSTS)

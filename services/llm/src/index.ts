@@ -50,8 +50,10 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
     jobs,
     shared: { ...shared, batchWorker: () => running },
     // After the HTTP server drained and the jobs stopped, no completion adds a log any more:
-    // the buffered ones are written (waiting for the database, bounded) and the meters settled.
+    // the buffered ones are written (waiting for the database, bounded), the leases returned and the
+    // meters settled.
     close: async () => {
+      await shared.admissions.close(); // its leases give back what they hold through the meters
       await Promise.all([shared.logs.close(config.logShutdownGraceMs), shared.meters.close()]);
     },
   };

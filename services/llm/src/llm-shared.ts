@@ -14,7 +14,7 @@ export interface LlmShared {
   logs: CompletionLogWriter;
   /** This process's webhook delivery slots, shared fairly by the projects. */
   webhookSlots: ProjectSlots;
-  /** Admits gateway requests under their project's limits, one round trip per project at a time. */
+  /** Admits gateway requests under their project's limits: from a lease, else one round trip per project at a time. */
   admissions: Admissions;
   /** Settles finished gateway requests against their project's budget and rate meters. */
   meters: MeterSettler;
@@ -24,6 +24,7 @@ export interface LlmShared {
 }
 
 export function createLlmShared(deps: ServiceDeps, config: LlmConfig): LlmShared {
+  const meters = new MeterSettler(deps.db, deps.logger, config.meterFlushMs);
   return {
     config,
     clients: new VendorClientCache(config.clientCacheTtlMs),
@@ -35,8 +36,8 @@ export function createLlmShared(deps: ServiceDeps, config: LlmConfig): LlmShared
       total: deps.config.webhooks.slots,
       perProject: deps.config.webhooks.projectSlots,
     }),
-    admissions: new Admissions(deps.db),
-    meters: new MeterSettler(deps.db, deps.logger, config.meterFlushMs),
+    admissions: new Admissions(deps.db, meters, { leaseTtlMs: config.gatewayLeaseTtlMs }),
+    meters,
     streams: new ProjectSlots({
       total: config.gatewayMaxStreams,
       perProject: config.gatewayMaxStreamsPerProject,

@@ -29,7 +29,14 @@ async function freshProject(): Promise<TestProject> {
   return project;
 }
 
-const settleAll = () => Promise.all(replicaShared.map((shared) => shared.meters.flush()));
+// Settled: each replica's lease given back and every settlement written.
+const settleAll = () =>
+  Promise.all(
+    replicaShared.map(async (shared) => {
+      await shared.admissions.returnLeases();
+      await shared.meters.flush();
+    }),
+  );
 const chat = (i: number, project: TestProject, body: object = {}) =>
   replicas[i % 2].post('/v1/chat/completions', {
     headers: project.headers,

@@ -74,6 +74,7 @@ export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, 
 /** Turns the request's reservation into what it spent. */
 export function finish(runtime: LlmShared, tenant: Tenant, chat: AdmittedChat): void {
   if (!runtime.config.gatewayLimits) return;
+  runtime.admissions.settled(tenant, chat.log.tokens);
   runtime.meters.add(tenant, {
     spentUsd: chat.log.costUsd ?? 0,
     releasedUsd: chat.reservedUsd,

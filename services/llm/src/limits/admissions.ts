@@ -1,99 +1,92 @@
 import type { Knex } from 'knex';
-import { AppError, type Tenant } from '@platform/tenancy';
-import { admitGroup, readFallbacks, type AdmissionState } from './limits.repository';
+import type { Tenant } from '@platform/tenancy';
+import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
+import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
+import { admitGroup, readFallbacks } from './limits.repository';
+import type { MeterSettler } from './meter-settler';
 
-/** An admitted request: the project's default fallbacks, and the worst-case cost it reserved. */
-export interface Admitted {
-  defaults: string[];
-  reservedUsd: number;
-}
+export type { Admitted, Reservation } from './admission-decision';
 
-/** The request's worst-case cost, given the project's default fallbacks (used when it names none). */
-export type Reservation = (defaults: string[]) => number;
+/** A lease is sized for this many of its TTLs of the project's recent traffic here. */
+const LEASE_TRAFFIC_TTLS = 1.5;
 
-interface Waiter {
-  reserve: Reservation;
-  resolve(admitted: Admitted): void;
-  reject(error: unknown): void;
-}
-
-interface ProjectQueue {
+interface ProjectAdmissions {
+  key: string;
   tenant: Tenant;
+  lease?: Lease;
+  expiry?: NodeJS.Timeout;
   waiting: Waiter[];
+  /** A transaction of this project is under way (one at a time per project in this process). */
+  drawing?: Promise<void>;
+  /** Bumped when the project's limits change here: a lease drawn before must not be used. */
+  generation: number;
+  /** Requests asking since `demandSince`, and the smoothed rate (per second) of earlier periods. */
+  demand: number;
+  demandSince: number;
+  rate?: number;
+  largestReservationUsd: number;
 }
 
-const secondsUntil = (from: Date, to: Date) => Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 1000));
-
-/** Which limit refuses a request at this state (budget first), with when trying again makes sense. */
-export function refusalAt(state: AdmissionState, usedUsd: number, requests: number): AppError | undefined {
-  if (state.monthlyBudgetUsd !== null && usedUsd >= state.monthlyBudgetUsd) {
-    const nextMonth = new Date(Date.UTC(state.month.getUTCFullYear(), state.month.getUTCMonth() + 1, 1));
-    return new AppError('BUDGET_EXCEEDED', "The project's monthly budget is spent", {
-      headers: { 'Retry-After': String(secondsUntil(state.now, nextMonth)) },
-    });
-  }
-  const which =
-    state.tokensPerMinute !== null && state.windowTokens >= state.tokensPerMinute
-      ? 'tokensPerMinute'
-      : state.requestsPerMinute !== null && requests >= state.requestsPerMinute
-        ? 'requestsPerMinute'
-        : undefined;
-  if (!which) return undefined;
-  return new AppError('RATE_LIMITED', `The project's ${which} limit is reached`, {
-    headers: { 'Retry-After': String(secondsUntil(state.now, new Date(state.windowStart.getTime() + 60_000))) },
-  });
+export interface AdmissionsOptions {
+  /** The longest a lease lives; 0: no leases, every request takes the locked transaction. */
+  leaseTtlMs: number;
 }
 
 /**
- * Takes the requests of one group in order, as if each had been admitted alone: a request is
- * admitted while the budget is not yet spent (counting the reservations of those before it), so
- * spend overshoots the budget by at most one request's cost.
- */
-function decide(state: AdmissionState, group: Waiter[]) {
-  let used = state.spentUsd + state.reservedUsd;
-  let requests = state.windowRequests;
-  let reservedUsd = 0;
-  const outcomes = group.map((waiter) => {
-    const refused = refusalAt(state, used, requests);
-    if (refused) return { waiter, refused };
-    const reserved = waiter.reserve(state.fallbacks);
-    used += reserved;
-    reservedUsd += reserved;
-    requests++;
-    return { waiter, admitted: { defaults: state.fallbacks, reservedUsd: reserved } };
-  });
-  return { admission: { requests: requests - state.windowRequests, reservedUsd }, result: outcomes };
-}
-
-/**
- * Admission of gateway requests, coalesced per project in this process: at most one database
- * round trip per project at a time, and the requests that arrive meanwhile go together in the
- * next one. However many requests a project sends at once, it holds one pooled connection.
+ * Admission of gateway requests under their project's limits. The common request is admitted
+ * from this process's lease on the project's allowance, in memory. The others (no lease, or one
+ * that cannot hold the request) wait for the project's next transaction, coalesced per project:
+ * at most one round trip per project at a time, the requests that arrive meanwhile going together
+ * in the next one, which also draws the next lease. A lease running low is redrawn in the
+ * background, before it is empty, so requests do not wait for it.
  */
 export class Admissions {
-  private readonly queues = new Map<string, ProjectQueue>();
+  private readonly projects = new Map<string, ProjectAdmissions>();
   private readonly fallbackReads = new Map<string, Promise<string[]>>();
+  private closed = false;
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly meters: MeterSettler,
+    private readonly options: AdmissionsOptions,
+  ) {}
 
   /** Admits the request under the project's limits, or rejects with a 429 naming the limit. */
   admit(tenant: Tenant, reserve: Reservation): Promise<Admitted> {
-    return new Promise<Admitted>((resolve, reject) => {
-      const key = `${tenant.tenantId}/${tenant.projectId}`;
-      const queue = this.queues.get(key);
-      if (queue) {
-        queue.waiting.push({ reserve, resolve, reject });
-        return;
+    const project = this.projectOf(tenant);
+    project.demand++;
+    if (project.lease && !project.waiting.length) {
+      const now = performance.now();
+      const admitted = takeFromLease(project.lease, reserve, now);
+      if (admitted) {
+        if (admitted.reservedUsd > project.largestReservationUsd) project.largestReservationUsd = admitted.reservedUsd;
+        if (runningLow(project.lease, now)) this.startDrawing(project);
+        return Promise.resolve(admitted);
       }
-      const started: ProjectQueue = { tenant, waiting: [{ reserve, resolve, reject }] };
-      this.queues.set(key, started);
-      void this.drain(key, started);
+    }
+    return new Promise<Admitted>((resolve, reject) => {
+      project.waiting.push({ reserve, resolve, reject });
+      this.startDrawing(project);
     });
+  }
+
+  /** Tokens a finished request used, for the tokensPerMinute check of this process's lease. */
+  settled(tenant: Tenant, tokens: number): void {
+    const lease = this.projects.get(keyOf(tenant))?.lease;
+    if (lease) lease.tokensSince += tokens;
+  }
+
+  /** The project's limits or default fallbacks changed here: its lease is returned at once. */
+  forget(tenant: Tenant): void {
+    const project = this.projects.get(keyOf(tenant));
+    if (!project) return;
+    project.generation++;
+    this.returnLease(project);
   }
 
   /** The project's default fallbacks (when limits are off), one read at a time per project. */
   defaults(tenant: Tenant): Promise<string[]> {
-    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    const key = keyOf(tenant);
     let read = this.fallbackReads.get(key);
     if (!read) {
       read = readFallbacks(this.db, tenant).finally(() => this.fallbackReads.delete(key));
@@ -102,19 +95,135 @@ export class Admissions {
     return read;
   }
 
-  private async drain(key: string, queue: ProjectQueue): Promise<void> {
-    while (queue.waiting.length) {
-      const group = queue.waiting.splice(0);
+  /** Returns every lease (their unused reservations go to the meter settler), after the transactions under way. */
+  async returnLeases(): Promise<void> {
+    await Promise.all([...this.projects.values()].map((project) => project.drawing));
+    for (const project of this.projects.values()) this.returnLease(project);
+  }
+
+  /** No lease is kept any more; those held are returned. The meter settler is closed after this. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.returnLeases();
+  }
+
+  private projectOf(tenant: Tenant): ProjectAdmissions {
+    const key = keyOf(tenant);
+    let project = this.projects.get(key);
+    if (!project) {
+      project = {
+        key,
+        tenant,
+        waiting: [],
+        generation: 0,
+        demand: 0,
+        demandSince: performance.now(),
+        largestReservationUsd: 0,
+      };
+      this.projects.set(key, project);
+    }
+    return project;
+  }
+
+  private startDrawing(project: ProjectAdmissions): void {
+    project.drawing ??= this.draw(project).finally(() => {
+      project.drawing = undefined;
+      this.forgetIfIdle(project);
+    });
+  }
+
+  private async draw(project: ProjectAdmissions): Promise<void> {
+    do {
+      const group = project.waiting.splice(0);
+      // The requests here did not fit the lease: its rest joins this transaction, so that this
+      // process's own reservation never refuses them.
+      const held = group.length ? this.detachLease(project) : undefined;
+      const generation = project.generation;
+      const wish = this.wish(project);
       try {
-        const outcomes = await admitGroup(this.db, queue.tenant, (state) => decide(state, group));
-        for (const outcome of outcomes) {
+        const decision = await admitGroup(this.db, project.tenant, (state) =>
+          decide(state, group, held, wish, performance.now()),
+        );
+        project.largestReservationUsd = Math.max(project.largestReservationUsd, decision.largestReservationUsd);
+        if (decision.lease) this.install(project, decision.lease, generation);
+        for (const outcome of decision.outcomes) {
           if (outcome.admitted) outcome.waiter.resolve(outcome.admitted);
           else outcome.waiter.reject(outcome.refused);
         }
       } catch (error) {
+        if (held) this.meters.add(project.tenant, leaseReturn(held));
         for (const waiter of group) waiter.reject(error);
       }
+      this.admitWaitingFromLease(project);
+    } while (project.waiting.length);
+  }
+
+  /** What the project's recent demand here asks of the next lease; starts the next period. */
+  private wish(project: ProjectAdmissions): LeaseWish {
+    const now = performance.now();
+    const observed = project.demand / Math.max(0.1, (now - project.demandSince) / 1000);
+    project.rate = project.rate === undefined ? observed : (project.rate + observed) / 2;
+    project.demand = 0;
+    project.demandSince = now;
+    const ttlMs = this.closed ? 0 : this.options.leaseTtlMs;
+    return {
+      slots: Math.max(1, Math.ceil((project.rate * ttlMs * LEASE_TRAFFIC_TTLS) / 1000)),
+      usdPerRequest: project.largestReservationUsd,
+      ttlMs,
+    };
+  }
+
+  private install(project: ProjectAdmissions, drawn: Lease, generation: number): void {
+    if (this.closed || generation !== project.generation) {
+      this.meters.add(project.tenant, leaseReturn(drawn));
+      return;
     }
-    this.queues.delete(key);
+    const older = this.detachLease(project);
+    let lease = drawn;
+    if (older) {
+      const merged = mergeLeases(drawn, older);
+      if (merged) lease = merged;
+      else this.meters.add(project.tenant, leaseReturn(older));
+    }
+    project.lease = lease;
+    project.expiry = setTimeout(() => {
+      if (project.lease !== lease) return;
+      this.returnLease(project);
+      this.forgetIfIdle(project);
+    }, lease.expiresAt - performance.now()).unref();
+  }
+
+  /** Requests that queued during the transaction and fit the new lease need not wait for the next one. */
+  private admitWaitingFromLease(project: ProjectAdmissions): void {
+    const { lease } = project;
+    if (!lease || !project.waiting.length) return;
+    const now = performance.now();
+    let taken = 0;
+    for (const waiter of project.waiting) {
+      const admitted = takeFromLease(lease, waiter.reserve, now);
+      if (!admitted) break;
+      waiter.resolve(admitted);
+      taken++;
+    }
+    project.waiting.splice(0, taken);
+  }
+
+  private detachLease(project: ProjectAdmissions): Lease | undefined {
+    const { lease } = project;
+    clearTimeout(project.expiry);
+    project.lease = undefined;
+    project.expiry = undefined;
+    return lease;
+  }
+
+  private returnLease(project: ProjectAdmissions): void {
+    const lease = this.detachLease(project);
+    if (lease) this.meters.add(project.tenant, leaseReturn(lease));
+  }
+
+  private forgetIfIdle(project: ProjectAdmissions): void {
+    if (!project.lease && !project.drawing && !project.waiting.length) this.projects.delete(project.key);
   }
 }
+
+const keyOf = (tenant: Tenant) => `${tenant.tenantId}/${tenant.projectId}`;

@@ -28,7 +28,10 @@ export interface AdmissionState extends LimitState {
   fallbacks: string[];
 }
 
-/** What one admission round trip added: requests admitted and the worst-case cost they reserved. */
+/**
+ * What one admission round trip added: requests admitted and the worst-case cost they reserved,
+ * with the lease it drew and less what the lease it replaced gave back.
+ */
 export interface Admission {
   requests: number;
   reservedUsd: number;
@@ -58,13 +61,14 @@ export async function admitGroup<T>(
       state = (await selectState(trx, tenant, true))!;
     }
     const { admission, result } = decide(state);
-    if (admission.requests > 0) {
+    // A lease given back in the same transaction makes either change negative.
+    if (admission.requests !== 0 || admission.reservedUsd !== 0) {
       await trx.raw(
         `update project_limits set
            spent_usd = case when ${THIS_MONTH} then spent_usd else 0 end,
-           reserved_usd = case when ${THIS_MONTH} then reserved_usd else 0 end + ?,
+           reserved_usd = greatest(0, case when ${THIS_MONTH} then reserved_usd else 0 end + ?),
            month = date_trunc('month', now()),
-           window_requests = case when ${THIS_MINUTE} then window_requests else 0 end + ?,
+           window_requests = greatest(0, case when ${THIS_MINUTE} then window_requests else 0 end + ?),
            window_tokens = case when ${THIS_MINUTE} then window_tokens else 0 end,
            window_start = date_trunc('minute', now())
          where tenant_id = ? and project_id = ?`,
@@ -79,14 +83,24 @@ export interface Settlement {
   spentUsd: number;
   releasedUsd: number;
   tokens: number;
+  /** Request slots a lease gives back to its minute (negative: requests it admitted without reserving slots). */
+  window?: { start: number; returnedRequests: number };
 }
 
-/** Turns reservations into spend and adds the tokens used to the minute's window. */
+/** Turns reservations into spend, adds the tokens used to the minute's window, gives back a lease's slots. */
 export async function settle(db: Knex, tenant: Tenant, settlement: Settlement): Promise<void> {
+  const { window } = settlement;
   await tenantTable(db, tenant, 'project_limits').update({
     spent_usd: db.raw('spent_usd + ?', [settlement.spentUsd]),
     reserved_usd: db.raw('greatest(0, reserved_usd - ?)', [settlement.releasedUsd]),
     window_tokens: db.raw('window_tokens + ?', [settlement.tokens]),
+    // Only into the minute they were taken from: a later minute started from 0 without them.
+    ...(window?.returnedRequests && {
+      window_requests: db.raw(
+        'case when window_start = ? then greatest(0, window_requests - ?) else window_requests end',
+        [new Date(window.start), window.returnedRequests],
+      ),
+    }),
   });
 }
 

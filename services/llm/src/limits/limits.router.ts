@@ -16,7 +16,10 @@ export function limitHandlers(
       res.json(await getLimits(deps.db, tenantOf(req)));
     },
     putLimits: async (req, res) => {
-      res.json(await putLimits(deps.db, tenantOf(req), parse<LimitSettings>(limitsSchema, req.body)));
+      const tenant = tenantOf(req);
+      const limits = await putLimits(deps.db, tenant, parse<LimitSettings>(limitsSchema, req.body));
+      runtime.admissions.forget(tenant); // this replica's lease was drawn under the old limits
+      res.json(limits);
     },
     getFallbacks: async (req, res) => {
       res.json({ fallbacks: await readFallbacks(deps.db, tenantOf(req)) });
@@ -25,6 +28,7 @@ export function limitHandlers(
       const { fallbacks } = parse(fallbacksSchema, req.body);
       checkFallbacks(runtime, fallbacks);
       await writeFallbacks(deps.db, tenantOf(req), fallbacks);
+      runtime.admissions.forget(tenantOf(req)); // its lease carries the old default fallbacks
       res.json({ fallbacks });
     },
   };

@@ -3,6 +3,16 @@ import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { settle, type Settlement } from './limits.repository';
 
+type Window = Settlement['window'];
+
+/** Slots given back to the same minute add up; of two minutes only the later one still matters. */
+function mergeWindows(pending: Window, added: Window): Window {
+  if (!pending || !added) return pending ?? (added && { ...added });
+  if (pending.start === added.start)
+    return { start: pending.start, returnedRequests: pending.returnedRequests + added.returnedRequests };
+  return pending.start > added.start ? pending : { ...added };
+}
+
 /**
  * Settles finished requests against their project's meters off the request's path: requests of
  * a project that end together share one update. Until it is written a reservation stays in
@@ -32,10 +42,13 @@ export class MeterSettler {
       entry.settlement.spentUsd += settlement.spentUsd;
       entry.settlement.releasedUsd += settlement.releasedUsd;
       entry.settlement.tokens += settlement.tokens;
+      entry.settlement.window = mergeWindows(entry.settlement.window, settlement.window);
     } else this.pending.set(key, { tenant, settlement: { ...settlement } });
   }
 
-  flush(): Promise<void> {
+  /** Writes what is pending now; a write already under way may not hold it, so it is waited for first. */
+  async flush(): Promise<void> {
+    if (this.flushing) await this.flushing;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.flushing ??= this.write().finally(() => {
