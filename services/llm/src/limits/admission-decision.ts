@@ -1,6 +1,7 @@
 import { AppError } from '@platform/tenancy';
 import { drawLease, leaseReturn, type Lease, type LeaseWish } from './admission-lease';
-import type { Admission, AdmissionState } from './limits.repository';
+import type { Admission } from './limits.repository';
+import type { AdmissionState } from './limits.mapper';
 
 /** An admitted request: the project's default fallbacks, and the worst-case cost it reserved. */
 export interface Admitted {

@@ -1,5 +1,5 @@
 import { drawLease, leaseReturn, runningLow, takeFromLease } from './admission-lease';
-import type { AdmissionState } from './limits.repository';
+import type { AdmissionState } from './limits.mapper';
 
 const minute = new Date('2026-11-25T15:40:00.000Z');
 

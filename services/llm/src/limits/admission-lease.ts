@@ -1,4 +1,5 @@
-import type { AdmissionState, Settlement } from './limits.repository';
+import type { Settlement } from './limits.repository';
+import type { AdmissionState } from './limits.mapper';
 import type { Admitted, Reservation } from './admission-decision';
 
 /**

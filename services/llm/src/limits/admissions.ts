@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Tenant } from '@platform/tenancy';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
+import { toAdmissionState } from './limits.mapper';
 import { admitGroup, readFallbacks } from './limits.repository';
 import type { MeterSettler } from './meter-settler';
 
@@ -141,8 +142,8 @@ export class Admissions {
       const generation = project.generation;
       const wish = this.wish(project);
       try {
-        const decision = await admitGroup(this.db, project.tenant, (state) =>
-          decide(state, group, held, wish, performance.now()),
+        const decision = await admitGroup(this.db, project.tenant, (row) =>
+          decide(toAdmissionState(row), group, held, wish, performance.now()),
         );
         project.largestReservationUsd = Math.max(project.largestReservationUsd, decision.largestReservationUsd);
         if (decision.lease) this.install(project, decision.lease, generation);

@@ -8,25 +8,28 @@ export interface LimitSettings {
   tokensPerMinute: number | null;
 }
 
-export interface LimitState extends LimitSettings {
+/**
+ * A project's row as of now: its limits, its default fallbacks, and meters of a past month or
+ * minute read as 0. Numerics and bigints arrive as strings; the dates are the database's clock,
+ * which every replica shares.
+ */
+export interface ProjectLimitsRow {
+  monthly_budget_usd: string | null;
+  requests_per_minute: number | null;
+  tokens_per_minute: string | null;
+  fallbacks: string[];
   month: Date;
-  spentUsd: number;
-  reservedUsd: number;
-  windowStart: Date;
-  windowRequests: number;
-  windowTokens: number;
-  /** The database's clock, which every replica shares. */
+  window_start: Date;
   now: Date;
+  spent_usd: string;
+  reserved_usd: string;
+  window_requests: number | string;
+  window_tokens: string;
 }
 
 // Meters roll over by the database's clock: a new month starts spend at 0, a new minute the window.
 const THIS_MONTH = "month = date_trunc('month', now())";
 const THIS_MINUTE = "window_start = date_trunc('minute', now())";
-
-/** The project's row as admission sees it: limits, meters as of now, and its default fallbacks. */
-export interface AdmissionState extends LimitState {
-  fallbacks: string[];
-}
 
 /**
  * What one admission round trip added: requests admitted and the worst-case cost they reserved,
@@ -45,11 +48,11 @@ export interface Admission {
 export async function admitGroup<T>(
   db: Knex,
   tenant: Tenant,
-  decide: (state: AdmissionState) => { admission: Admission; result: T },
+  decide: (row: ProjectLimitsRow) => { admission: Admission; result: T },
 ): Promise<T> {
   return db.transaction(async (trx) => {
-    let state = await selectState(trx, tenant, true);
-    if (!state) {
+    let row = await selectRow(trx, tenant, true);
+    if (!row) {
       await tenantTable(trx, tenant, 'project_limits')
         .insert({
           ...ownerColumns(tenant),
@@ -58,9 +61,9 @@ export async function admitGroup<T>(
         })
         .onConflict(['tenant_id', 'project_id'])
         .ignore();
-      state = (await selectState(trx, tenant, true))!;
+      row = (await selectRow(trx, tenant, true))!;
     }
-    const { admission, result } = decide(state);
+    const { admission, result } = decide(row);
     // A lease given back in the same transaction makes either change negative.
     if (admission.requests !== 0 || admission.reservedUsd !== 0) {
       await trx.raw(
@@ -104,10 +107,8 @@ export async function settle(db: Knex, tenant: Tenant, settlement: Settlement): 
   });
 }
 
-const num = (value: string | number | null) => (value === null ? null : Number(value));
-
-async function selectState(db: Knex, tenant: Tenant, forUpdate: boolean): Promise<AdmissionState | undefined> {
-  const { rows } = await db.raw<{ rows: Record<string, string | number | null | Date | string[]>[] }>(
+async function selectRow(db: Knex, tenant: Tenant, forUpdate: boolean): Promise<ProjectLimitsRow | undefined> {
+  const { rows } = await db.raw<{ rows: ProjectLimitsRow[] }>(
     `select monthly_budget_usd, requests_per_minute, tokens_per_minute, fallbacks,
             date_trunc('month', now()) as month, date_trunc('minute', now()) as window_start, now() as now,
             case when ${THIS_MONTH} then spent_usd else 0 end as spent_usd,
@@ -117,26 +118,12 @@ async function selectState(db: Knex, tenant: Tenant, forUpdate: boolean): Promis
        from project_limits where tenant_id = ? and project_id = ?${forUpdate ? ' for update' : ''}`,
     [tenant.tenantId, tenant.projectId],
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    monthlyBudgetUsd: num(row.monthly_budget_usd as string | null),
-    requestsPerMinute: num(row.requests_per_minute as number | null),
-    tokensPerMinute: num(row.tokens_per_minute as string | null),
-    fallbacks: row.fallbacks as string[],
-    month: row.month as Date,
-    spentUsd: Number(row.spent_usd),
-    reservedUsd: Number(row.reserved_usd),
-    windowStart: row.window_start as Date,
-    windowRequests: Number(row.window_requests),
-    windowTokens: Number(row.window_tokens),
-    now: row.now as Date,
-  };
+  return rows[0];
 }
 
 /** The project's limits and meters as of now (meters of a past month or minute read as 0). */
-export function readLimits(db: Knex, tenant: Tenant): Promise<LimitState | undefined> {
-  return selectState(db, tenant, false);
+export function readLimits(db: Knex, tenant: Tenant): Promise<ProjectLimitsRow | undefined> {
+  return selectRow(db, tenant, false);
 }
 
 function upsertRow(db: Knex, tenant: Tenant, values: Record<string, unknown>) {
