@@ -4,6 +4,7 @@ import { errorHandler, notFoundHandler, rejectLoneSurrogates } from '@platform/t
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
+import { ALL_TRICKS, inOneLayer, onlyWithBody, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 
@@ -32,6 +33,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean;
   /** Checks that may refuse a request before its body is read (cheap, no I/O). */
   beforeBody?: RequestHandler[];
+  /** Performance tricks to switch off (benchmarks only); all are on by default. */
+  tricks?: PerformanceTricks;
 }
 
 const accessLog =
@@ -50,26 +53,6 @@ const accessLog =
     next();
   };
 
-/**
- * Runs several middlewares as one router layer. Express matches every layer against the path
- * on every request; the per-request basics below need no path, so they share one layer.
- */
-function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined) return next(error);
-      const handler = handlers[index++];
-      if (!handler) return next();
-      // Errors (sync, or a rejected promise) go to Express like from any middleware; only a
-      // handler that returned a promise gets a rejection handler (no promise per step otherwise).
-      const result: unknown = handler(req, res, step);
-      if (result instanceof Promise) result.catch(next);
-    };
-    step();
-  };
-}
-
 /** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -84,22 +67,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
       (req as unknown as { rawBody: Buffer }).rawBody = buf;
     },
   });
-  // Most requests (GET, DELETE) have no body: they skip the parser's own checks altogether.
-  const jsonBody: RequestHandler = (req, res, next) => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    return parseJson(req, res, next);
-  };
-  app.use(
-    inOneLayer(
-      requestId(),
-      metrics.middleware,
-      ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
-      securityHeaders(),
-      ...(options.beforeBody ?? []),
-      jsonBody,
-      rejectLoneSurrogates,
-    ),
-  );
+  const tricks = options.tricks ?? ALL_TRICKS;
+  const basics: RequestHandler[] = [
+    requestId(),
+    metrics.middleware,
+    ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
+    securityHeaders({ recorded: tricks.recordedSecurityHeaders }),
+    ...(options.beforeBody ?? []),
+    tricks.skipEmptyBody ? onlyWithBody(parseJson) : parseJson,
+    rejectLoneSurrogates,
+  ];
+  if (tricks.oneLayer) app.use(inOneLayer(...basics));
+  else for (const handler of basics) app.use(handler);
 
   app.use('/v1', options.routes);
 
