@@ -13,11 +13,6 @@ export class FixedWindowCounter {
     private readonly maxKeys = 50_000,
   ) {}
 
-  /** Whether no key has a window open: then none is blocked, and the caller can skip working out its key. */
-  isEmpty(): boolean {
-    return this.windows.size === 0;
-  }
-
   /** Seconds until the key may try again; 0 when it is not over the limit. */
   blockedFor(key: string, now = Date.now()): number {
     const window = this.windows.get(key);
