@@ -63,7 +63,7 @@ export default async function tricksBench(): Promise<string[]> {
       'appPrototypes (the shared stack)',
       async () => [await listen(stackWith(tricksWith()), true), await listen(stackWith(tricksWith()), false)],
     ],
-    ...(['oneLayer', 'skipEmptyBody', 'recordedSecurityHeaders'] as const).map(
+    ...(['recordedSecurityHeaders'] as const).map(
       (trick) =>
         [
           `${trick} (the shared stack)`,

@@ -4,7 +4,7 @@ import { errorHandler, notFoundHandler, rejectLoneSurrogates } from '@platform/t
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
-import { ALL_TRICKS, inOneLayer, onlyWithBody, type PerformanceTricks } from './performance';
+import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 
@@ -68,17 +68,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
     },
   });
   const tricks = options.tricks ?? ALL_TRICKS;
-  const basics: RequestHandler[] = [
-    requestId(),
-    metrics.middleware,
-    ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
-    securityHeaders({ recorded: tricks.recordedSecurityHeaders }),
-    ...(options.beforeBody ?? []),
-    tricks.skipEmptyBody ? onlyWithBody(parseJson) : parseJson,
-    rejectLoneSurrogates,
-  ];
-  if (tricks.oneLayer) app.use(inOneLayer(...basics));
-  else for (const handler of basics) app.use(handler);
+  app.use(requestId(), metrics.middleware);
+  if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
+  app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
+  for (const check of options.beforeBody ?? []) app.use(check);
+  app.use(parseJson, rejectLoneSurrogates);
 
   app.use('/v1', options.routes);
 

@@ -4,26 +4,18 @@
  * the figures are in docs/performance.md. A trick that stops showing its worth goes.
  */
 export { serverWithAppPrototypes } from './app-prototypes';
-export { inOneLayer } from './one-layer';
-export { onlyWithBody } from './skip-empty-body';
 export { recordedHeaders } from './recorded-headers';
 
 /** Which tricks are on; all are unless a benchmark turns one off. */
 export interface PerformanceTricks {
   /** Requests and responses built on the app's prototypes (`serverWithAppPrototypes`). */
   appPrototypes: boolean;
-  /** The per-request basics in one router layer (`inOneLayer`). */
-  oneLayer: boolean;
-  /** No body parser for requests without a body (`onlyWithBody`). */
-  skipEmptyBody: boolean;
   /** helmet's headers worked out once (`recordedHeaders`). */
   recordedSecurityHeaders: boolean;
 }
 
 export const ALL_TRICKS: Readonly<PerformanceTricks> = Object.freeze({
   appPrototypes: true,
-  oneLayer: true,
-  skipEmptyBody: true,
   recordedSecurityHeaders: true,
 });
 
