@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router, type Response } from 'express';
-// Only the path helper: the package's main module would load the whole 1.5 MB bundle.
+// Only the path helper: the package's main module would load the whole bundle.
 import swaggerUiPath from 'swagger-ui-dist/absolute-path';
 
 /**
@@ -59,7 +59,7 @@ function send(res: Response, type: string, body: string | Buffer): void {
   res.type(type).send(body);
 }
 
-/** The docs page and its assets, read once (about 1.5 MB, only when first asked for). */
+/** The docs page and its assets, read once (only when first asked for). */
 export function docsRouter(title: string): Router {
   const router = Router();
   const cache = new Map<string, Buffer>();

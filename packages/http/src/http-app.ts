@@ -10,6 +10,7 @@ import {
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
+import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 
@@ -40,6 +41,8 @@ export interface HttpAppOptions {
   beforeBody?: RequestHandler[];
   /** How long repeat offenders' 429s are held (HeldRefusals); the defaults when absent. */
   refusalHolds?: RefusalHoldLimits;
+  /** Performance tricks to switch off (benchmarks only); all are on by default. */
+  tricks?: PerformanceTricks;
 }
 
 const accessLog =
@@ -58,26 +61,6 @@ const accessLog =
     next();
   };
 
-/**
- * Runs several middlewares as one router layer. Express matches every layer against the path
- * on every request; the per-request basics below need no path, so they share one layer.
- */
-function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined) return next(error);
-      const handler = handlers[index++];
-      if (!handler) return next();
-      // Errors (sync, or a rejected promise) go to Express like from any middleware; only a
-      // handler that returned a promise gets a rejection handler (no promise per step otherwise).
-      const result: unknown = handler(req, res, step);
-      if (result instanceof Promise) result.catch(next);
-    };
-    step();
-  };
-}
-
 /** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
@@ -92,22 +75,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
       (req as unknown as { rawBody: Buffer }).rawBody = buf;
     },
   });
-  // Most requests (GET, DELETE) have no body: they skip the parser's own checks altogether.
-  const jsonBody: RequestHandler = (req, res, next) => {
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next();
-    return parseJson(req, res, next);
-  };
-  app.use(
-    inOneLayer(
-      requestId(),
-      metrics.middleware,
-      ...(options.logger.isLevelEnabled('http') ? [accessLog(options.logger)] : []),
-      securityHeaders(),
-      ...(options.beforeBody ?? []),
-      jsonBody,
-      rejectLoneSurrogates,
-    ),
-  );
+  const tricks = options.tricks ?? ALL_TRICKS;
+  app.use(requestId(), metrics.middleware);
+  if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
+  app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
+  for (const check of options.beforeBody ?? []) app.use(check);
+  app.use(parseJson, rejectLoneSurrogates);
 
   app.use('/v1', options.routes);
 

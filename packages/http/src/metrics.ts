@@ -26,8 +26,8 @@ class RouteSeries {
 
 /**
  * A metric the registry reads at scrape time. prom-client's own Counter and Histogram hash
- * their label object on every observation, which costs a busy API a few percent of its
- * throughput; these series are plain numbers found through the matched route. Services use it
+ * their label object on every observation, a cost every request of a busy API pays (see
+ * docs/performance.md); these series are plain numbers found through the matched route. Services use it
  * too, for numbers they already keep (a buffer's length, a drop counter).
  */
 export function scrapedMetric(

@@ -3,10 +3,10 @@ import { ConfigError, Joi } from '@platform/tenancy';
 /** Settings of the Authentication service alone; the only place that reads them from the environment. */
 export interface AuthConfig {
   /**
-   * bcrypt work factor. 10 (the default) costs roughly 50-80 ms per hash on one server core:
-   * OWASP's floor for bcrypt, slow enough that a stolen hash table is expensive to crack, yet
-   * a 2-core replica still serves a few dozen logins per second. Every +1 doubles the cost,
-   * so raise it only with the hardware. Tests use 4 (bcrypt's minimum) to stay fast.
+   * bcrypt work factor. 10 (the default) is OWASP's floor for bcrypt: slow enough that a stolen
+   * hash table is expensive to crack, yet a 2-core replica still serves a few dozen logins per
+   * second (docs/performance.md has the cost per hash). Every +1 doubles the cost, so raise it
+   * only with the hardware. Tests use 4 (bcrypt's minimum) to stay fast.
    */
   bcryptCost: number;
   /** Base of the links in emails when the project sets no `appUrl`. */

@@ -13,7 +13,7 @@ interface PooledClient {
  * The first row of a named prepared statement, run on a connection of `db`'s pool (or on the
  * transaction's connection when `db` is a transaction). For the hottest reads only (every
  * GET /me): Postgres parses and plans the statement once per connection and knex's query
- * builder is skipped, which halves the cost of the read.
+ * builder is skipped (docs/performance.md; `pnpm bench auth` covers it).
  */
 export async function preparedFirst<Row extends object>(
   db: Knex,
