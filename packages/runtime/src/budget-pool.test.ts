@@ -1,6 +1,8 @@
+import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '@platform/tenancy';
 import { BudgetPool, OverBudgetError } from './budget-pool';
+import { BUDGET_THREAD_NICE } from './budget-thread';
 
 /** A thread speaking serveBudgetRequests' protocol: `spin` loops forever, `grow` fills its heap, `busy` works 150 ms, else echoes. */
 const THREAD = `
@@ -16,13 +18,15 @@ parentPort.postMessage({ ready: true });
 
 const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
 
-/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id. */
+/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id, `nice` its OS priority. */
 const INTERRUPTIBLE_THREAD = `
 const { threadId } = require('node:worker_threads');
+const { getPriority } = require('node:os');
 const { serveBudgetRequests } = require(${JSON.stringify(require.resolve('./budget-thread'))});
 serveBudgetRequests((request) => {
   if (request === 'spin') for (;;);
   if (request === 'whoami') return 'thread ' + threadId;
+  if (request === 'nice') return String(getPriority());
   return 'echo:' + request;
 }, { interruptible: true });
 `;
@@ -74,6 +78,14 @@ describe('BudgetPool', () => {
     await expect(p.run('a', 'spin')).rejects.toMatchObject({ limit: 'time' });
     await expect(p.run('a', 'hello')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     await expect(p.run('b', 'whoami')).resolves.toBe(before);
+  });
+
+  it('when a budget thread starts, then it runs below the priority of the threads serving requests (Linux keeps one per thread)', async () => {
+    const p = pool({ interruptible: true });
+    const main = getPriority();
+    const expected = process.platform === 'linux' ? Math.max(BUDGET_THREAD_NICE, main) : main;
+    await expect(p.run('a', 'nice')).resolves.toBe(String(expected));
+    expect(getPriority()).toBe(main);
   });
 
   it('when a request exhausts its thread memory, then it fails as over the memory budget', async () => {
