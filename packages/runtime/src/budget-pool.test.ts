@@ -18,7 +18,7 @@ parentPort.postMessage({ ready: true });
 
 const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
 
-/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id, `nice` its OS priority. */
+/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id, `nice` its OS priority, `wait` blocks 200 ms without using the CPU. */
 const INTERRUPTIBLE_THREAD = `
 const { threadId } = require('node:worker_threads');
 const { getPriority } = require('node:os');
@@ -27,6 +27,7 @@ serveBudgetRequests((request) => {
   if (request === 'spin') for (;;);
   if (request === 'whoami') return 'thread ' + threadId;
   if (request === 'nice') return String(getPriority());
+  if (request === 'wait') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); return 'waited'; }
   return 'echo:' + request;
 }, { interruptible: true });
 `;
@@ -156,6 +157,15 @@ describe('BudgetPool', () => {
     expect(Number((refused as AppError).headers?.['Retry-After'])).toBeGreaterThanOrEqual(1);
     expect((refused as AppError).offender).toBe('project a test work');
     await expect(p.run('b', 'mine')).resolves.toBe('echo:mine');
+  });
+
+  it("when a project's requests take wall time but little CPU, then its share of thread time is charged by the CPU time (Linux)", async () => {
+    // A burst of four budgets (1,000 ms) that refills at 1 ms a second; six waits are 1,200 ms of wall time.
+    const p = pool({ interruptible: true, budgetMs: 250, projectMsPerSecond: 1 });
+    for (let i = 0; i < 6; i++) await expect(p.run('a', 'wait')).resolves.toBe('waited');
+    const next = p.run('a', 'hello');
+    if (process.platform === 'linux') await expect(next).resolves.toBe('echo:hello');
+    else await expect(next).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 
   it('when a project has a long line, then it holds one thread and another project gets the other at once', async () => {

@@ -66,6 +66,8 @@ class BudgetThread<Req, Res> {
   interruptible = false;
   private failure: (Error & { code?: string }) | undefined;
   private pending: { id: number; resolve: (value: Res) => void; reject: (error: Error) => void } | undefined;
+  /** The CPU time the last answered request took, when the thread reports it (else undefined). */
+  lastCpuMs: number | undefined;
   private nextId = 1;
   private readonly worker: Worker;
 
@@ -86,6 +88,7 @@ class BudgetThread<Req, Res> {
       if (this.pending?.id !== message.id) return;
       const { resolve, reject } = this.pending;
       this.pending = undefined;
+      this.lastCpuMs = message.cpuMs;
       if (message.ok) resolve(message.value);
       else reject(message.overBudget ? new StoppedAtBudget(message.error) : new Error(message.error));
     });
@@ -109,6 +112,7 @@ class BudgetThread<Req, Res> {
   call(request: Req, budgetMs: number): Promise<Res> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
+    this.lastCpuMs = undefined;
     return new Promise<Res>((resolve, reject) => {
       this.pending = { id, resolve, reject };
       this.worker.postMessage({ id, request, budgetMs } satisfies BudgetRequest<Req>);
@@ -306,7 +310,8 @@ export class BudgetPool<Req, Res> {
       overBudget,
     ]);
     clearTimeout(timer);
-    this.timeShare.charge(project, Date.now() - started);
+    // The thread's own CPU time when it reports it; the wall clock otherwise (and for work it never answered).
+    this.timeShare.charge(project, thread.lastCpuMs ?? Date.now() - started);
     // Stopped by the thread itself: over budget like any overrun, but the thread is kept.
     const stoppedAtBudget = answer !== 'over budget' && 'error' in answer && answer.error instanceof StoppedAtBudget;
     const outcome = stoppedAtBudget ? 'over budget' : answer;

@@ -1,3 +1,4 @@
+import { openSync, readSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createContext, Script } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
@@ -9,9 +10,11 @@ export interface BudgetRequest<Req> {
   /** The request's time budget: an interruptible thread stops the work itself when it is spent. */
   budgetMs?: number;
 }
-export type BudgetReply<Res> =
+/** `cpuMs`: the CPU time the thread spent on the request, where it can tell (Linux). */
+export type BudgetReply<Res> = (
   | { id: number; ok: true; value: Res }
-  | { id: number; ok: false; error: string; overBudget?: true };
+  | { id: number; ok: false; error: string; overBudget?: true }
+) & { cpuMs?: number };
 /** `interruptible`: the thread stops work over its budget itself and stays usable (see serveBudgetRequests). */
 export type BudgetThreadMessage<Res> = { ready: true; interruptible?: boolean } | BudgetReply<Res>;
 
@@ -50,6 +53,22 @@ function giveWayToRequests(): void {
   }
 }
 
+/**
+ * This thread's CPU time in ms, from /proc/thread-self/schedstat (nanoseconds the thread ran), or
+ * undefined where there is no such file. A project's share of thread time is charged by it, not
+ * by the wall clock: a thread that gives way to request handling is not the project's doing.
+ */
+function threadCpuClock(): (() => number) | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const fd = openSync('/proc/thread-self/schedstat', 'r');
+    const text = Buffer.alloc(64);
+    return () => Number(text.toString('latin1', 0, readSync(fd, text, 0, text.length, 0)).split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
 const isTimeout = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 
 /**
@@ -61,7 +80,9 @@ export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res, opt
   if (!port) throw new Error('serveBudgetRequests runs in a worker thread');
   const { interruptible = false } = options;
   giveWayToRequests();
+  const cpuClock = threadCpuClock();
   port.on('message', ({ id, request, budgetMs }: BudgetRequest<Req>) => {
+    const cpuAtStart = cpuClock?.();
     let reply: BudgetReply<Res>;
     try {
       if (interruptible && budgetMs) {
@@ -80,6 +101,7 @@ export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res, opt
     } finally {
       timed.run = undefined;
     }
+    if (cpuAtStart !== undefined) reply.cpuMs = cpuClock!() - cpuAtStart;
     port.postMessage(reply);
   });
   port.postMessage({ ready: true, interruptible } satisfies BudgetThreadMessage<Res>);
