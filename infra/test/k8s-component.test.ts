@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { K8S_DIR, SERVICE_NAMES } from './support/paths';
-import { kubectlMissing, kustomize, readYamlDocuments, type Manifest } from './support/stock-tools';
+import { kustomize, readYamlDocuments, type Manifest } from './support/stock-tools';
 
 type Json = unknown;
 type JsonObject = Record<string, Json>;
@@ -99,7 +99,7 @@ function expectedOf(manifest: Manifest): JsonObject {
   return expected;
 }
 
-const base = kubectlMissing ? [] : kustomize(path.join(K8S_DIR, 'base'));
+const base = kustomize(path.join(K8S_DIR, 'base'));
 const WORKLOADS = [...SERVICE_NAMES, 'llm-worker'];
 const named = (kind: string, name: string) => {
   const found = base.find((m) => m.kind === kind && m.metadata.name === name);
@@ -107,7 +107,7 @@ const named = (kind: string, name: string) => {
   return found;
 };
 
-(kubectlMissing ? describe.skip : describe)('k8s service component', () => {
+describe('k8s service component', () => {
   test('when the component is read, then it is a Kustomize Component patching every kind a service has', () => {
     expect(component.kind).toBe('Component');
     expect(component.patches.map((p) => p.target.kind).sort()).toEqual(
@@ -156,5 +156,3 @@ const named = (kind: string, name: string) => {
     ]);
   });
 });
-
-if (kubectlMissing) test.skip(kubectlMissing, () => undefined);
