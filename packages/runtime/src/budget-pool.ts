@@ -130,10 +130,10 @@ const isOutOfMemory = (error: unknown) => (error as { code?: string } | null)?.c
 /**
  * Runs tenant-defined work (template rendering, schema validation) on a few worker threads,
  * each request within a time budget (an interruptible thread stops the work itself; any other
- * is terminated when it overruns, and a fresh one takes its place) and the threads' memory limits. Projects with requests waiting take
- * turns (fewest running first, then longest since their last turn), so one project's slow
- * requests delay another's by about a budget, not by its whole line;
- * a project with `maxWaitingPerProject` requests waiting gets 429 at once.
+ * is terminated when it overruns, and a fresh one takes its place) and the threads' memory
+ * limits. Projects with requests waiting take turns (fewest running first, then longest since
+ * their last turn), so one project's slow requests delay another's by about a budget, not by
+ * its whole line; a project with `maxWaitingPerProject` requests waiting gets 429 at once.
  */
 export class BudgetPool<Req, Res> {
   private readonly idle: BudgetThread<Req, Res>[] = [];
