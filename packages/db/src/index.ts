@@ -12,4 +12,12 @@ export { startEmbeddedPostgres, type EmbeddedServer } from './embedded-postgres'
 export { EmbeddedPostgresError } from './embedded-postgres-root';
 export { isUniqueViolation } from './pg-errors';
 export { deleteInLockedBatches, tryTransactionLock, type LockedBatchesResult } from './advisory-lock';
-export { tenantTable, sharedTable, ownerColumns, ownerBindings, type Owner, type OwnerColumns } from './tenant-table';
+export {
+  tenantTable,
+  sharedTable,
+  ownerColumns,
+  ownerBindings,
+  ownerKey,
+  type Owner,
+  type OwnerColumns,
+} from './tenant-table';

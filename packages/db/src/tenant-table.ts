@@ -46,6 +46,11 @@ export function ownerBindings(owner: Owner): { tenantId: string; projectId: stri
   return { tenantId: owner.tenantId, projectId: owner.projectId };
 }
 
+/** One string per project, for in-memory maps keyed by owner (meters, slots, feeds). */
+export function ownerKey(owner: Owner): string {
+  return `${owner.tenantId}/${owner.projectId}`;
+}
+
 /**
  * A table that is deliberately not scoped to one tenant (outbox, processed events, job claims,
  * global feeds, sweeps over all projects): the name says so in review.

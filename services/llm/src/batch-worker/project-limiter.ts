@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ownerKey } from '@platform/db';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
@@ -147,7 +148,7 @@ export class ProjectLimiter {
   }
 
   private stateOf(tenant: Tenant): ProjectSlots {
-    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    const key = ownerKey(tenant);
     let state = this.projects.get(key);
     if (!state) {
       state = { tenant, slots: [], validUntil: 0, version: 0, active: 0, waiting: [], leasing: false };
@@ -267,7 +268,7 @@ export class ProjectLimiter {
     if (state.slots.length || state.active || state.waiting.length || state.leasing) return;
     clearTimeout(state.pollTimer);
     clearTimeout(state.trimTimer);
-    const key = `${state.tenant.tenantId}/${state.tenant.projectId}`;
+    const key = ownerKey(state.tenant);
     if (this.projects.get(key) === state) this.projects.delete(key);
   }
 
@@ -294,7 +295,7 @@ export class ProjectLimiter {
     const still = new Set(kept.map((s) => `${s.tenant_id}/${s.project_id}/${s.slot}`));
     let lost = 0;
     for (const [state, before] of sent) {
-      const isKept = (slot: number) => still.has(`${state.tenant.tenantId}/${state.tenant.projectId}/${slot}`);
+      const isKept = (slot: number) => still.has(`${ownerKey(state.tenant)}/${slot}`);
       // Slots leased while the statement ran were not in it; they expire later than the rest.
       const gone = state.slots.filter((slot) => before.slots.has(slot) && !isKept(slot));
       const unchanged = state.version === before.version;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerKey } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
@@ -76,13 +77,13 @@ export class Admissions {
 
   /** Tokens a finished request used, for the tokensPerMinute check of this process's lease. */
   settled(tenant: Tenant, tokens: number): void {
-    const lease = this.projects.get(keyOf(tenant))?.lease;
+    const lease = this.projects.get(ownerKey(tenant))?.lease;
     if (lease) lease.tokensSince += tokens;
   }
 
   /** The project's limits or default fallbacks changed here: its lease is returned at once. */
   forget(tenant: Tenant): void {
-    const project = this.projects.get(keyOf(tenant));
+    const project = this.projects.get(ownerKey(tenant));
     if (!project) return;
     project.generation++;
     this.returnLease(project);
@@ -90,7 +91,7 @@ export class Admissions {
 
   /** The project's default fallbacks (when limits are off), one read at a time per project. */
   defaults(tenant: Tenant): Promise<string[]> {
-    const key = keyOf(tenant);
+    const key = ownerKey(tenant);
     let read = this.fallbackReads.get(key);
     if (!read) {
       read = readFallbacks(this.db, tenant).finally(() => this.fallbackReads.delete(key));
@@ -112,7 +113,7 @@ export class Admissions {
   }
 
   private projectOf(tenant: Tenant): ProjectAdmissions {
-    const key = keyOf(tenant);
+    const key = ownerKey(tenant);
     let project = this.projects.get(key);
     if (!project) {
       project = {
@@ -229,5 +230,3 @@ export class Admissions {
     if (!project.lease && !project.drawing && !project.waiting.length) this.projects.delete(project.key);
   }
 }
-
-const keyOf = (tenant: Tenant) => `${tenant.tenantId}/${tenant.projectId}`;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerKey } from '@platform/db';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { settle, type Settlement } from './limits.repository';
@@ -36,7 +37,7 @@ export class MeterSettler {
 
   /** Adds a settlement to the project's pending one (a copy: the caller's object is not changed). */
   private merge(tenant: Tenant, settlement: Settlement): void {
-    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    const key = ownerKey(tenant);
     const entry = this.pending.get(key);
     if (entry) {
       entry.settlement.spentUsd += settlement.spentUsd;

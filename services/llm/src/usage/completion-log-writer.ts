@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerKey } from '@platform/db';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { insertLogs } from './usage.repository';
@@ -151,7 +152,7 @@ export class CompletionLogWriter {
   private async store(group: PendingLog[]): Promise<void> {
     const byProject = new Map<string, PendingLog[]>();
     for (const row of group) {
-      const key = `${row.tenant.tenantId}/${row.tenant.projectId}`;
+      const key = ownerKey(row.tenant);
       const rows = byProject.get(key);
       if (rows) rows.push(row);
       else byProject.set(key, [row]);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ownerKey } from '@platform/db';
 import type { Knex } from 'knex';
 import { envelopeOf, type EventBus } from '@platform/events';
 import { type Logger } from '@platform/http';
@@ -92,7 +93,7 @@ export class LiveHub {
 
   /** Streams open on this process, of one project or of all (metrics, tests, benches). */
   openStreams(tenant?: Tenant): number {
-    if (tenant) return this.feeds.get(`${tenant.tenantId}/${tenant.projectId}`)?.streams.size ?? 0;
+    if (tenant) return this.feeds.get(ownerKey(tenant))?.streams.size ?? 0;
     let size = 0;
     for (const feed of this.feeds.values()) size += feed.streams.size;
     return size;
@@ -166,7 +167,7 @@ export class LiveHub {
   }
 
   private feedOf(tenant: Tenant): ProjectFeed {
-    const key = `${tenant.tenantId}/${tenant.projectId}`;
+    const key = ownerKey(tenant);
     let feed = this.feeds.get(key);
     if (!feed) {
       feed = {
@@ -225,7 +226,7 @@ export class LiveHub {
   /** Forgets a project when nothing of it is left on this process. */
   private forgetIfEmpty(feed: ProjectFeed): void {
     if (feed.slots > 0 || feed.streams.size) return;
-    const key = `${feed.tenant.tenantId}/${feed.tenant.projectId}`;
+    const key = ownerKey(feed.tenant);
     if (this.feeds.get(key) === feed) this.feeds.delete(key);
   }
 
@@ -280,7 +281,7 @@ export class LiveHub {
    * announcement does not fill soon, or a signal without changes, makes it read the log.
    */
   private changed(tenant: Tenant, changes?: ChangeRow[]): void {
-    const feed = this.feeds.get(`${tenant.tenantId}/${tenant.projectId}`);
+    const feed = this.feeds.get(ownerKey(tenant));
     if (!feed || feed.lastSeq < 0) return;
     if (!changes?.length) {
       void this.pump(feed);
