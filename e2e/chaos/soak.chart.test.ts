@@ -21,4 +21,18 @@ describe('soak trend', () => {
     const samples = Array.from({ length: 18 }, (_, i) => ({ t: i * 10_000, value: i < 6 ? 20 + 5 * i : 50 }));
     expect(trendOf(samples, WARM_UP_MS).relative).toBe(0);
   });
+
+  it('when one sample right after warm-up is low and the rest are flat, then the samples show no upward trend', () => {
+    // The mailer's heap in a CI run: one dip at the end of warm-up, flat within half a megabyte after.
+    const values = [29.5, 30.1, 29.8, 30.4, 30.2, 30.0, 30.4, 31.7, 31.7, 33, 31.7, 33, 31.7, 31.7, 31.7, 32.1, 31.7];
+    const samples = values.map((value, i) => ({ t: (i + 1) * 11_000, value }));
+    samples[5].value = 28;
+    expect(Math.abs(trendOf(samples, WARM_UP_MS).relative)).toBeLessThan(0.05);
+  });
+
+  it('when a heap climbs steadily after warm-up with one sample off the line, then the trend shows it', () => {
+    const samples = Array.from({ length: 17 }, (_, i) => ({ t: (i + 1) * 11_000, value: 30 + 0.4 * i }));
+    samples[10].value = 25;
+    expect(trendOf(samples, WARM_UP_MS).relative).toBeGreaterThan(0.1);
+  });
 });

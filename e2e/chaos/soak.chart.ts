@@ -1,4 +1,4 @@
-/** The soak's curves: a least-squares trend per series, and small charts for the terminal or an SVG file. */
+/** The soak's curves: a robust trend per series, and small charts for the terminal or an SVG file. */
 
 export type Series = { t: number; value: number }[];
 
@@ -14,21 +14,34 @@ export function floorOf(points: Series, width: number): Series {
   }));
 }
 
-/** The fitted line's value at the warm-up's end and at the last sample, and the relative change. */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * The fitted line's value at the warm-up's end and at the last sample, and the relative change.
+ * The line is Theil-Sen's (the median of the slopes between every two samples): a leak climbs
+ * between most pairs, while one sample off the line (a pool closing an idle connection just
+ * then) moves a least-squares fit of a short run by as much as a leak would.
+ */
 export function trendOf(
   points: Series,
   warmUpMs: number,
 ): { start: number; end: number; growth: number; relative: number } {
   const after = points.filter((p) => p.t >= warmUpMs && Number.isFinite(p.value));
   if (after.length < 2) return { start: after[0]?.value ?? 0, end: after[0]?.value ?? 0, growth: 0, relative: 0 };
-  const n = after.length;
-  const mt = after.reduce((s, p) => s + p.t, 0) / n;
-  const mv = after.reduce((s, p) => s + p.value, 0) / n;
-  const slope =
-    after.reduce((s, p) => s + (p.t - mt) * (p.value - mv), 0) / after.reduce((s, p) => s + (p.t - mt) ** 2, 0);
-  const at = (t: number) => mv + slope * (t - mt);
-  const start = at(after[0].t);
-  const end = at(after[n - 1].t);
+  const slopes: number[] = [];
+  for (let i = 0; i < after.length; i++) {
+    for (let j = i + 1; j < after.length; j++) {
+      if (after[j].t > after[i].t) slopes.push((after[j].value - after[i].value) / (after[j].t - after[i].t));
+    }
+  }
+  const slope = median(slopes);
+  const intercept = median(after.map((p) => p.value - slope * p.t));
+  const start = intercept + slope * after[0].t;
+  const end = intercept + slope * after[after.length - 1].t;
   return { start, end, growth: end - start, relative: start > 0 ? (end - start) / start : 0 };
 }
 
