@@ -136,4 +136,30 @@ describe('a stream that fails after its first byte', () => {
     const [attempt] = await attemptsOf(project, 1);
     expect(attempt).toMatchObject({ model: 'gpt-4o-mini-break', status: 'error' });
   });
+
+  it.each([
+    ['gpt-4o-mini-stream-error', 'openai says: '],
+    ['claude-haiku-4-5-stream-error', 'anthropic says: '],
+  ])(
+    'when the vendor (%s) sends its error event mid-stream, then the stream ends with an error event and the attempt is logged as failed',
+    async (model, before) => {
+      const project = await freshProject();
+      const stream = await sdkFor(server.url, project).chat.completions.create({
+        model,
+        messages: hello,
+        stream: true,
+        fallbacks: ['claude-sonnet-4-5'],
+      } as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
+      let text = '';
+      const error = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect(text).toBe(before);
+      const attempts = await attemptsOf(project, 1);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ model, status: 'error' });
+      expect(attempts[0].error).toMatch(/server had an error|Overloaded/);
+    },
+  );
 });

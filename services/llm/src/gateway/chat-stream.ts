@@ -10,9 +10,13 @@ import { admitChat, finish, formatUsd } from './chat.service';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
-async function send(res: Response, data: string): Promise<void> {
-  if (!res.write(`data: ${data}\n\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-}
+/** Writes one event; false when the client's socket is full (wait for `drained` before the next). */
+const send = (res: Response, data: string): boolean => res.write(`data: ${data}\n\n`);
+
+/** The client's socket took what was written, or is gone (then at once: its 'close' may have passed). */
+const drained = async (res: Response) => {
+  if (!res.destroyed) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+};
 
 /**
  * A streamed completion as OpenAI streams it: chat.completion.chunk events, the usage chunk when
@@ -66,7 +70,7 @@ export async function streamChat(
       res.setHeader('x-accel-buffering', 'no');
       res.setHeader('x-llm-request-id', chat.log.requestId);
       res.setHeader('trailer', 'x-llm-cost-usd');
-      res.flushHeaders();
+      // The headers go out with the first chunk, in one write.
       leaveInFlight(res);
       const error = await relay(res, stream, chunks, first, body.stream_options?.include_usage === true, (e) => {
         if (clientLeft) return 'client disconnected';
@@ -97,14 +101,16 @@ async function relay(
   reason: (error: unknown) => string,
 ): Promise<string | null> {
   try {
-    for (let next = first; !next.done; next = await chunks.next()) await send(res, JSON.stringify(next.value));
-    if (includeUsage) await send(res, JSON.stringify(stream.usageChunk()));
-    await send(res, '[DONE]');
+    for (let next = first; !next.done; next = await chunks.next()) {
+      if (!send(res, JSON.stringify(next.value))) await drained(res);
+    }
+    if (includeUsage) send(res, JSON.stringify(stream.usageChunk()));
+    send(res, '[DONE]');
     return null;
   } catch (error) {
     const message = reason(error);
     if (!res.destroyed) {
-      await send(res, JSON.stringify({ error: { message, type: 'api_error', code: 'VENDOR_ERROR', param: null } }));
+      send(res, JSON.stringify({ error: { message, type: 'api_error', code: 'VENDOR_ERROR', param: null } }));
     }
     return message;
   }

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 512, keepAliveMsecs: 30_000 }),
@@ -52,15 +51,11 @@ class ResponseHeaders {
   }
 }
 
-/**
- * The part of `Response` the SDKs use for a non-streaming call, over a body already read whole.
- * A real `Response` would wrap the bytes in a web stream only to read them back at once.
- */
-class BufferedResponse {
+/** The part of `Response` the SDKs use: status, headers and the body's readers. */
+abstract class VendorResponse {
   readonly status: number;
   readonly statusText: string;
   readonly headers: ResponseHeaders;
-  readonly body = null;
   readonly bodyUsed = false;
   readonly redirected = false;
   readonly type = 'basic';
@@ -68,7 +63,6 @@ class BufferedResponse {
   constructor(
     readonly url: string,
     message: http.IncomingMessage,
-    private readonly buffer: Buffer,
   ) {
     this.status = message.statusCode ?? 500;
     this.statusText = message.statusMessage ?? '';
@@ -79,20 +73,57 @@ class BufferedResponse {
     return this.status >= 200 && this.status < 300;
   }
 
-  text(): Promise<string> {
-    return Promise.resolve(this.buffer.toString('utf8'));
+  protected abstract bytes(): Promise<Buffer>;
+
+  async text(): Promise<string> {
+    return (await this.bytes()).toString('utf8');
   }
 
-  json(): Promise<unknown> {
-    try {
-      return Promise.resolve(JSON.parse(this.buffer.toString('utf8')) as unknown);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
   }
 
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(new Uint8Array(this.buffer).buffer);
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return new Uint8Array(await this.bytes()).buffer;
+  }
+}
+
+/**
+ * A non-streaming answer, read whole. A real `Response` would wrap the bytes in a web stream
+ * only to read them back at once.
+ */
+class BufferedResponse extends VendorResponse {
+  readonly body = null;
+
+  constructor(
+    url: string,
+    message: http.IncomingMessage,
+    private readonly buffer: Buffer,
+  ) {
+    super(url, message);
+  }
+
+  protected bytes(): Promise<Buffer> {
+    return Promise.resolve(this.buffer);
+  }
+}
+
+/**
+ * An event stream, its body the socket's own readable: the SDKs and our event reader iterate it
+ * as it arrives (both take any async iterable), with no web stream in between.
+ */
+class StreamedResponse extends VendorResponse {
+  constructor(
+    url: string,
+    readonly body: http.IncomingMessage,
+  ) {
+    super(url, body);
+  }
+
+  protected async bytes(): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 }
 
@@ -100,7 +131,7 @@ class BufferedResponse {
  * The `fetch` handed to the vendor SDKs: node:http with keep-alive agents shared by every
  * project's client. Vendor answers are small JSON documents, read whole; it costs well under half
  * of the built-in fetch per call, which is most of what the gateway adds to a completion. An
- * event stream is handed on as it arrives, as a real `Response` over the socket.
+ * event stream is handed on as it arrives.
  */
 export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
@@ -117,7 +148,7 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
       { method: init.method ?? 'GET', headers: headersOf(init), agent, signal: init.signal ?? undefined },
       (response) => {
         if (String(response.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-          resolve(streamingResponse(response));
+          resolve(new StreamedResponse(url.href, response) as unknown as Response);
           return;
         }
         const chunks: Buffer[] = [];
@@ -132,15 +163,3 @@ export const httpFetch = ((input: string | URL | Request, init: RequestInit = {}
     request.end(body);
   });
 }) as typeof fetch;
-
-function streamingResponse(response: http.IncomingMessage): Response {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(response.headers)) {
-    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, {
-    status: response.statusCode ?? 500,
-    statusText: response.statusMessage ?? '',
-    headers,
-  });
-}

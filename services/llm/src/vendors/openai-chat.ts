@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import {
   estimatePromptTokens,
   openAiUsage,
@@ -9,6 +9,7 @@ import {
   type ChatStream,
 } from './chat-types';
 import type { TokenCounts } from '../usage/price-table';
+import { serverSentEvents } from './server-sent-events';
 import { StreamCutError } from './vendor-errors';
 
 function tokensOf(usage: OpenAI.CompletionUsage | null | undefined): TokenCounts {
@@ -28,16 +29,28 @@ export async function openAiChat(client: OpenAI, request: ChatRequest, signal?: 
   return { completion, tokens: tokensOf(completion.usage) };
 }
 
-/** OpenAI's own chunks, with usage always requested from OpenAI (the client may not have asked). */
+/** A chunk's `data`: the chunk, or the error OpenAI reports inside the stream (as the SDK raises it). */
+function chunkOf(data: string, headers: Headers): ChatChunk & { usage?: OpenAI.CompletionUsage | null } {
+  const parsed = JSON.parse(data) as ChatChunk & { error?: unknown };
+  if (parsed?.error) throw new APIError(undefined, parsed.error as object, undefined, headers);
+  return parsed;
+}
+
+/**
+ * OpenAI's own chunks, with usage always requested from OpenAI (the client may not have asked).
+ * The SDK sends the request and raises OpenAI's errors; the events are read from its raw response
+ * (`asResponse`) by our reader, which costs a fraction of the SDK's per event.
+ */
 export async function openAiChatStream(
   client: OpenAI,
   request: ChatRequest,
   signal?: AbortSignal,
 ): Promise<ChatStream> {
-  const stream = await client.chat.completions.create(
-    { ...request, stream: true, stream_options: { include_usage: true } },
-    { ...ONE_ATTEMPT, signal },
-  );
+  const response = await client.chat.completions
+    .create({ ...request, stream: true, stream_options: { include_usage: true } }, { ...ONE_ATTEMPT, signal })
+    .asResponse();
+  if (!response.body) throw new StreamCutError();
+  const body = response.body as unknown as AsyncIterable<Uint8Array>;
   const tokens = zeroTokens();
   tokens.prompt = estimatePromptTokens(request);
   let exact = false;
@@ -52,7 +65,15 @@ export async function openAiChatStream(
     usageChunk: () => ({ ...last, object: 'chat.completion.chunk', choices: [], usage: openAiUsage(tokens) }),
     async *[Symbol.asyncIterator]() {
       let finished = false;
-      for await (const chunk of stream) {
+      let done = false;
+      // Read to the body's end after [DONE], so that the connection goes back to the pool.
+      for await (const { data } of serverSentEvents(body)) {
+        if (done) continue;
+        if (data.startsWith('[DONE]')) {
+          done = true;
+          continue;
+        }
+        const chunk = chunkOf(data, response.headers);
         last = { id: chunk.id, created: chunk.created, model: chunk.model };
         if (chunk.choices.some((c) => c.finish_reason)) finished = true;
         if (chunk.usage) {
@@ -62,8 +83,9 @@ export async function openAiChatStream(
         // Until OpenAI says, each chunk that carries output counts as a token.
         else if (!exact && chunk.choices.some((c) => c.delta?.content || c.delta?.tool_calls)) tokens.completion++;
         if (chunk.choices.length) {
-          const { usage: _usage, ...rest } = chunk;
-          yield rest as ChatChunk;
+          // Left out of the chunk as sent (JSON leaves out undefined), as when usage is not asked for.
+          if (chunk.usage === null) chunk.usage = undefined;
+          yield chunk;
         }
       }
       if (!finished) throw new StreamCutError();

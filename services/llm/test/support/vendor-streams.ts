@@ -14,7 +14,23 @@ export interface StreamPlan {
   everyMs: number;
   /** Cut the connection after this many content chunks (a vendor failing mid-stream). */
   breakAfter?: number;
+  /** Send the vendor's own error event after this many content chunks, and end the stream. */
+  errorAfter?: number;
 }
+
+/** The error event each vendor sends inside a stream that fails after it has begun. */
+const OPENAI_STREAM_ERROR = `data: ${JSON.stringify({
+  error: {
+    message: 'The server had an error while processing your request.',
+    type: 'server_error',
+    param: null,
+    code: null,
+  },
+})}\n\n`;
+const ANTHROPIC_STREAM_ERROR = `event: error\ndata: ${JSON.stringify({
+  type: 'error',
+  error: { type: 'overloaded_error', message: 'Overloaded' },
+})}\n\n`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
@@ -65,6 +81,10 @@ export async function streamOpenAi(res: ServerResponse, plan: StreamPlan, includ
       res.destroy();
       return;
     }
+    if (plan.errorAfter !== undefined && sent === plan.errorAfter) {
+      res.end(OPENAI_STREAM_ERROR);
+      return;
+    }
     if (!(await emit(res, piece, plan.everyMs))) return;
     sent++;
   }
@@ -108,6 +128,10 @@ export async function streamAnthropic(res: ServerResponse, plan: StreamPlan): Pr
       res.destroy();
       return;
     }
+    if (plan.errorAfter !== undefined && sent === plan.errorAfter) {
+      res.end(ANTHROPIC_STREAM_ERROR);
+      return;
+    }
     if (!(await emit(res, event('content_block_delta', { index: 0, delta }), plan.everyMs))) return;
     sent++;
   }
@@ -123,7 +147,8 @@ export async function streamAnthropic(res: ServerResponse, plan: StreamPlan): Pr
 
 /**
  * What a stand-in streams for a model name: `-trickle-<ms>` sends a token every <ms> (up to
- * 100,000 of them: until the reader goes), `-break` cuts the connection after two chunks.
+ * 100,000 of them: until the reader goes), `-break` cuts the connection after two chunks,
+ * `-stream-error` sends the vendor's error event after two chunks.
  */
 export function planFor(model: string, text: string, tool?: { name: string }): StreamPlan {
   const trickle = /-trickle-(\d+)/.exec(model);
@@ -133,7 +158,8 @@ export function planFor(model: string, text: string, tool?: { name: string }): S
     tokens: trickle ? Array.from({ length: 100_000 }, (_, i) => `t${i} `) : words,
     tool: tool ? { name: tool.name, argumentPieces: ['{"city"', ': "Par', 'is"}'] } : undefined,
     // A break comes after the first chunks have surely reached the gateway.
-    everyMs: trickle ? Number(trickle[1]) : model.includes('-break') ? 30 : 0,
+    everyMs: trickle ? Number(trickle[1]) : /-break|-stream-error/.test(model) ? 30 : 0,
     breakAfter: model.includes('-break') ? 2 : undefined,
+    errorAfter: model.includes('-stream-error') ? 2 : undefined,
   };
 }
