@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ownerKey } from '@platform/db';
-import type { Tenant } from '@platform/tenancy';
+import { TtlCache, type Tenant } from '@platform/tenancy';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
 import { toAdmissionState } from './limits.mapper';
@@ -45,6 +45,7 @@ export interface AdmissionsOptions {
 export class Admissions {
   private readonly projects = new Map<string, ProjectAdmissions>();
   private readonly fallbackReads = new Map<string, Promise<string[]>>();
+  private readonly fallbacks = new TtlCache<string[]>();
   private closed = false;
 
   constructor(
@@ -63,10 +64,7 @@ export class Admissions {
       if (admitted) {
         if (admitted.reservedUsd > project.largestReservationUsd) project.largestReservationUsd = admitted.reservedUsd;
         if (runningLow(project.lease, now)) this.startDrawing(project);
-        // Answered on the event loop's next turn, not at once: the requests admitted in one turn
-        // then reach the vendor together, which wakes the processes at both ends far less often
-        // than one request at a time would (pnpm bench llm-gateway, the limits row).
-        return new Promise((resolve) => setImmediate(resolve, admitted));
+        return Promise.resolve(admitted);
       }
     }
     return new Promise<Admitted>((resolve, reject) => {
@@ -83,18 +81,35 @@ export class Admissions {
 
   /** The project's limits or default fallbacks changed here: its lease is returned at once. */
   forget(tenant: Tenant): void {
+    this.fallbacks.delete(ownerKey(tenant));
+    this.fallbackReads.delete(ownerKey(tenant));
     const project = this.projects.get(ownerKey(tenant));
     if (!project) return;
     project.generation++;
     this.returnLease(project);
   }
 
-  /** The project's default fallbacks (when limits are off), one read at a time per project. */
+  /**
+   * The project's default fallbacks when limits are off: kept as long as a lease would keep them
+   * (a change here is seen at once, one on another replica within the lease TTL), one read at a
+   * time per project.
+   */
   defaults(tenant: Tenant): Promise<string[]> {
     const key = ownerKey(tenant);
+    const kept = this.fallbacks.get(key);
+    if (kept) return Promise.resolve(kept);
     let read = this.fallbackReads.get(key);
     if (!read) {
-      read = readFallbacks(this.db, tenant).finally(() => this.fallbackReads.delete(key));
+      read = readFallbacks(this.db, tenant)
+        .then((fallbacks) => {
+          if (this.fallbackReads.get(key) === read && this.options.leaseTtlMs > 0) {
+            this.fallbacks.set(key, fallbacks, this.options.leaseTtlMs);
+          }
+          return fallbacks;
+        })
+        .finally(() => {
+          if (this.fallbackReads.get(key) === read) this.fallbackReads.delete(key);
+        });
       this.fallbackReads.set(key, read);
     }
     return read;
