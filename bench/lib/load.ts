@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -6,6 +7,20 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time of this (the main) thread per request answered, in ms: the server's cost when the
+   * server under test runs on the bench's main thread and the load in workers (Linux only, else NaN).
+   */
+  mainThreadCpuMsPerRequest?: number;
+}
+
+/** CPU time of the calling thread so far, in ms (Linux: /proc/thread-self/schedstat), else NaN. */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
 }
 
 export interface LoadOptions {
@@ -24,6 +39,7 @@ export interface LoadOptions {
 
 /** Drives one URL with autocannon (loopback only) and returns throughput and latency. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const cpuBefore = threadCpuMs();
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -39,6 +55,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    mainThreadCpuMsPerRequest: (threadCpuMs() - cpuBefore) / Math.max(1, result.requests.total),
   };
 }
 
@@ -75,16 +92,24 @@ export function formatComparison(c: Comparison): string {
   ].join('\n');
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
 /**
  * Measures two targets in alternating rounds (A B, B A, A B, ...) and keeps each one's best
  * round: on a shared machine interference only ever lowers throughput, so the best round is
  * the closest to what the code can do, and alternation exposes both to the same conditions.
+ * `pairedRatio` is the median over rounds of subject / baseline within each round: the two runs
+ * of a round are back to back, so a machine that slows down for a while slows both.
  */
 export async function alternate(
   subject: LoadOptions,
   baseline: LoadOptions,
   rounds = Number(process.env.BENCH_ROUNDS ?? 3),
-): Promise<{ subject: LoadResult; baseline: LoadResult }> {
+): Promise<{ subject: LoadResult; baseline: LoadResult; pairedRatio: number }> {
   // Throughput and latency from the best round; failed requests from every round, so a
   // round with errors cannot hide behind a clean one.
   const merge = (best: LoadResult | undefined, next: LoadResult): LoadResult => {
@@ -94,14 +119,20 @@ export async function alternate(
   };
   let s: LoadResult | undefined;
   let b: LoadResult | undefined;
+  const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {
+    let subjectRound: LoadResult;
+    let baselineRound: LoadResult;
     if (round % 2 === 0) {
-      b = merge(b, await runLoad(baseline));
-      s = merge(s, await runLoad(subject));
+      baselineRound = await runLoad(baseline);
+      subjectRound = await runLoad(subject);
     } else {
-      s = merge(s, await runLoad(subject));
-      b = merge(b, await runLoad(baseline));
+      subjectRound = await runLoad(subject);
+      baselineRound = await runLoad(baseline);
     }
+    s = merge(s, subjectRound);
+    b = merge(b, baselineRound);
+    ratios.push(subjectRound.requestsPerSecond / baselineRound.requestsPerSecond);
   }
-  return { subject: s!, baseline: b! };
+  return { subject: s!, baseline: b!, pairedRatio: median(ratios) };
 }
