@@ -4,6 +4,8 @@
  *    ~200 streams/s over 20 connections (target: p50 < 1 ms, p99 < 5 ms).
  * 2. 1,000 concurrent open streams, the stand-in trickling a token every 50 ms (target: heap
  *    growth < 100 MB, no event-loop delay over 20 ms).
+ * Rows 1 and 2 also measure a bare Node proxy to the stand-in on the same machine: the floor
+ * that any Node gateway starts from.
  * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
  *    LLM_GATEWAY_LIMITS=false (target: costs < 5%).
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
@@ -17,6 +19,7 @@ import { assembleService } from '@platform/runtime';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
 import { collectGarbage, startStandIn } from './lib/stand-in';
+import { listenBareProxy } from './lib/bare-proxy';
 import { listenService } from './lib/listen';
 import { alternate } from './lib/load';
 
@@ -135,6 +138,33 @@ async function ttft(url: string, headers: Record<string, string>, body: object):
   return result.latencies as number[];
 }
 
+/** OPEN_STREAMS streams at once through `url`, a token every 50 ms for SECONDS: this thread's heap growth and event-loop delay. */
+async function openStreams(url: string, headers: Record<string, string>, messages: object[]) {
+  collectGarbage();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const tokens = Math.round((SECONDS * 1000) / 50);
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const open = client({
+    url,
+    headers,
+    payload: JSON.stringify({ model: `gpt-4o-mini-trickle-50-${tokens}`, messages, stream: true }),
+    mode: 'open',
+    count: OPEN_STREAMS,
+  });
+  await open.messages(1); // all open
+  loop.enable();
+  let heapPeak = 0;
+  const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 200);
+  await open.messages(2);
+  clearInterval(sampler);
+  loop.disable();
+  return {
+    growthMb: (heapPeak - heapBefore) / 1024 / 1024,
+    maxDelayMs: loop.max / 1e6,
+    p99DelayMs: loop.percentile(99) / 1e6,
+  };
+}
+
 export default async function gatewayBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
   process.env.TEST_DATABASE_URL ??= database.url;
@@ -156,6 +186,7 @@ export default async function gatewayBench(): Promise<string[]> {
   const unlimitedDeps = { ...svc.deps, env: { ...svc.deps.env, LLM_GATEWAY_LIMITS: 'false' } };
   const unlimitedService = assembleService(llmService, unlimitedDeps);
   const unlimited = await listenService(unlimitedService.app);
+  const bareProxy = await listenBareProxy(standIn.url, { authorization: 'Bearer sk-bench' });
   const lines: string[] = [];
   try {
     const project = await svc.createProject();
@@ -175,47 +206,34 @@ export default async function gatewayBench(): Promise<string[]> {
     const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
     const gateway = { url: `${service.url}/v1/chat/completions`, headers: project.headers };
 
-    // 1. Time to first token.
+    // 1. Time to first token, beside a bare Node proxy to the same stand-in (the machine's own cost).
     if (ROWS.has('1')) {
       const streamBody = { model: 'gpt-4o-mini', messages, stream: true };
       await ttft(gateway.url, gateway.headers, streamBody); // warm-up
       const viaDirect = await ttft(direct.url, direct.headers, streamBody);
+      const viaBare = await ttft(`${bareProxy.url}/v1/chat/completions`, {}, streamBody);
       const viaGateway = await ttft(gateway.url, gateway.headers, streamBody);
-      const added50 = percentile(viaGateway, 0.5) - percentile(viaDirect, 0.5);
-      const added99 = percentile(viaGateway, 0.99) - percentile(viaDirect, 0.99);
+      const added = (via: number[], q: number) => percentile(via, q) - percentile(viaDirect, q);
+      const line = (via: number[]) =>
+        `p50 ${percentile(via, 0.5).toFixed(2)} ms, p99 ${percentile(via, 0.99).toFixed(2)} ms (${via.length} streams)`;
       lines.push(
-        `${added50 < 1 && added99 < 5 ? 'PASS' : 'FAIL'}  time to first token added by the gateway, 20 connections, ~${Math.round(viaGateway.length / SECONDS)} streams/s (target p50 < 1 ms, p99 < 5 ms)`,
-        `      through the gateway: p50 ${percentile(viaGateway, 0.5).toFixed(2)} ms, p99 ${percentile(viaGateway, 0.99).toFixed(2)} ms (${viaGateway.length} streams)`,
-        `      stand-in directly:   p50 ${percentile(viaDirect, 0.5).toFixed(2)} ms, p99 ${percentile(viaDirect, 0.99).toFixed(2)} ms (${viaDirect.length} streams)`,
-        `      added:               p50 ${added50.toFixed(2)} ms, p99 ${added99.toFixed(2)} ms`,
+        `${added(viaGateway, 0.5) < 1 && added(viaGateway, 0.99) < 5 ? 'PASS' : 'FAIL'}  time to first token added by the gateway, 20 connections, ~${Math.round(viaGateway.length / SECONDS)} streams/s (target p50 < 1 ms, p99 < 5 ms)`,
+        `      through the gateway:  ${line(viaGateway)}`,
+        `      stand-in directly:    ${line(viaDirect)}`,
+        `      a bare Node proxy:    ${line(viaBare)}`,
+        `      added by the gateway: p50 ${added(viaGateway, 0.5).toFixed(2)} ms, p99 ${added(viaGateway, 0.99).toFixed(2)} ms (by the bare proxy: p50 ${added(viaBare, 0.5).toFixed(2)} ms, p99 ${added(viaBare, 0.99).toFixed(2)} ms)`,
       );
     }
 
-    // 2. 1,000 open streams trickling a token every 50 ms for SECONDS.
+    // 2. 1,000 open streams trickling a token every 50 ms for SECONDS, through the bare proxy
+    // and then through the gateway.
     if (ROWS.has('2')) {
-      collectGarbage();
-      const heapBefore = process.memoryUsage().heapUsed;
-      const tokens = Math.round((SECONDS * 1000) / 50);
-      const loop = monitorEventLoopDelay({ resolution: 1 });
-      const open = client({
-        url: gateway.url,
-        headers: gateway.headers,
-        payload: JSON.stringify({ model: `gpt-4o-mini-trickle-50-${tokens}`, messages, stream: true }),
-        mode: 'open',
-        count: OPEN_STREAMS,
-      });
-      await open.messages(1); // all open
-      loop.enable();
-      let heapPeak = 0;
-      const sampler = setInterval(() => (heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed)), 200);
-      await open.messages(2);
-      clearInterval(sampler);
-      loop.disable();
-      const growthMb = (heapPeak - heapBefore) / 1024 / 1024;
-      const maxDelayMs = loop.max / 1e6;
+      const bare = await openStreams(`${bareProxy.url}/v1/chat/completions`, {}, messages);
+      const through = await openStreams(gateway.url, gateway.headers, messages);
       lines.push(
-        `${growthMb < 100 && maxDelayMs <= 20 ? 'PASS' : 'FAIL'}  ${OPEN_STREAMS} open streams, a token every 50 ms for ${SECONDS} s (target heap growth < 100 MB, event-loop delay <= 20 ms)`,
-        `      heap growth ${growthMb.toFixed(1)} MB; event-loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
+        `${through.growthMb < 100 && through.maxDelayMs <= 20 ? 'PASS' : 'FAIL'}  ${OPEN_STREAMS} open streams, a token every 50 ms for ${SECONDS} s (target heap growth < 100 MB, event-loop delay <= 20 ms)`,
+        `      the gateway:       heap growth ${through.growthMb.toFixed(1)} MB; event-loop delay max ${through.maxDelayMs.toFixed(1)} ms, p99 ${through.p99DelayMs.toFixed(1)} ms`,
+        `      a bare Node proxy: heap growth ${bare.growthMb.toFixed(1)} MB; event-loop delay max ${bare.maxDelayMs.toFixed(1)} ms, p99 ${bare.p99DelayMs.toFixed(1)} ms`,
       );
     }
 
@@ -247,6 +265,7 @@ export default async function gatewayBench(): Promise<string[]> {
       );
     }
   } finally {
+    await bareProxy.close();
     await unlimited.close();
     await unlimitedService.close();
     await service.close();

@@ -10,8 +10,18 @@ import { admitChat, finish, formatUsd } from './chat.service';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
-/** Writes one event; false when the client's socket is full (wait for `drained` before the next). */
-const send = (res: Response, data: string): boolean => res.write(`data: ${data}\n\n`);
+/**
+ * Writes one event; false when the client's socket is full (wait for `drained` before the next).
+ * The events written in one turn of the event loop (those of one vendor read) leave together in
+ * one write, not one system call each.
+ */
+function send(res: Response, data: string): boolean {
+  if (!res.writableCorked) {
+    res.cork();
+    setImmediate(() => res.uncork());
+  }
+  return res.write(`data: ${data}\n\n`);
+}
 
 /** The client's socket took what was written, or is gone (then at once: its 'close' may have passed). */
 const drained = async (res: Response) => {
