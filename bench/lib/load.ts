@@ -15,7 +15,7 @@ export interface LoadResult {
 }
 
 /** CPU time of the calling thread so far, in ms (Linux: /proc/thread-self/schedstat), else NaN. */
-function threadCpuMs(): number {
+export function threadCpuMs(): number {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
   } catch {
