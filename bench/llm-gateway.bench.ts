@@ -7,7 +7,7 @@
  * Rows 1 and 2 also measure a bare Node proxy to the stand-in on the same machine: the floor
  * that any Node gateway starts from.
  * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
- *    LLM_GATEWAY_LIMITS=false (target: costs < 5%).
+ *    LLM_GATEWAY_LIMITS=false (target: costs < 5%), judged on the service thread's CPU per request.
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
  * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`) runs only those rows.
  */
@@ -246,13 +246,17 @@ export default async function gatewayBench(): Promise<string[]> {
       );
     }
 
-    // 3. Enforcement cost, saturated, whole answers: many short rounds, the cost from the median
-    // of the rounds' ratios (the two runs of a round are back to back, on the same machine state).
+    // 3. Enforcement cost, saturated, whole answers, in many short paired rounds (the two runs of
+    // a round back to back). Judged on the service thread's CPU per request: both services run on
+    // this thread, so its CPU per request is what limits their saturated throughput, while the
+    // throughput itself also moves with the share of the two cores the load, the stand-in and
+    // Postgres leave this thread in each round, which moves between runs of the same code by more
+    // than the target. The throughput ratio is reported beside it.
     if (ROWS.has('3')) {
       const body = { model: 'gpt-4o-mini', messages, max_tokens: 16 };
       const durationSeconds = Math.max(1, Math.round(SECONDS / 7));
-      const rounds = 9;
-      const { subject, baseline, pairedRatio } = await alternate(
+      const rounds = 13;
+      const { subject, baseline, pairedRatio, pairedCpuRatio } = await alternate(
         { ...gateway, method: 'POST', body, connections: 20, durationSeconds },
         {
           url: `${unlimited.url}/v1/chat/completions`,
@@ -264,13 +268,13 @@ export default async function gatewayBench(): Promise<string[]> {
         },
         rounds,
       );
-      const cost = 1 - pairedRatio;
+      const cost = pairedCpuRatio - 1;
+      const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
       lines.push(
         `${cost < 0.05 && subject.non2xx === 0 ? 'PASS' : 'FAIL'}  budget and limit enforcement, saturated /v1/chat/completions, 20 connections (target costs < 5%)`,
-        `      limits on:  ${subject.requestsPerSecond.toFixed(0)} req/s, p50 ${subject.p50Ms} ms, p99 ${subject.p99Ms} ms (best of ${rounds} rounds of ${durationSeconds} s)${subject.non2xx ? ` (${subject.non2xx} non-2xx)` : ''}`,
-        `      limits off: ${baseline.requestsPerSecond.toFixed(0)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms`,
-        `      cost:       ${(cost * 100).toFixed(1)}% (median of the rounds' on/off ratios; of the best rounds ${((1 - subject.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}%)`,
-        `      service thread CPU per request: on ${(subject.mainThreadCpuMsPerRequest ?? NaN).toFixed(3)} ms, off ${(baseline.mainThreadCpuMsPerRequest ?? NaN).toFixed(3)} ms (best rounds)`,
+        `      limits on:  ${subject.requestsPerSecond.toFixed(0)} req/s, p50 ${subject.p50Ms} ms, p99 ${subject.p99Ms} ms, ${(subject.mainThreadCpuMsPerRequest ?? NaN).toFixed(3)} ms CPU a request (best of ${rounds} rounds of ${durationSeconds} s)${subject.non2xx ? ` (${subject.non2xx} non-2xx)` : ''}`,
+        `      limits off: ${baseline.requestsPerSecond.toFixed(0)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms, ${(baseline.mainThreadCpuMsPerRequest ?? NaN).toFixed(3)} ms CPU a request`,
+        `      cost:       ${percent(cost)} more service-thread CPU a request (median of the rounds); throughput ${percent(1 - pairedRatio)} lower (median of the rounds), ${percent(1 - subject.requestsPerSecond / baseline.requestsPerSecond)} (best rounds)`,
       );
     }
   } finally {

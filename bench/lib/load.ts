@@ -104,12 +104,13 @@ const median = (values: number[]) => {
  * the closest to what the code can do, and alternation exposes both to the same conditions.
  * `pairedRatio` is the median over rounds of subject / baseline within each round: the two runs
  * of a round are back to back, so a machine that slows down for a while slows both.
+ * `pairedCpuRatio` is the same for the main thread's CPU per request (NaN off Linux).
  */
 export async function alternate(
   subject: LoadOptions,
   baseline: LoadOptions,
   rounds = Number(process.env.BENCH_ROUNDS ?? 3),
-): Promise<{ subject: LoadResult; baseline: LoadResult; pairedRatio: number }> {
+): Promise<{ subject: LoadResult; baseline: LoadResult; pairedRatio: number; pairedCpuRatio: number }> {
   // Throughput and latency from the best round; failed requests from every round, so a
   // round with errors cannot hide behind a clean one.
   const merge = (best: LoadResult | undefined, next: LoadResult): LoadResult => {
@@ -120,6 +121,7 @@ export async function alternate(
   let s: LoadResult | undefined;
   let b: LoadResult | undefined;
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     let subjectRound: LoadResult;
     let baselineRound: LoadResult;
@@ -133,6 +135,7 @@ export async function alternate(
     s = merge(s, subjectRound);
     b = merge(b, baselineRound);
     ratios.push(subjectRound.requestsPerSecond / baselineRound.requestsPerSecond);
+    cpuRatios.push((subjectRound.mainThreadCpuMsPerRequest ?? NaN) / (baselineRound.mainThreadCpuMsPerRequest ?? NaN));
   }
-  return { subject: s!, baseline: b!, pairedRatio: median(ratios) };
+  return { subject: s!, baseline: b!, pairedRatio: median(ratios), pairedCpuRatio: median(cpuRatios) };
 }
