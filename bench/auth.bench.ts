@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type Bcrypt from 'bcrypt';
 import type Express from 'express';
 import type Jwt from 'jsonwebtoken';
-import { createTestService } from '@platform/testkit';
+import { createTestService, percentile } from '@platform/testkit';
 import { authService } from '../services/auth/src';
 import { benchDatabaseServer } from './lib/database';
 import { listenBare, listenService } from './lib/listen';
@@ -50,9 +50,7 @@ async function bcryptFloor(cost: number, durationSeconds: number, concurrency: n
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) => Math.round(percentile(latencies, q) || 0);
   return {
     requestsPerSecond: latencies.length / durationSeconds,
     p50Ms: at(0.5),

@@ -19,7 +19,7 @@ import { notificationsService } from '@platform/notifications';
 import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
-import { keyHeaders, testJwtKeys } from '@platform/testkit';
+import { keyHeaders, median, testJwtKeys } from '@platform/testkit';
 import { benchDatabaseServer } from './lib/database';
 import { listenService } from './lib/listen';
 
@@ -198,7 +198,7 @@ export default async function bench(): Promise<string[]> {
       else missing++;
     }
     const userP99 = p99(latencies);
-    const userP50 = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)] ?? NaN;
+    const userP50 = median(latencies);
 
     const kb = (bytes: number) => (bytes / 1024).toFixed(1);
     const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');

@@ -14,7 +14,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import request from 'supertest';
-import { createTestService } from '@platform/testkit';
+import { createTestService, percentile } from '@platform/testkit';
 import { assembleService } from '@platform/runtime';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
@@ -121,11 +121,6 @@ function client(workerData: object): { messages: (n: number) => Promise<Record<s
     },
   };
 }
-
-const percentile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-};
 
 /** Times to first byte at ~200 streams/s, and the CPU time this thread (the gateway's) spent per stream meanwhile. */
 async function ttft(

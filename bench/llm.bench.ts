@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import request from 'supertest';
-import { createTestService } from '@platform/testkit';
+import { createTestService, percentile } from '@platform/testkit';
 import { llmService } from '@platform/llm';
 import { benchDatabaseServer } from './lib/database';
 import { collectGarbage, startStandIn } from './lib/stand-in';
@@ -113,9 +113,7 @@ function latencyProbe(url: string, headers: Record<string, string>, body: unknow
 }
 
 function percentiles(latencies: number[]): { p50: number; p99: number; count: number } {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p99: at(0.99), count: sorted.length };
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), count: latencies.length };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

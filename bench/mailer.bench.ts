@@ -5,7 +5,7 @@
  * the preview endpoint over HTTP, keys and database lookup included.
  */
 import { createRequire } from 'node:module';
-import { createTestService } from '@platform/testkit';
+import { createTestService, median } from '@platform/testkit';
 import { mailerService, TemplateCache } from '@platform/mailer';
 import { benchDatabaseServer } from './lib/database';
 import { listenService } from './lib/listen';
@@ -97,7 +97,6 @@ function alternate(a: () => void, b: () => void, seconds: number): [LoadResult, 
     results[1].push(measure(b, seconds / rounds));
   }
   const merge = (list: LoadResult[]): LoadResult => {
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
     return {
       requestsPerSecond: list.reduce((s, x) => s + x.requestsPerSecond, 0) / list.length,
       p50Ms: median(list.map((x) => x.p50Ms)),

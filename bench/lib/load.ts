@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { median } from '@platform/testkit';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -91,12 +92,6 @@ export function formatComparison(c: Comparison): string {
     `      ratio:    ${(c.ratio * 100).toFixed(1)}% (target ${c.target})`,
   ].join('\n');
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * Measures two targets in alternating rounds (A B, B A, A B, ...) and keeps each one's best

@@ -1,5 +1,7 @@
 /** The soak's curves: a robust trend per series, and small charts for the terminal or an SVG file. */
 
+import { median } from '@platform/testkit';
+
 export type Series = { t: number; value: number }[];
 
 /**
@@ -13,12 +15,6 @@ export function floorOf(points: Series, width: number): Series {
     value: Math.min(...points.slice(Math.max(0, i - width + 1), i + 1).map((q) => q.value)),
   }));
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * The fitted line's value at the warm-up's end and at the last sample, and the relative change.

@@ -32,3 +32,4 @@ export { logLines, startWithLogLines } from './log-lines';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { browserAvailable, launchBrowser } from './browser';
 export { webhookReceiver } from './webhook-receiver';
+export { median, percentile } from './stats';
