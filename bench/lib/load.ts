@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { threadCpuClock } from '@platform/runtime';
 import { median } from '@platform/testkit';
 
 export interface LoadResult {
@@ -15,14 +15,9 @@ export interface LoadResult {
   mainThreadCpuMsPerRequest?: number;
 }
 
-/** CPU time of the calling thread so far, in ms (Linux: /proc/thread-self/schedstat), else NaN. */
-export function threadCpuMs(): number {
-  try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return NaN;
-  }
-}
+/** The bench's main thread's CPU clock (the server under test runs on it); NaN off Linux. */
+const mainThreadCpu = threadCpuClock();
+export const threadCpuMs = (): number => mainThreadCpu?.() ?? NaN;
 
 export interface LoadOptions {
   url: string;

@@ -1,7 +1,7 @@
-import { openSync, readSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createContext, Script } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { threadCpuClock } from './thread-cpu-clock';
 
 /** A request to a budget thread and its answer (see budget-pool.ts). */
 export interface BudgetRequest<Req> {
@@ -53,22 +53,6 @@ function giveWayToRequests(): void {
   }
 }
 
-/**
- * This thread's CPU time in ms, from /proc/thread-self/schedstat (nanoseconds the thread ran), or
- * undefined where there is no such file. A project's share of thread time is charged by it, not
- * by the wall clock: a thread that gives way to request handling is not the project's doing.
- */
-function threadCpuClock(): (() => number) | undefined {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const fd = openSync('/proc/thread-self/schedstat', 'r');
-    const text = Buffer.alloc(64);
-    return () => Number(text.toString('latin1', 0, readSync(fd, text, 0, text.length, 0)).split(' ')[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
-}
-
 const isTimeout = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 
 /**
@@ -80,6 +64,8 @@ export function serveBudgetRequests<Req, Res>(handle: (request: Req) => Res, opt
   if (!port) throw new Error('serveBudgetRequests runs in a worker thread');
   const { interruptible = false } = options;
   giveWayToRequests();
+  // A project's share of thread time is charged by CPU time, not by the wall clock: a thread that
+  // gives way to request handling is not the project's doing.
   const cpuClock = threadCpuClock();
   port.on('message', ({ id, request, budgetMs }: BudgetRequest<Req>) => {
     const cpuAtStart = cpuClock?.();

@@ -15,3 +15,4 @@ export { onShutdownSignal } from './shutdown';
 export { readinessOf } from './readiness';
 export { BudgetPool, OverBudgetError, type BudgetLimit, type BudgetPoolOptions } from './budget-pool';
 export { spawnServiceWorker, type ServiceWorkerOptions } from './spawn-worker';
+export { threadCpuClock } from './thread-cpu-clock';
