@@ -16,6 +16,7 @@ export {
   tenantTable,
   sharedTable,
   ownerColumns,
+  ownerOf,
   ownerBindings,
   ownerKey,
   type Owner,

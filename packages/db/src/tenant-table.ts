@@ -41,6 +41,11 @@ export function ownerColumns(owner: Owner): OwnerColumns {
   return { tenant_id: owner.tenantId, project_id: owner.projectId };
 }
 
+/** The owner of a row read from a tenant table (or a table shared by all of them). */
+export function ownerOf(row: OwnerColumns): Owner {
+  return { tenantId: row.tenant_id, projectId: row.project_id };
+}
+
 /** `{ tenantId, projectId }` as named bindings, for the raw SQL of hot paths (`... = :tenantId`). */
 export function ownerBindings(owner: Owner): { tenantId: string; projectId: string } {
   return { tenantId: owner.tenantId, projectId: owner.projectId };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable, type Owner } from '@platform/db';
+import { ownerColumns, ownerOf, sharedTable, tenantTable, type Owner } from '@platform/db';
 
 export type AccountTokenPurpose = 'verify_email' | 'reset_password';
 
@@ -74,7 +74,7 @@ export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tok
   const row: { tenant_id: string; project_id: string } | undefined = await sharedTable(db, 'account_tokens')
     .where({ purpose, token_hash: tokenHash })
     .first('tenant_id', 'project_id');
-  return row ? { tenantId: row.tenant_id, projectId: row.project_id } : null;
+  return row ? ownerOf(row) : null;
 }
 
 export async function markAccountTokenUsed(db: Knex, tenant: Owner, id: string): Promise<void> {

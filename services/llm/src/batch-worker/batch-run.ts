@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ownerOf } from '@platform/db';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
@@ -9,7 +10,7 @@ import { NO_USAGE } from '../vendors/sdk-options';
 import { insertLogs } from '../usage/usage.service';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import { BATCH_EVENTS, type BatchFinishedData, type BatchWorkData } from '../batches/batch-events';
-import { batchOwner, toBatchFinishedData } from '../batches/batches.mapper';
+import { toBatchFinishedData } from '../batches/batches.mapper';
 import type { BatchRow } from '../batches/batches.model';
 import {
   batchStatus,
@@ -67,7 +68,7 @@ export class BatchRun {
     private readonly batch: BatchRow,
     private readonly isStopping: () => boolean,
   ) {
-    this.tenant = batchOwner(batch);
+    this.tenant = ownerOf(batch);
     this.controller.signal.addEventListener('abort', () => {
       for (const call of this.calls) call.abort();
     });

@@ -1,8 +1,8 @@
+import { ownerOf } from '@platform/db';
 import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import type { LlmShared } from '../llm-shared';
 import { BATCH_EVENTS, type BatchWorkData } from '../batches/batch-events';
-import { batchOwner } from '../batches/batches.mapper';
 import { BatchRun } from './batch-run';
 import { startBatch, takeStaleBatches } from './batch-work.repository';
 import { ProjectLimiter } from './project-limiter';
@@ -69,7 +69,7 @@ export class BatchWorker {
       for (const batch of batches) {
         await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
-          ...batchOwner(batch),
+          ...ownerOf(batch),
           data: { batchId: batch.id },
         });
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ownerKey } from '@platform/db';
+import { ownerKey, ownerOf } from '@platform/db';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
@@ -292,7 +292,7 @@ export class ProjectLimiter {
       this.logger.warn('batch concurrency slots could not be renewed', { error: String(error) });
       return;
     }
-    const still = new Set(kept.map((s) => `${s.tenant_id}/${s.project_id}/${s.slot}`));
+    const still = new Set(kept.map((s) => `${ownerKey(ownerOf(s))}/${s.slot}`));
     let lost = 0;
     for (const [state, before] of sent) {
       const isKept = (slot: number) => still.has(`${ownerKey(state.tenant)}/${slot}`);

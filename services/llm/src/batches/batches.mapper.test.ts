@@ -1,4 +1,4 @@
-import { batchOwner, toBatchFinishedData, toBatchResults, toBatchSummary } from './batches.mapper';
+import { toBatchFinishedData, toBatchResults, toBatchSummary } from './batches.mapper';
 import type { BatchRow } from './batches.model';
 import type { BatchResultRow } from './batches.repository';
 
@@ -91,11 +91,5 @@ describe('toBatchFinishedData', () => {
       webhookUrl: 'https://hooks.example.com/batch',
     });
     expect(toBatchFinishedData({ ...batch, status: 'failed' }).status).toBe('failed');
-  });
-});
-
-describe('batchOwner', () => {
-  it('when a batch row is read by id alone, then its owner is the tenant and project of the row', () => {
-    expect(batchOwner(batch)).toEqual({ tenantId: batch.tenant_id, projectId: batch.project_id });
   });
 });

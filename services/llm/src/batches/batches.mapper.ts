@@ -1,4 +1,4 @@
-import { toIso, type Tenant } from '@platform/tenancy';
+import { toIso } from '@platform/tenancy';
 import type { BatchFinishedData } from './batch-events';
 import type { BatchRow } from './batches.model';
 import type { BatchResultRow } from './batches.repository';
@@ -65,11 +65,6 @@ export function toBatchFinishedData(batch: BatchRow): BatchFinishedData {
     completedAt: toIso(batch.completed_at)!,
     webhookUrl: batch.webhook_url,
   };
-}
-
-/** The tenant a batch belongs to: the worker learns it from the row, an event names only the batch. */
-export function batchOwner(batch: BatchRow): Tenant {
-  return { tenantId: batch.tenant_id, projectId: batch.project_id };
 }
 
 export type BatchSummary = ReturnType<typeof toBatchSummary>;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerOf } from '@platform/db';
 import { errors, type SecretBox } from '@platform/tenancy';
 import type { MailerConfig } from '../config';
 import type { Tenant } from '../shared';
@@ -99,7 +100,7 @@ export async function providerForWebhook(
   return {
     id: row.id,
     type: row.type,
-    tenant: { tenantId: row.tenant_id, projectId: row.project_id },
+    tenant: ownerOf(row),
     config: secrets.decryptJson<ProviderConfig>(row.config_enc),
   };
 }
