@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { settingsWithPublishedSecrets } from './published-secrets';
 import type { KeyCheckLimits } from './key-directory';
-import type { RefusalHoldLimits } from './held-refusals';
+import { DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
@@ -67,9 +67,9 @@ const envSchema = Joi.object({
   KEY_LOOKUP_CONCURRENCY: Joi.number().integer().min(1).default(2),
   KEY_LOOKUP_QUEUE: Joi.number().integer().min(0).default(100),
   KEY_UNKNOWN_CACHE_SIZE: Joi.number().integer().min(1).default(10_000),
-  REFUSAL_HOLD_MS: Joi.number().integer().min(0).max(60_000).default(1_000),
-  REFUSAL_HOLDS_PER_OFFENDER: Joi.number().integer().min(0).default(32),
-  REFUSAL_HOLDS_TOTAL: Joi.number().integer().min(0).default(2_000),
+  REFUSAL_HOLD_MS: Joi.number().integer().min(0).max(60_000).default(DEFAULT_REFUSAL_HOLD_LIMITS.maxHoldMs),
+  REFUSAL_HOLDS_PER_OFFENDER: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.perOffender),
+  REFUSAL_HOLDS_TOTAL: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.total),
   BODY_LIMIT: Joi.string().default('1mb'),
   SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { ProjectSlots } from './project-slots';
 
 /** How refusals of repeat offenders are slowed down (config `refusalHolds`). */
 export interface RefusalHoldLimits {
@@ -21,14 +22,10 @@ export const DEFAULT_REFUSAL_HOLD_LIMITS: RefusalHoldLimits = { maxHoldMs: 1_000
  * connection per request instead of memory.
  */
 export class HeldRefusals {
-  private readonly byOffender = new Map<string, number>();
-  private held = 0;
+  private readonly places: ProjectSlots;
 
-  constructor(private readonly limits: RefusalHoldLimits = DEFAULT_REFUSAL_HOLD_LIMITS) {}
-
-  /** Responses held at the moment (for tests and metrics). */
-  get size(): number {
-    return this.held;
+  constructor(private readonly limits: RefusalHoldLimits = DEFAULT_REFUSAL_HOLD_LIMITS) {
+    this.places = new ProjectSlots({ perProject: limits.perOffender, total: limits.total });
   }
 
   /**
@@ -38,20 +35,15 @@ export class HeldRefusals {
   hold(offender: string, retryAfterSeconds: number, res: Response, send: (retryAfterSeconds: number) => void): void {
     const holdMs = Math.min(this.limits.maxHoldMs, retryAfterSeconds * 1000);
     if (holdMs <= 0) return send(retryAfterSeconds);
-    const mine = this.byOffender.get(offender) ?? 0;
-    if (mine >= this.limits.perOffender || this.held >= this.limits.total) {
+    const place = this.places.tryAcquire(offender);
+    if (!place) {
       res.setHeader('Connection', 'close');
       return send(retryAfterSeconds);
     }
-    this.byOffender.set(offender, mine + 1);
-    this.held++;
     const release = () => {
       clearTimeout(timer);
       res.off('close', release);
-      this.held--;
-      const left = this.byOffender.get(offender)! - 1;
-      if (left) this.byOffender.set(offender, left);
-      else this.byOffender.delete(offender);
+      place();
     };
     const timer = setTimeout(() => {
       release();

@@ -2,7 +2,7 @@ import './express-augment';
 
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
-export { HeldRefusals, DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
+export { HeldRefusals, type RefusalHoldLimits } from './held-refusals';
 export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
 export { FailedKeyChecks } from './failed-key-checks';
