@@ -3,10 +3,9 @@
  * off in the same run, alternating rounds: a trick is kept only while "on" beats "off" by more
  * than the noise. Figures: docs/performance.md.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { Router, type Express } from 'express';
-import { createHttpApp, createLogger, listenHttp, tricksWith, type PerformanceTricks } from '@platform/http';
+import { createHttpApp, createLogger, tricksWith, type PerformanceTricks } from '@platform/http';
+import { listenBare, listenService, type Listening } from './lib/listen';
 import { alternate, compare, formatComparison } from './lib/load';
 
 const BODY = { items: [{ id: 'a', title: 'hello' }], total: 1, limit: 20, offset: 0 };
@@ -35,51 +34,34 @@ function bareExpress(): Express {
   return app;
 }
 
-async function listen(app: Express, appPrototypes = true): Promise<{ url: string; server: Server }> {
-  const server = await listenHttp(app, 0, '127.0.0.1', { appPrototypes });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/items`, server };
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
-
 /** One trick: the same app with it on and off, served at once, measured in alternating rounds. */
-async function measure(name: string, on: { url: string }, off: { url: string }): Promise<string> {
-  const { subject, baseline } = await alternate({ url: on.url }, { url: off.url });
-  return formatComparison(compare(`${name}: on vs off`, subject, baseline, 1)).replace(/^(PASS|FAIL) /, 'INFO ');
+async function measure(name: string, on: Listening, off: Listening): Promise<string> {
+  try {
+    const { subject, baseline } = await alternate({ url: `${on.url}/v1/items` }, { url: `${off.url}/v1/items` });
+    return formatComparison(compare(`${name}: on vs off`, subject, baseline, 1)).replace(/^(PASS|FAIL) /, 'INFO ');
+  } finally {
+    await on.close();
+    await off.close();
+  }
 }
 
 export default async function tricksBench(): Promise<string[]> {
-  const cases: [string, () => Promise<[{ url: string; server: Server }, { url: string; server: Server }]>][] = [
-    [
+  // appPrototypes is createHttpServer itself (listenService); its "off" side is node's stock server (listenBare).
+  return [
+    await measure(
       'appPrototypes (bare Express on createHttpServer)',
-      async () => [await listen(bareExpress(), true), await listen(bareExpress(), false)],
-    ],
-    [
+      await listenService(bareExpress()),
+      await listenBare(bareExpress()),
+    ),
+    await measure(
       'appPrototypes (the shared stack)',
-      async () => [await listen(stackWith(tricksWith()), true), await listen(stackWith(tricksWith()), false)],
-    ],
-    ...(['recordedSecurityHeaders'] as const).map(
-      (trick) =>
-        [
-          `${trick} (the shared stack)`,
-          async () => [await listen(stackWith(tricksWith())), await listen(stackWith(tricksWith({ [trick]: false })))],
-        ] as [string, () => Promise<[{ url: string; server: Server }, { url: string; server: Server }]>],
+      await listenService(stackWith(tricksWith())),
+      await listenBare(stackWith(tricksWith())),
+    ),
+    await measure(
+      'recordedSecurityHeaders (the shared stack)',
+      await listenService(stackWith(tricksWith())),
+      await listenService(stackWith(tricksWith({ recordedSecurityHeaders: false }))),
     ),
   ];
-  const lines: string[] = [];
-  for (const [name, start] of cases) {
-    const [on, off] = await start();
-    try {
-      lines.push(await measure(name, on, off));
-    } finally {
-      await close(on.server);
-      await close(off.server);
-    }
-  }
-  return lines;
 }

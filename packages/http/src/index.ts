@@ -4,4 +4,4 @@ export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOpt
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
 export { createHttpServer, listenHttp } from './http-server';
 export { securityHeaders } from './security-headers';
-export { ALL_TRICKS, tricksWith, type PerformanceTricks } from './performance';
+export { tricksWith, type PerformanceTricks } from './performance';
