@@ -4,9 +4,9 @@ import { ConfigError, Joi } from '@platform/tenancy';
 export interface AuthConfig {
   /**
    * bcrypt work factor. 10 (the default) is OWASP's floor for bcrypt: slow enough that a stolen
-   * hash table is expensive to crack, yet a 2-core replica still serves a few dozen logins per
-   * second (docs/performance.md has the cost per hash). Every +1 doubles the cost, so raise it
-   * only with the hardware. Tests use 4 (bcrypt's minimum) to stay fast.
+   * hash table is expensive to crack (docs/performance.md has the cost per hash and the login
+   * rate it allows). Every +1 doubles the cost, so raise it only with the hardware. Tests use 4
+   * (bcrypt's minimum) to stay fast.
    */
   bcryptCost: number;
   /** Base of the links in emails when the project sets no `appUrl`. */

@@ -81,9 +81,10 @@ export class Admissions {
 
   /** The project's limits or default fallbacks changed here: its lease is returned at once. */
   forget(tenant: Tenant): void {
-    this.fallbacks.delete(ownerKey(tenant));
-    this.fallbackReads.delete(ownerKey(tenant));
-    const project = this.projects.get(ownerKey(tenant));
+    const key = ownerKey(tenant);
+    this.fallbacks.delete(key);
+    this.fallbackReads.delete(key);
+    const project = this.projects.get(key);
     if (!project) return;
     project.generation++;
     this.returnLease(project);

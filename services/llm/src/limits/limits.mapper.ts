@@ -1,8 +1,9 @@
 import { toIso } from '@platform/tenancy';
 import type { LimitSettings, ProjectLimitsRow } from './limits.repository';
 
-/** A project's limits and meters as of the database's `now`. */
-export interface LimitState extends LimitSettings {
+/** The project's row as admission sees it: limits, meters as of the database's `now`, and its default fallbacks. */
+export interface AdmissionState extends LimitSettings {
+  fallbacks: string[];
   month: Date;
   spentUsd: number;
   reservedUsd: number;
@@ -11,11 +12,6 @@ export interface LimitState extends LimitSettings {
   windowTokens: number;
   /** The database's clock, which every replica shares. */
   now: Date;
-}
-
-/** The project's row as admission sees it: limits, meters as of now, and its default fallbacks. */
-export interface AdmissionState extends LimitState {
-  fallbacks: string[];
 }
 
 const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
@@ -38,14 +34,15 @@ export function toAdmissionState(row: ProjectLimitsRow): AdmissionState {
 
 /** The API shape of a project's limits and meters; a project without a row has no limits and no spend. */
 export function toLimits(row: ProjectLimitsRow | undefined) {
-  const month = row?.month ?? new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+  const state = row && toAdmissionState(row);
+  const month = state?.month ?? new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
   return {
-    monthlyBudgetUsd: row ? numberOrNull(row.monthly_budget_usd) : null,
-    requestsPerMinute: row?.requests_per_minute ?? null,
-    tokensPerMinute: row ? numberOrNull(row.tokens_per_minute) : null,
+    monthlyBudgetUsd: state?.monthlyBudgetUsd ?? null,
+    requestsPerMinute: state?.requestsPerMinute ?? null,
+    tokensPerMinute: state?.tokensPerMinute ?? null,
     month: toIso(month),
-    spentThisMonthUsd: row ? Number(row.spent_usd) : 0,
-    reservedUsd: row ? Number(row.reserved_usd) : 0,
+    spentThisMonthUsd: state?.spentUsd ?? 0,
+    reservedUsd: state?.reservedUsd ?? 0,
   };
 }
 

@@ -15,8 +15,9 @@ function mergeWindows(pending: Window, added: Window): Window {
 }
 
 /**
- * Settles finished requests against their project's meters off the request's path: requests of
- * a project that end together share one update. Until it is written a reservation stays in
+ * Settles finished requests, and what ended leases give back (unused USD, and slots to their
+ * minute), against their project's meters off the request's path: what a project settles
+ * together shares one update. Until it is written a reservation stays in
  * place, which only errs on the safe side. A failed write is kept and added to the next one.
  */
 export class MeterSettler {
@@ -58,9 +59,9 @@ export class MeterSettler {
     return this.flushing;
   }
 
-  async close(): Promise<void> {
-    await this.flushing;
-    await this.flush();
+  /** Writes what is pending (after a write under way). */
+  close(): Promise<void> {
+    return this.flush();
   }
 
   private async write(): Promise<void> {
