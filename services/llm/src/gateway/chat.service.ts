@@ -2,7 +2,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
-import { worstCaseCostUsd } from '../limits/limits.service';
+import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
@@ -16,16 +16,6 @@ export interface AdmittedChat {
   models: string[];
   log: AttemptLog;
   reservedUsd: number;
-}
-
-/** A fallback list (a request's or the project's default): known models, and not too many. */
-export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): void {
-  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
-  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
-    throw errors.validation('Too many fallbacks', [
-      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
-    ]);
-  }
 }
 
 function checkModels(runtime: LlmShared, body: ChatBody, models: string[]): void {

@@ -1,11 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
-import { checkFallbacks } from '../gateway/chat.service';
 import type { LlmShared } from '../llm-shared';
 import { fallbacksSchema, limitsSchema } from '../gateway/chat.schemas';
-import { readFallbacks, writeFallbacks, type LimitSettings } from './limits.repository';
-import { getLimits, putLimits } from './limits.service';
+import type { LimitSettings } from './limits.repository';
+import { getFallbacks, getLimits, putFallbacks, putLimits } from './limits.service';
 
 export function limitHandlers(
   deps: ServiceDeps,
@@ -16,20 +15,13 @@ export function limitHandlers(
       res.json(await getLimits(deps.db, tenantOf(req)));
     },
     putLimits: async (req, res) => {
-      const tenant = tenantOf(req);
-      const limits = await putLimits(deps.db, tenant, parse<LimitSettings>(limitsSchema, req.body));
-      runtime.admissions.forget(tenant); // this replica's lease was drawn under the old limits
-      res.json(limits);
+      res.json(await putLimits(deps.db, runtime, tenantOf(req), parse<LimitSettings>(limitsSchema, req.body)));
     },
     getFallbacks: async (req, res) => {
-      res.json({ fallbacks: await readFallbacks(deps.db, tenantOf(req)) });
+      res.json(await getFallbacks(deps.db, tenantOf(req)));
     },
     putFallbacks: async (req, res) => {
-      const { fallbacks } = parse(fallbacksSchema, req.body);
-      checkFallbacks(runtime, fallbacks);
-      await writeFallbacks(deps.db, tenantOf(req), fallbacks);
-      runtime.admissions.forget(tenantOf(req)); // its lease carries the old default fallbacks
-      res.json({ fallbacks });
+      res.json(await putFallbacks(deps.db, runtime, tenantOf(req), parse(fallbacksSchema, req.body).fallbacks));
     },
   };
 }

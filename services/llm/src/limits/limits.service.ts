@@ -1,9 +1,21 @@
 import type { Knex } from 'knex';
-import type { Tenant } from '@platform/tenancy';
+import { errors, type Tenant } from '@platform/tenancy';
+import { routeModel } from '../completions/completions.service';
+import type { LlmShared } from '../llm-shared';
 import { priceOf } from '../usage/price-table';
 import type { ChatRequest } from '../vendors/chat-types';
 import { toLimits } from './limits.mapper';
-import { readLimits, writeLimits, type LimitSettings } from './limits.repository';
+import { readFallbacks, readLimits, writeFallbacks, writeLimits, type LimitSettings } from './limits.repository';
+
+/** A fallback list (a request's or the project's default): known models, and not too many. */
+export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): void {
+  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
+  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
+    throw errors.validation('Too many fallbacks', [
+      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
+    ]);
+  }
+}
 
 /**
  * The most a request can cost on any model it may end up on: every character of its messages a
@@ -26,7 +38,21 @@ export async function getLimits(db: Knex, tenant: Tenant) {
   return toLimits(await readLimits(db, tenant));
 }
 
-export async function putLimits(db: Knex, tenant: Tenant, limits: LimitSettings) {
+/** Replaces the project's limits; this replica's lease, drawn under the old ones, is returned at once. */
+export async function putLimits(db: Knex, runtime: LlmShared, tenant: Tenant, limits: LimitSettings) {
   await writeLimits(db, tenant, limits);
+  runtime.admissions.forget(tenant);
   return getLimits(db, tenant);
+}
+
+export async function getFallbacks(db: Knex, tenant: Tenant) {
+  return { fallbacks: await readFallbacks(db, tenant) };
+}
+
+/** Replaces the project's default fallbacks; this replica's lease, which carries the old ones, is returned at once. */
+export async function putFallbacks(db: Knex, runtime: LlmShared, tenant: Tenant, fallbacks: string[]) {
+  checkFallbacks(runtime, fallbacks);
+  await writeFallbacks(db, tenant, fallbacks);
+  runtime.admissions.forget(tenant);
+  return { fallbacks };
 }
