@@ -14,12 +14,12 @@ export interface Completion {
 }
 
 /** The vendor's answer and its log entry become the API object here and nowhere else. */
-export function toCompletion(result: VendorCompletion, log: CompletionLogEntry, provider: ProviderType): Completion {
+export function toCompletion(result: VendorCompletion, log: CompletionLogEntry): Completion {
   return {
     id: log.id,
     completion: result.completion,
     model: result.model,
-    provider,
+    provider: log.provider,
     usage: result.usage,
     createdAt: toIso(log.createdAt)!,
   };

@@ -46,5 +46,5 @@ export async function createCompletion(
   runtime.logs.write(tenant, outcome.log);
   // The SDK error itself stays out of the log: its text may echo part of the key.
   if (!outcome.ok) throw vendorAppError(outcome.failure);
-  return toCompletion(outcome.result, outcome.log, provider);
+  return toCompletion(outcome.result, outcome.log);
 }

@@ -21,11 +21,3 @@ export interface ProviderTestResult {
 export function toProvider(row: ProviderRow): Provider {
   return { id: row.id, providerType: row.provider_type, configured: true, createdAt: toIso(row.created_at)! };
 }
-
-export function toProviderTestResult(
-  providerType: ProviderType,
-  success: boolean,
-  message: string,
-): ProviderTestResult {
-  return { success, message, providerType };
-}

@@ -10,7 +10,7 @@ import {
   findProviderSecret,
   upsertProvider,
 } from './providers.repository';
-import { toProvider, toProviderTestResult, type Provider, type ProviderTestResult } from './providers.mapper';
+import { toProvider, type Provider, type ProviderTestResult } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
@@ -83,9 +83,9 @@ export async function testProvider(
     : await requireVendorClient(deps, runtime, tenant, input.providerType);
   try {
     await client.check();
-    return toProviderTestResult(input.providerType, true, 'Credentials accepted by the vendor');
+    return { success: true, message: 'Credentials accepted by the vendor', providerType: input.providerType };
   } catch (error) {
     const failure = describeVendorFailure(error, client.apiKey);
-    return toProviderTestResult(input.providerType, false, failure.message);
+    return { success: false, message: failure.message, providerType: input.providerType };
   }
 }
