@@ -106,21 +106,27 @@ describe('admission from a lease', () => {
   });
 });
 
+/** Four waves of `size` requests at once, alternating between the replicas: how many were answered; every refusal names `refusal`. */
+async function waves(apis: ApiClient[], project: TestProject, size: number, refusal: string): Promise<number> {
+  let ok = 0;
+  for (let wave = 0; wave < 4; wave++) {
+    const answers = await Promise.all(
+      Array.from({ length: size }, (_, i) => chat(apis[i % apis.length], project, { max_tokens: 7 })),
+    );
+    ok += answers.filter((answer) => answer.status === 200).length;
+    answers
+      .filter((answer) => answer.status !== 200)
+      .forEach((answer) => expect(answer.body.error).toMatchObject({ code: refusal }));
+  }
+  return ok;
+}
+
 describe('leases across replicas', () => {
   it('when two replicas with leases take waves of requests, then together they never admit more than requestsPerMinute', async () => {
     const [a, b] = [replica(), replica()];
     const project = await freshProject({ requestsPerMinute: 30 });
     const minute = new Date().getUTCMinutes();
-    let ok = 0;
-    for (let wave = 0; wave < 4; wave++) {
-      const answers = await Promise.all(
-        Array.from({ length: 25 }, (_, i) => chat(i % 2 ? a.api : b.api, project, { max_tokens: 7 })),
-      );
-      ok += answers.filter((answer) => answer.status === 200).length;
-      answers
-        .filter((answer) => answer.status !== 200)
-        .forEach((answer) => expect(answer.body.error).toMatchObject({ code: 'RATE_LIMITED' }));
-    }
+    const ok = await waves([a.api, b.api], project, 25, 'RATE_LIMITED');
     // A new minute opens a new window once.
     expect(ok).toBeLessThanOrEqual(new Date().getUTCMinutes() === minute ? 30 : 60);
     expect(ok).toBeGreaterThan(0);
@@ -130,16 +136,7 @@ describe('leases across replicas', () => {
     const [a, b] = [replica(), replica()];
     const budget = 0.0001; // some 18 requests
     const project = await freshProject({ monthlyBudgetUsd: budget });
-    let ok = 0;
-    for (let wave = 0; wave < 4; wave++) {
-      const answers = await Promise.all(
-        Array.from({ length: 15 }, (_, i) => chat(i % 2 ? a.api : b.api, project, { max_tokens: 7 })),
-      );
-      ok += answers.filter((answer) => answer.status === 200).length;
-      answers
-        .filter((answer) => answer.status !== 200)
-        .forEach((answer) => expect(answer.body.error).toMatchObject({ code: 'BUDGET_EXCEEDED' }));
-    }
+    const ok = await waves([a.api, b.api], project, 15, 'BUDGET_EXCEEDED');
     for (const { shared } of [a, b]) {
       await shared.admissions.returnLeases();
       await shared.meters.flush();
