@@ -43,6 +43,18 @@ export function toJsonSchema(
 }
 
 /**
+ * A request body written in JSON Schema (validated by ajv) as the component `id`: its objects
+ * are open in the document, as Joi request bodies are, since unknown fields are dropped, not refused.
+ */
+export function jsonSchemaComponent(id: string, schema: JsonSchema, components: Components): JsonSchema {
+  const open = openObjects(schema);
+  if (components[id] && JSON.stringify(components[id]) !== JSON.stringify(open))
+    throw new Error(`contract: two different schemas are both named ${id}`);
+  components[id] = open;
+  return { $ref: `${REF}${id}` };
+}
+
+/**
  * joi-to-json drops what it cannot express from a description: object keys given by a schema
  * (`.pattern(Joi.string(), value)`, only regex keys are converted) and an object's `.min()`/`.max()`
  * key counts. Walks the description beside the output and adds them.

@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import { buildOpenApiDocument, errorResponses, jsonResponse, type JsonSchema } from '@platform/tenancy';
-import { toJsonSchema, type Components } from './convert';
+import { jsonSchemaComponent, toJsonSchema, type Components } from './convert';
 import type { OperationDefinition } from './operation';
 
 export interface ContractInput {
@@ -40,7 +40,11 @@ function operationObject(op: OperationDefinition, components: Components): Recor
     ...parametersOf('query', request.query, components),
     ...parametersOf('header', request.headers, components),
   ];
-  const bodySchema = request.body ? toJsonSchema(request.body, components, 'request') : request.rawBody;
+  const bodySchema = request.body
+    ? toJsonSchema(request.body, components, 'request')
+    : request.jsonBody
+      ? jsonSchemaComponent(request.jsonBody.id, request.jsonBody.schema, components)
+      : request.rawBody;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) {
     const json = response.schema

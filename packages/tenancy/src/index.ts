@@ -22,6 +22,7 @@ export {
   type AccessTokenClaims,
 } from './bearer';
 export { Joi, parse, pageSchema, type Page } from './validation';
+export { jsonSchemaParser } from './json-schema-parser';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export { isPublishedSecret } from './published-secrets';

@@ -13,7 +13,8 @@ import { completionResponse } from './completions/completions.responses';
 import { completionSchema } from './completions/completions.schemas';
 import { BATCH_MAX_REQUESTS_DEFAULT } from './config';
 import { chatCompletionResponse, modelListResponse, openAiErrorResponse } from './gateway/gateway.responses';
-import { chatSchema, fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
+import { fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
+import { chatRequestSchema } from './gateway/chat-request.schema';
 import { fallbacksResponse, limitsResponse } from './limits/limits.responses';
 import { providerResponse, providerTestResponse } from './providers/providers.responses';
 import { saveProviderSchema, testProviderSchema } from './providers/providers.schemas';
@@ -61,7 +62,7 @@ const gatewayOperations: OperationDefinition[] = [
     description:
       "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. A vendor's 400/404 keeps its status.",
     security: SINGLE_CREDENTIAL,
-    request: { body: chatSchema },
+    request: { jsonBody: { id: 'ChatCompletionRequest', schema: chatRequestSchema } },
     responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 429, 500, 502) },
   },
   {

@@ -260,19 +260,19 @@ export interface components {
         /** @description OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped. */
         ChatCompletionRequest: {
             model: string;
-            messages: {
+            messages: ({
                 /** @enum {string} */
                 role: "system" | "developer" | "user" | "assistant" | "tool";
-                content?: string | {
+                content?: string | ({
                     /** @enum {string} */
                     type: "text" | "image_url" | "input_audio" | "file" | "refusal";
-                    text?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-                    refusal?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-                    image_url?: (unknown[] | boolean | number | Record<string, unknown> | string | null) & ({
+                    text?: string;
+                    refusal?: string;
+                    image_url?: {
                         url: string;
                         /** @enum {string} */
                         detail?: "auto" | "low" | "high";
-                    } | unknown);
+                    };
                     input_audio?: {
                         data: string;
                         format: string;
@@ -282,9 +282,9 @@ export interface components {
                         file_id?: string;
                         filename?: string;
                     };
-                }[] | null;
+                } & (unknown & unknown & unknown))[] | null;
                 name?: string;
-                tool_calls?: (unknown[] | boolean | number | Record<string, unknown> | string | null) & ({
+                tool_calls?: {
                     id: string;
                     /** @constant */
                     type: "function";
@@ -292,10 +292,10 @@ export interface components {
                         name: string;
                         arguments: string;
                     };
-                }[] | unknown);
-                tool_call_id?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+                }[];
+                tool_call_id?: string;
                 refusal?: string | null;
-            }[];
+            } & (unknown & unknown))[];
             temperature?: number | null;
             top_p?: number | null;
             max_tokens?: number | null;
@@ -311,9 +311,7 @@ export interface components {
                 function: {
                     name: string;
                     description?: string;
-                    parameters?: {
-                        [key: string]: unknown;
-                    };
+                    parameters?: Record<string, unknown>;
                     strict?: boolean | null;
                 };
             }[];
@@ -328,15 +326,13 @@ export interface components {
             response_format?: {
                 /** @enum {string} */
                 type: "text" | "json_object" | "json_schema";
-                json_schema?: (unknown[] | boolean | number | Record<string, unknown> | string | null) & ({
+                json_schema?: {
                     name: string;
                     description?: string;
-                    schema?: {
-                        [key: string]: unknown;
-                    };
+                    schema?: Record<string, unknown>;
                     strict?: boolean | null;
-                } | unknown);
-            };
+                };
+            } & unknown;
             user?: string;
             stream?: boolean | null;
             stream_options?: {

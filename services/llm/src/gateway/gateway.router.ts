@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { parse, tenantOf } from '@platform/tenancy';
+import { tenantOf } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
-import { chatSchema } from './chat.schemas';
+import { parseChatBody } from './chat-request.schema';
 import { chatCompletion, formatUsd } from './chat.service';
 import { streamChat } from './chat-stream';
 import { listModels } from './models.service';
@@ -14,7 +14,7 @@ export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: Reque
   const auth = [singleCredential(deps.directory), ...keys];
   const router = Router();
   router.post('/chat/completions', ...auth, async (req, res) => {
-    const body = parse(chatSchema, req.body);
+    const body = parseChatBody(req.body);
     const tenant = tenantOf(req);
     if (body.stream) return streamChat(deps, runtime, tenant, body, res);
     const controller = new AbortController();

@@ -1,0 +1,208 @@
+import { jsonSchemaParser } from '@platform/tenancy';
+import type { ChatBody } from './chat.schemas';
+
+/**
+ * OpenAI's Chat Completions request in JSON Schema: what /chat/completions validates with
+ * (ajv, compiled once: the gateway's hot route) and what its OpenAPI document shows. Objects
+ * list every field they keep; `additionalProperties: false` drops the others.
+ */
+
+const text = { type: 'string', maxLength: 1_000_000 };
+const name = { type: 'string', maxLength: 256 };
+const nullable = (type: string, rules: object = {}) => ({ type: [type, 'null'], ...rules });
+
+/** `field` equals `value`. */
+const fieldIs = (field: string, value: string) => ({ required: [field], properties: { [field]: { const: value } } });
+
+/** `property` is required when `field` is `value`, and not allowed otherwise. */
+const onlyWhen = (field: string, value: string, property: string) => ({
+  if: fieldIs(field, value),
+  then: { required: [property] },
+  else: { properties: { [property]: false } },
+});
+
+const contentPart = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['text', 'image_url', 'input_audio', 'file', 'refusal'] },
+    text,
+    refusal: text,
+    image_url: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url'],
+      properties: {
+        url: { type: 'string', maxLength: 20_000_000 },
+        detail: { type: 'string', enum: ['auto', 'low', 'high'] },
+      },
+    },
+    input_audio: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'format'],
+      properties: { data: { type: 'string' }, format: { type: 'string' } },
+    },
+    file: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { file_data: { type: 'string' }, file_id: { type: 'string' }, filename: { type: 'string' } },
+    },
+  },
+  allOf: [
+    onlyWhen('type', 'text', 'text'),
+    onlyWhen('type', 'refusal', 'refusal'),
+    onlyWhen('type', 'image_url', 'image_url'),
+  ],
+};
+
+const toolCall = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'type', 'function'],
+  properties: {
+    id: { type: 'string', maxLength: 256 },
+    type: { const: 'function' },
+    function: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'arguments'],
+      properties: { name, arguments: text },
+    },
+  },
+};
+
+const message = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['role'],
+  properties: {
+    role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant', 'tool'] },
+    content: { type: ['string', 'array', 'null'], maxLength: 1_000_000, maxItems: 1000, items: contentPart },
+    name,
+    tool_calls: { type: 'array', maxItems: 128, items: toolCall },
+    tool_call_id: { type: 'string', maxLength: 256 },
+    refusal: nullable('string'),
+  },
+  allOf: [
+    // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
+    {
+      if: fieldIs('role', 'assistant'),
+      else: { required: ['content'], properties: { content: { type: ['string', 'array'] }, tool_calls: false } },
+    },
+    onlyWhen('role', 'tool', 'tool_call_id'),
+  ],
+};
+
+const tool = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'function'],
+  properties: {
+    type: { const: 'function' },
+    function: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
+        description: { type: 'string', maxLength: 10_000 },
+        parameters: { type: 'object' },
+        strict: nullable('boolean'),
+      },
+    },
+  },
+};
+
+const toolChoice = {
+  anyOf: [
+    { type: 'string', enum: ['none', 'auto', 'required'] },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'function'],
+      properties: {
+        type: { const: 'function' },
+        function: { type: 'object', additionalProperties: false, required: ['name'], properties: { name } },
+      },
+    },
+  ],
+};
+
+const responseFormat = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { type: 'string', enum: ['text', 'json_object', 'json_schema'] },
+    json_schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name,
+        description: { type: 'string', maxLength: 10_000 },
+        schema: { type: 'object' },
+        strict: nullable('boolean'),
+      },
+    },
+  },
+  allOf: [onlyWhen('type', 'json_schema', 'json_schema')],
+};
+
+/** A model name: at least one character that is not a space (names are trimmed). */
+const modelName = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
+
+export const chatRequestSchema = {
+  type: 'object',
+  description:
+    "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped.",
+  additionalProperties: false,
+  required: ['model', 'messages'],
+  properties: {
+    model: modelName,
+    messages: { type: 'array', minItems: 1, maxItems: 2000, items: message },
+    temperature: nullable('number', { minimum: 0, maximum: 2 }),
+    top_p: nullable('number', { minimum: 0, maximum: 1 }),
+    max_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
+    max_completion_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
+    stop: {
+      type: ['string', 'array', 'null'],
+      maxLength: 1000,
+      maxItems: 4,
+      items: { type: 'string', maxLength: 1000 },
+    },
+    n: nullable('integer', { minimum: 1, maximum: 8 }),
+    seed: nullable('integer'),
+    presence_penalty: nullable('number', { minimum: -2, maximum: 2 }),
+    frequency_penalty: nullable('number', { minimum: -2, maximum: 2 }),
+    tools: { type: 'array', maxItems: 128, items: tool },
+    tool_choice: toolChoice,
+    parallel_tool_calls: { type: 'boolean' },
+    response_format: responseFormat,
+    user: { type: 'string', maxLength: 512 },
+    stream: nullable('boolean'),
+    stream_options: nullable('object', {
+      additionalProperties: false,
+      properties: { include_usage: { type: 'boolean' } },
+    }),
+    fallbacks: {
+      type: 'array',
+      maxItems: 20,
+      items: modelName,
+      description:
+        'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
+    },
+  },
+};
+
+const validChatBody = jsonSchemaParser<ChatBody>(chatRequestSchema);
+
+/** A valid Chat Completions body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
+export function parseChatBody(input: unknown): ChatBody {
+  const body = validChatBody(input);
+  body.model = body.model.trim();
+  if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
+  return body;
+}
