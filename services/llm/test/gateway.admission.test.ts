@@ -1,7 +1,7 @@
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
 import { hello, listen, type Listening } from './support/gateway-client';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let server: Listening;
@@ -18,12 +18,6 @@ afterAll(async () => {
   await server.close();
   await llm.close();
 });
-
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
 
 /** The knex pool (tarn) as far as the test reads it. */
 interface Pool {
@@ -45,8 +39,8 @@ async function stream(project: TestProject) {
 
 describe('admission under a burst', () => {
   it('when one project opens 1,000 streams at once on a pool of 10 connections, then each gets its answer or a 429 RATE_LIMITED, none a 5xx, and another project’s request at the same time succeeds', async () => {
-    const busy = await freshProject();
-    const other = await freshProject();
+    const busy = await llm.projectWithVendors();
+    const other = await llm.projectWithVendors();
     await llm.api.put('/v1/limits', { headers: busy.headers, body: { requestsPerMinute: 600 } });
     const { pool } = llm.svc.deps.db.client as { pool: Pool };
     expect(pool.max).toBe(10);
@@ -92,13 +86,13 @@ describe('the reservation of a request that names no fallbacks', () => {
   }
 
   it('when the project has default fallbacks, then the request reserves its worst case on them, as if it had named them', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks: ['claude-opus-4-1'] } });
     const withDefaults = await reservedWhileInFlight(project, slow);
     // 100 output tokens of claude-opus-4-1 alone cost 0.0075 USD; the model itself has no price.
     expect(withDefaults).toBeGreaterThanOrEqual(0.0075);
 
-    const named = await freshProject();
+    const named = await llm.projectWithVendors();
     const withNamed = await reservedWhileInFlight(named, { ...slow, fallbacks: ['claude-opus-4-1'] });
     expect(withDefaults).toBe(withNamed);
   });

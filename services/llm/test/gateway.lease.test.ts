@@ -2,7 +2,7 @@ import { assembleService, type AssembledService } from '@platform/runtime';
 import { waitFor, type ApiClient, type TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
-import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 /** One request of gpt-4o-mini answered by the stand-in (5 prompt tokens, 2 completion tokens). */
 const REQUEST_COST_USD = 0.00000555;
@@ -28,8 +28,7 @@ function replica(env: Record<string, string> = {}) {
 }
 
 async function freshProject(limits: object = {}): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
+  const project = await llm.projectWithVendors();
   await llm.api.put('/v1/limits', { headers: project.headers, body: limits });
   return project;
 }

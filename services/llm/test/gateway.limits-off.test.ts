@@ -2,7 +2,7 @@ import { assembleService, type AssembledService } from '@platform/runtime';
 import { waitFor, type ApiClient, type TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
-import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 // LLM_GATEWAY_LIMITS=false: no budgets or rate limits, but the project's default fallbacks still apply.
 const LIMITS_OFF = { LLM_GATEWAY_LIMITS: 'false', LLM_GATEWAY_RETRIES: '0' };
@@ -31,12 +31,6 @@ function replica(leaseTtlMs: number): ApiClient {
   return llmApi(built.app);
 }
 
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
-
 const setFallbacks = (api: ApiClient, project: TestProject, fallbacks: string[]) =>
   api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks } });
 
@@ -53,7 +47,7 @@ async function answeredAfterFailure(api: ApiClient, project: TestProject): Promi
 
 describe('limits off', () => {
   it('when a project sets requestsPerMinute 1, then its requests are still answered', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.put('/v1/limits', { headers: project.headers, body: { requestsPerMinute: 1 } });
     for (let i = 0; i < 3; i++) {
       const res = await llm.api.post('/v1/chat/completions', {
@@ -65,7 +59,7 @@ describe('limits off', () => {
   });
 
   it('when requests follow each other, then the default fallbacks are read once, not once a request', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await setFallbacks(llm.api, project, ['claude-haiku-4-5']);
     const sent: string[] = [];
     const onQuery = (query: { sql: string }) => sent.push(query.sql);
@@ -84,7 +78,7 @@ describe('limits off', () => {
   });
 
   it('when the default fallbacks change through this replica, then the next request falls back to the new ones', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await setFallbacks(llm.api, project, ['claude-haiku-4-5']);
     expect(await answeredAfterFailure(llm.api, project)).toBe('claude-haiku-4-5');
     await setFallbacks(llm.api, project, ['claude-sonnet-4-5']);
@@ -92,7 +86,7 @@ describe('limits off', () => {
   });
 
   it('when another replica changes them, then this replica follows within its lease TTL', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     const here = replica(200);
     await setFallbacks(llm.api, project, ['claude-haiku-4-5']);
     expect(await answeredAfterFailure(here, project)).toBe('claude-haiku-4-5');
@@ -104,8 +98,8 @@ describe('limits off', () => {
   });
 
   it('when another project sets its fallbacks, then this project’s requests do not use them', async () => {
-    const project = await freshProject();
-    const other = await freshProject();
+    const project = await llm.projectWithVendors();
+    const other = await llm.projectWithVendors();
     await setFallbacks(llm.api, project, ['claude-haiku-4-5']);
     expect(await answeredAfterFailure(llm.api, project)).toBe('claude-haiku-4-5');
     await setFallbacks(llm.api, other, ['claude-sonnet-4-5']);

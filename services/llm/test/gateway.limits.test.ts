@@ -3,7 +3,7 @@ import { assembleService, type AssembledService } from '@platform/runtime';
 import type { ApiClient, TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
-import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let replicas: ApiClient[];
@@ -23,12 +23,6 @@ afterAll(async () => {
   await llm.close();
 });
 
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
-
 // Settled: each replica's lease given back and every settlement written.
 const settleAll = () =>
   Promise.all(
@@ -45,7 +39,7 @@ const chat = (i: number, project: TestProject, body: object = {}) =>
 
 describe('PUT and GET /v1/limits', () => {
   it('when limits are set, then GET returns them with this month’s spend', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     const empty = await llm.api.get('/v1/limits', { headers: project.headers });
     expect(empty.body).toMatchObject({ monthlyBudgetUsd: null, requestsPerMinute: null, spentThisMonthUsd: 0 });
     const put = await llm.api.put('/v1/limits', {
@@ -65,13 +59,13 @@ describe('PUT and GET /v1/limits', () => {
   it.each([{ monthlyBudgetUsd: -1 }, { requestsPerMinute: 0 }, { tokensPerMinute: 1.5 }, { requestsPerMinute: 'x' }])(
     'when the body is %j, then 400',
     async (body) => {
-      const res = await llm.api.put('/v1/limits', { headers: (await freshProject()).headers, body: body });
+      const res = await llm.api.put('/v1/limits', { headers: (await llm.projectWithVendors()).headers, body: body });
       expect(res.status).toBe(400);
     },
   );
 
   it('when default fallbacks name an unknown model, then 400; a known list is stored and read back', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     expect(
       (await llm.api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks: ['llama'] } })).status,
     ).toBe(400);
@@ -84,7 +78,7 @@ describe('PUT and GET /v1/limits', () => {
 
 describe('limits enforced across replicas', () => {
   it('when requests come faster than requestsPerMinute through two replicas, then the excess gets 429 RATE_LIMITED with Retry-After', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.put('/v1/limits', { headers: project.headers, body: { requestsPerMinute: 5 } });
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => chat(i, project)));
     const ok = answers.filter((r) => r.status === 200);
@@ -98,7 +92,7 @@ describe('limits enforced across replicas', () => {
   });
 
   it('when the minute’s tokens reach tokensPerMinute, then the next request gets 429 naming that limit', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.put('/v1/limits', { headers: project.headers, body: { tokensPerMinute: 30 } });
     expect((await chat(0, project)).status).toBe(200); // 18 tokens
     await settleAll();
@@ -111,7 +105,7 @@ describe('limits enforced across replicas', () => {
   });
 
   it('when 50 requests race at a nearly spent budget, then spend overshoots the budget by at most one request’s cost', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     const budget = 0.001;
     await llm.api.put('/v1/limits', { headers: project.headers, body: { monthlyBudgetUsd: budget } });
     // Spent so far: all but 2.5 requests' worth (one request costs 0.00000555 USD).
@@ -135,8 +129,8 @@ describe('limits enforced across replicas', () => {
 
 describe('tenant isolation', () => {
   it('when one project is over its limits, then another project’s requests, limits, logs and models are its own', async () => {
-    const spent = await freshProject();
-    const other = await freshProject();
+    const spent = await llm.projectWithVendors();
+    const other = await llm.projectWithVendors();
     await llm.api.put('/v1/limits', { headers: spent.headers, body: { monthlyBudgetUsd: 0 } });
     expect((await chat(0, spent)).status).toBe(429);
     expect((await chat(1, other)).status).toBe(200);

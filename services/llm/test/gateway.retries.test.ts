@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let server: Listening;
@@ -29,12 +29,6 @@ beforeEach(() => {
   llm.anthropic.faults.length = 0;
 });
 
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
-
 type Attempt = { model: string; status: string; error: string | null; requestId: string; attempt: number };
 
 async function attemptsOf(project: TestProject, count: number): Promise<Attempt[]> {
@@ -60,7 +54,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
   }
 
   it('when the vendor answers 503 and then drops the connection, then the same model is tried again and answers', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     llm.openai.faults.push({ status: 503 }, { status: 0 });
     expect(await ask(project, { model: 'gpt-4o-mini' })).toBe('openai says: hello there');
     const attempts = await attemptsOf(project, 3);
@@ -74,7 +68,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
   });
 
   it('when the model keeps failing, then after its retries the request’s fallback answers', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     llm.openai.faults.push({ status: 500 }, { status: 429 }, { status: 502 });
     const text = await ask(project, { model: 'gpt-4o-mini', fallbacks: ['claude-haiku-4-5'] });
     expect(text).toBe('anthropic says: hello there');
@@ -88,7 +82,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
   });
 
   it('when the vendor asks to wait longer than the gateway waits, then it falls back at once to the project’s default', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.put('/v1/fallbacks', { headers: project.headers, body: { fallbacks: ['claude-sonnet-4-5'] } });
     const before = llm.openai.requests.length;
     llm.openai.faults.push({ status: 429, headers: { 'retry-after': '30' } });
@@ -97,7 +91,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
   });
 
   it('when the vendor refuses the request itself (400), then there is no retry and no fallback', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     const before = llm.anthropic.requests.length;
     llm.openai.faults.push({ status: 400 });
     const error = await ask(project, { model: 'gpt-4o', fallbacks: ['claude-sonnet-4-5'] }).catch((e: unknown) => e);
@@ -107,7 +101,7 @@ describe.each(modes)('retries and fallbacks (stream: %s)', (stream) => {
   });
 
   it('when every model fails, then the SDK raises an APIError and every attempt is logged', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     llm.openai.faults.push({ status: 500 }, { status: 500 }, { status: 500 });
     llm.anthropic.faults.push({ status: 529 }, { status: 529 }, { status: 529 });
     const error = await ask(project, { model: 'gpt-4o', fallbacks: ['claude-sonnet-4-5'] }).catch((e: unknown) => e);
@@ -139,7 +133,7 @@ describe('a stream that fails after its first byte', () => {
   ])(
     'when the vendor %s mid-stream (%s), then the stream ends with an error event, no fallback is tried and the attempt is logged as failed',
     async (_how, model, before, vendorMessage) => {
-      const project = await freshProject();
+      const project = await llm.projectWithVendors();
       const anthropicBefore = llm.anthropic.requests.length;
       const { text, error } = await streamUntilFailure(project, model);
       expect(error).toBeInstanceOf(OpenAI.APIError);

@@ -1,7 +1,7 @@
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
 import { hello, listen, type Listening } from './support/gateway-client';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let server: Listening;
@@ -16,12 +16,6 @@ afterAll(async () => {
   await server.close();
   await llm.close();
 });
-
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
 
 /** A stream that trickles a token every 50 ms until the client leaves; resolves once its answer has begun. */
 async function open(project: TestProject, controller = new AbortController()) {
@@ -42,7 +36,11 @@ async function refusalOf(project: TestProject) {
 
 describe('open streams per project and per process', () => {
   it('when a project holds its share of the streams, then its next stream gets 429 RATE_LIMITED in OpenAI’s shape while another project still opens one', async () => {
-    const [busy, other, third] = await Promise.all([freshProject(), freshProject(), freshProject()]);
+    const [busy, other, third] = await Promise.all([
+      llm.projectWithVendors(),
+      llm.projectWithVendors(),
+      llm.projectWithVendors(),
+    ]);
     expect(llm.svc.parts.shared.config.gatewayMaxStreamsPerProject).toBe(1);
     const held = await open(busy);
     expect(held.res.status).toBe(200);
@@ -63,7 +61,7 @@ describe('open streams per project and per process', () => {
     expect(last.res.status).toBe(200);
 
     // Every stream of the process is open now: a fourth project waits for one, whatever its share.
-    const fourth = await refusalOf(await freshProject());
+    const fourth = await refusalOf(await llm.projectWithVendors());
     expect(fourth.status).toBe(429);
     expect(fourth.body.error).toMatchObject({ code: 'RATE_LIMITED', message: 'This replica has no stream free' });
 

@@ -1,7 +1,7 @@
 import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
-import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
 let server: Listening;
@@ -15,12 +15,6 @@ afterAll(async () => {
   await server.close();
   await llm.close();
 });
-
-async function freshProject(): Promise<TestProject> {
-  const project = await llm.svc.createProject();
-  await configureVendors(llm.api, project);
-  return project;
-}
 
 type Log = { model: string; status: string; promptTokens: number; completionTokens: number; costUsd: number | null };
 
@@ -39,7 +33,7 @@ describe('usage and cost of gateway requests', () => {
   it.each(['gpt-4o-mini', 'claude-sonnet-4-5'])(
     'when %s is streamed with and without include_usage, then each log has the same tokens and cost as the whole answer',
     async (model) => {
-      const project = await freshProject();
+      const project = await llm.projectWithVendors();
       const sdk = sdkFor(server.url, project);
       await sdk.chat.completions.create({ model, messages: hello });
       await collect(await sdk.chat.completions.create({ model, messages: hello, stream: true }));
@@ -63,7 +57,7 @@ describe('usage and cost of gateway requests', () => {
   it.each(['gpt-4o-mini-trickle-20', 'claude-sonnet-4-5-trickle-20'])(
     'when the client of a %s stream goes away, then the vendor call stops and the tokens used so far are logged',
     async (model) => {
-      const project = await freshProject();
+      const project = await llm.projectWithVendors();
       const vendor = model.startsWith('gpt') ? llm.openai : llm.anthropic;
       const abandonedBefore = vendor.abandoned;
       const stream = await sdkFor(server.url, project).chat.completions.create({
@@ -85,7 +79,7 @@ describe('usage and cost of gateway requests', () => {
   );
 
   it('when the model has no price, then its cost is null in the log, the header is absent and stats count it apart', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     const sdk = sdkFor(server.url, project);
     const { response } = await sdk.chat.completions.create({ model: 'gpt-3.5-turbo', messages: hello }).withResponse();
     expect(response.headers.get('x-llm-cost-usd')).toBeNull();
@@ -107,7 +101,7 @@ describe('usage and cost of gateway requests', () => {
   });
 
   it('when /v1/completions answers, then its log carries the cost too', async () => {
-    const project = await freshProject();
+    const project = await llm.projectWithVendors();
     await llm.api.post('/v1/completions', {
       headers: project.headers,
       body: { model: 'gpt-4o-mini', messages: hello },

@@ -44,6 +44,8 @@ export interface LlmTestService {
   api: ApiClient;
   openai: OpenAiStub;
   anthropic: AnthropicStub;
+  /** A new project with both stand-ins' keys stored. */
+  projectWithVendors(): Promise<TestProject>;
   /** Closes the service and both vendor stand-ins. */
   close(): Promise<void>;
 }
@@ -67,11 +69,17 @@ export async function startLlmTestService(
       ...options.env,
     },
   });
+  const api = llmApi(svc.app);
   return {
     svc,
-    api: llmApi(svc.app),
+    api,
     openai,
     anthropic,
+    projectWithVendors: async () => {
+      const project = await svc.createProject();
+      await configureVendors(api, project);
+      return project;
+    },
     close: async () => {
       await svc.close();
       await openai.close();
