@@ -140,6 +140,19 @@ describe('the gateway, as the OpenAI SDK sees it', () => {
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
   });
 
+  it('when the body breaks the request schema, then the SDK raises BadRequestError naming the field, and nothing reaches the vendor', async () => {
+    const sent = llm.openai.requests.length;
+    const error = await sdkFor(server.url, project)
+      .chat.completions.create({ model: 'gpt-4o', messages: hello, temperature: 3 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    const badRequest = error as InstanceType<typeof OpenAI.BadRequestError>;
+    expect(badRequest.code).toBe('VALIDATION_ERROR');
+    expect(badRequest.param).toBe('temperature');
+    expect(badRequest.type).toBe('invalid_request_error');
+    expect(llm.openai.requests.length).toBe(sent);
+  });
+
   it('when the single credential is wrong or mixes two projects, then the SDK raises AuthenticationError', async () => {
     const other = await llm.svc.createProject();
     for (const apiKey of [`${project.apiKey}.${other.secretKey}`, 'pk_nope.sk_nope', 'garbage']) {

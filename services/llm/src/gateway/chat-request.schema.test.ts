@@ -124,6 +124,22 @@ describe('chat request body', () => {
       expect(problemsOf(body)).toEqual([{ path: '(root)', message: 'must be object' }]);
   });
 
+  it('when a name, id or user is empty, then it is refused; message text may be empty', () => {
+    const call = { id: '', type: 'function', function: { name: 'f', arguments: '' } };
+    expect(
+      problemsOf({
+        model: 'gpt-4o',
+        messages: [
+          { role: 'user', content: '', name: '' },
+          { role: 'assistant', content: '', tool_calls: [call] },
+          { role: 'tool', tool_call_id: '', content: '' },
+        ],
+        user: '',
+        stop: [''],
+      }).map((problem) => problem.path),
+    ).toEqual(['messages.0.name', 'messages.1.tool_calls.0.id', 'messages.2.tool_call_id', 'stop.0', 'user']);
+  });
+
   it('when a list is longer than allowed, then it is refused', () => {
     const messages = Array.from({ length: 2001 }, () => user);
     expect(problemsOf({ model: 'gpt-4o', messages })).toEqual([

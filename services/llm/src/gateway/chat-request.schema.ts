@@ -1,5 +1,12 @@
 import { jsonSchemaParser } from '@platform/tenancy';
-import type { ChatBody } from './chat.schemas';
+import type { ChatRequest } from '../vendors/chat-types';
+
+/** A Chat Completions body: OpenAI's request, plus `fallbacks` (models tried in turn, as LiteLLM takes it). */
+export type ChatBody = ChatRequest & {
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  fallbacks?: string[];
+};
 
 /**
  * OpenAI's Chat Completions request in JSON Schema: what /chat/completions validates with
@@ -7,8 +14,10 @@ import type { ChatBody } from './chat.schemas';
  * list every field they keep; `additionalProperties: false` drops the others.
  */
 
+/** Message text, which may be empty. Other strings may not (as Joi's, which checked this body before). */
 const text = { type: 'string', maxLength: 1_000_000 };
-const name = { type: 'string', maxLength: 256 };
+const word = (maxLength?: number) => ({ type: 'string', minLength: 1, ...(maxLength ? { maxLength } : {}) });
+const name = word(256);
 const nullable = (type: string, rules: object = {}) => ({ type: [type, 'null'], ...rules });
 
 /** `field` equals `value`. */
@@ -34,7 +43,7 @@ const contentPart = {
       additionalProperties: false,
       required: ['url'],
       properties: {
-        url: { type: 'string', maxLength: 20_000_000 },
+        url: word(20_000_000),
         detail: { type: 'string', enum: ['auto', 'low', 'high'] },
       },
     },
@@ -42,12 +51,12 @@ const contentPart = {
       type: 'object',
       additionalProperties: false,
       required: ['data', 'format'],
-      properties: { data: { type: 'string' }, format: { type: 'string' } },
+      properties: { data: word(), format: word() },
     },
     file: {
       type: 'object',
       additionalProperties: false,
-      properties: { file_data: { type: 'string' }, file_id: { type: 'string' }, filename: { type: 'string' } },
+      properties: { file_data: word(), file_id: word(), filename: word() },
     },
   },
   allOf: [
@@ -62,7 +71,7 @@ const toolCall = {
   additionalProperties: false,
   required: ['id', 'type', 'function'],
   properties: {
-    id: { type: 'string', maxLength: 256 },
+    id: word(256),
     type: { const: 'function' },
     function: {
       type: 'object',
@@ -82,8 +91,8 @@ const message = {
     content: { type: ['string', 'array', 'null'], maxLength: 1_000_000, maxItems: 1000, items: contentPart },
     name,
     tool_calls: { type: 'array', maxItems: 128, items: toolCall },
-    tool_call_id: { type: 'string', maxLength: 256 },
-    refusal: nullable('string'),
+    tool_call_id: word(256),
+    refusal: nullable('string', { minLength: 1 }),
   },
   allOf: [
     // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
@@ -142,7 +151,7 @@ const responseFormat = {
       required: ['name'],
       properties: {
         name,
-        description: { type: 'string', maxLength: 10_000 },
+        description: word(10_000),
         schema: { type: 'object' },
         strict: nullable('boolean'),
       },
@@ -152,7 +161,7 @@ const responseFormat = {
 };
 
 /** A model name: at least one character that is not a space (names are trimmed). */
-const modelName = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
+const modelName = { ...word(200), pattern: '\\S' };
 
 export const chatRequestSchema = {
   type: 'object',
@@ -169,9 +178,10 @@ export const chatRequestSchema = {
     max_completion_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
     stop: {
       type: ['string', 'array', 'null'],
+      minLength: 1,
       maxLength: 1000,
       maxItems: 4,
-      items: { type: 'string', maxLength: 1000 },
+      items: word(1000),
     },
     n: nullable('integer', { minimum: 1, maximum: 8 }),
     seed: nullable('integer'),
@@ -181,7 +191,7 @@ export const chatRequestSchema = {
     tool_choice: toolChoice,
     parallel_tool_calls: { type: 'boolean' },
     response_format: responseFormat,
-    user: { type: 'string', maxLength: 512 },
+    user: word(512),
     stream: nullable('boolean'),
     stream_options: nullable('object', {
       additionalProperties: false,

@@ -5,7 +5,7 @@ import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
-import type { ChatBody } from './chat.schemas';
+import type { ChatBody } from './chat-request.schema';
 import { admitChat, finish, formatUsd } from './chat.service';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;

@@ -1,13 +1,4 @@
 import { Joi } from '@platform/tenancy';
-import type { ChatRequest } from '../vendors/chat-types';
-
-/** A Chat Completions body: OpenAI's request, plus `fallbacks` (models tried in turn, as LiteLLM takes it). */
-export type ChatBody = ChatRequest & {
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  fallbacks?: string[];
-};
-
 export const fallbacksSchema = Joi.object<{ fallbacks: string[] }>({
   fallbacks: Joi.array().items(Joi.string().trim().min(1).max(200)).max(20).required(),
 }).id('Fallbacks');

@@ -6,7 +6,7 @@ import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
-import type { ChatBody } from './chat.schemas';
+import type { ChatBody } from './chat-request.schema';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
