@@ -3,7 +3,7 @@ import { errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { priceOf } from '../usage/price-table';
-import type { ChatRequest } from '../vendors/chat-types';
+import { promptCharacters, type ChatRequest } from '../vendors/chat-types';
 import { toLimits } from './limits.mapper';
 import { readFallbacks, readLimits, writeFallbacks, writeLimits, type LimitSettings } from './limits.repository';
 
@@ -22,7 +22,7 @@ export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): void {
  * prompt token (an upper bound) and every allowed output token, at the dearest input rate.
  */
 export function worstCaseCostUsd(request: ChatRequest, models: string[], defaultMaxTokens: number): number {
-  const prompt = JSON.stringify(request.messages).length;
+  const prompt = promptCharacters(request);
   const output = (request.max_completion_tokens ?? request.max_tokens ?? defaultMaxTokens) * (request.n ?? 1);
   let worst = 0;
   for (const model of models) {

@@ -35,7 +35,19 @@ export function openAiUsage(tokens: TokenCounts): OpenAI.CompletionUsage {
   };
 }
 
+const promptSizes = new WeakMap<ChatRequest['messages'], number>();
+
+/**
+ * The characters of a request's messages as JSON, worked out once per request: admission bounds
+ * the cost by it, and each vendor stream estimates its prompt by it.
+ */
+export function promptCharacters(request: ChatRequest): number {
+  let size = promptSizes.get(request.messages);
+  if (size === undefined) promptSizes.set(request.messages, (size = JSON.stringify(request.messages).length));
+  return size;
+}
+
 /** A rough prompt size (about 4 characters a token) for a stream cut off before the vendor said. */
 export function estimatePromptTokens(request: ChatRequest): number {
-  return Math.ceil(JSON.stringify(request.messages).length / 4);
+  return Math.ceil(promptCharacters(request) / 4);
 }
