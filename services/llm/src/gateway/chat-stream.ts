@@ -12,9 +12,10 @@ type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 /**
  * Writes one event; false when the client's socket is full (wait for `drained` before the next).
- * The first leaves at once, with the headers: the client waits for it, and the rest of its vendor
- * read (or the whole stream, when the vendor sent it in one piece) must not hold it back. Later
- * events written in one turn of the event loop leave together in one write, not one system call each.
+ * The first, with the headers, is not corked for the turn: the client waits for it, and the rest
+ * of its vendor read (or the whole stream, when the vendor sent it in one piece) must not hold it
+ * back. Later events written in one turn of the event loop leave together in one write, not one
+ * system call each.
  */
 function send(res: Response, data: string): boolean {
   if (res.headersSent && !res.writableCorked) {
