@@ -87,14 +87,18 @@ describe('admission from a lease', () => {
   });
 
   it('when a lease expires unused, then its reservation and request slots are given back', async () => {
-    const shortLeases = replica({ LLM_GATEWAY_LEASE_TTL_MS: '1000' });
+    const ttlMs = 1000;
+    const shortLeases = replica({ LLM_GATEWAY_LEASE_TTL_MS: String(ttlMs) });
     const project = await freshProject({ monthlyBudgetUsd: 100, requestsPerMinute: 1000 });
     const minute = new Date().getUTCMinutes();
+    const beforeDraw = Date.now();
     const answers = await Promise.all(Array.from({ length: 5 }, () => chat(shortLeases.api, project)));
     answers.forEach((answer) => expect(answer.status).toBe(200));
     await shortLeases.shared.meters.flush();
-    // Every request is settled; what is still reserved is the lease's.
-    expect((await row(project)).reservedUsd).toBeGreaterThan(0);
+    // Every request is settled; what is still reserved is the lease's, unless a slow run has
+    // already outlived it.
+    const settled = await row(project);
+    if (Date.now() - beforeDraw < ttlMs) expect(settled.reservedUsd).toBeGreaterThan(0);
 
     const released = await waitFor(async () => {
       const now = await row(project);
