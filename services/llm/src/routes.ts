@@ -18,10 +18,12 @@ export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   const completions = completionHandlers(deps, runtime);
   const providers = providerHandlers(deps, runtime);
   const batches = batchHandlers(deps, runtime);
-  const usage = usageHandlers(deps);
+  const usage = usageHandlers(deps, runtime);
   const limits = limitHandlers(deps, runtime);
 
   const router = Router();
+  // First: a stream's time to first token is the gateway's hot path, and each route passed costs a match.
+  router.use(gatewayRouter(deps, runtime, keys));
   router.post('/completions', keys, completions.create);
 
   router.post('/batch', keys, batches.submit);
@@ -36,7 +38,6 @@ export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   router.get('/logs/:tenant_id/:project_id', keys, usage.logs);
   router.get('/stats/:tenant_id/:project_id', keys, usage.stats);
 
-  router.use(gatewayRouter(deps, runtime, keys));
   router.get('/limits', keys, limits.getLimits);
   router.put('/limits', keys, limits.putLimits);
   router.get('/fallbacks', keys, limits.getFallbacks);

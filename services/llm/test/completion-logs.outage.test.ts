@@ -13,6 +13,7 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
+import { MeterSettler } from '../src/limits/meter-settler';
 import { CompletionLogWriter } from '../src/usage/completion-log-writer';
 import { insertLogs } from '../src/usage/usage.repository';
 import type { CompletionLogEntry } from '../src/usage/usage.types';
@@ -36,6 +37,19 @@ let stopBackground: StopFunction | undefined;
 
 const completion = { model: 'gpt-4o-mini', messages: user('hello') };
 const logsPath = (p: TestProject) => `/v1/logs/${p.tenantId}/${p.projectId}?limit=100`;
+
+/** The statements sent through the proxy while `work` runs. */
+async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const onQuery = (query: { sql: string }) => sent.push(query.sql);
+  proxiedDb.on('query', onQuery);
+  try {
+    await work();
+  } finally {
+    proxiedDb.off('query', onQuery);
+  }
+  return sent;
+}
 
 /** Log ids stored for the project, read past the proxy. */
 async function storedIds(ids: string[]): Promise<string[]> {
@@ -133,7 +147,7 @@ describe('completion logs while the database is unreachable', () => {
   });
 });
 
-describe('completion log writer bounds', () => {
+describe('completion log writer and meter settler bounds', () => {
   const entry = (model = 'gpt-4o'): CompletionLogEntry => ({
     id: randomUUID(),
     model,
@@ -159,6 +173,42 @@ describe('completion log writer bounds', () => {
     await waitFor(() => writer.pending === 0, { timeoutMs: 10_000 });
     const ids = entries.map((e) => e.id);
     expect((await storedIds(ids)).sort()).toEqual(ids.slice(2).sort());
+  });
+
+  it('when the writer backs off after a failed insert, then a read catching up does not try again before the backoff ends', async () => {
+    const writer = new CompletionLogWriter(proxiedDb, logger, {
+      flushMs: 5,
+      maxBuffered: 100,
+      retryMinMs: 60_000,
+      retryMaxMs: 60_000,
+    });
+    const row = entry();
+    proxy.cut();
+    writer.write(project, row);
+    await writer.flush();
+    expect(writer.pending).toBe(1);
+    proxy.restore();
+
+    expect(await statementsDuring(() => writer.catchUp())).toEqual([]);
+    expect(writer.pending).toBe(1);
+
+    await writer.flush();
+    expect(writer.pending).toBe(0);
+    expect(await storedIds([row.id])).toEqual([row.id]);
+  });
+
+  it('when a meter settlement failed, then a read catching up leaves it to its retry', async () => {
+    const meters = new MeterSettler(proxiedDb, logger, 60_000);
+    proxy.cut();
+    meters.add(project, { spentUsd: 0.5, releasedUsd: 0, tokens: 3 });
+    await meters.flush();
+    proxy.restore();
+
+    expect(await statementsDuring(() => meters.catchUp())).toEqual([]);
+    // The settlement is still held, and written by the next attempt.
+    const retried = await statementsDuring(() => meters.flush());
+    expect(retried).toHaveLength(1);
+    expect(retried[0]).toMatch(/^update "project_limits"/);
   });
 
   it('when a retried group holds a row stored by an earlier attempt whose reply was lost, then it stays one row and the rest is written', async () => {

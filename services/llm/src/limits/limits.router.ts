@@ -12,6 +12,8 @@ export function limitHandlers(
 ): Record<'getLimits' | 'putLimits' | 'getFallbacks' | 'putFallbacks', RequestHandler> {
   return {
     getLimits: async (req, res) => {
+      // The spend includes the requests this replica has not settled yet.
+      await runtime.meters.catchUp();
       res.json(await getLimits(deps.db, tenantOf(req)));
     },
     putLimits: async (req, res) => {

@@ -24,6 +24,8 @@ export class MeterSettler {
   private pending = new Map<string, { tenant: Tenant; settlement: Settlement }>();
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
+  /** The last write failed; its retry timer decides when to try again. */
+  private failing = false;
 
   constructor(
     private readonly db: Knex,
@@ -59,6 +61,15 @@ export class MeterSettler {
     return this.flushing;
   }
 
+  /**
+   * Before a read of the meters: what this replica settled is written first, so that a client
+   * sees its own spend at once. Not while a failed write waits for its retry.
+   */
+  async catchUp(): Promise<void> {
+    if (this.flushing) await this.flushing;
+    if (!this.failing && this.pending.size) await this.flush();
+  }
+
   /** Writes what is pending (after a write under way). */
   close(): Promise<void> {
     return this.flush();
@@ -67,12 +78,14 @@ export class MeterSettler {
   private async write(): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
+    this.failing = false;
     for (const { tenant, settlement } of batch.values()) {
       try {
         await settle(this.db, tenant, settlement);
       } catch (error) {
         this.logger.warn('usage meters not settled yet; kept for a retry', { error: String(error) });
         this.merge(tenant, settlement);
+        this.failing = true;
       }
     }
     if (this.pending.size) this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 250)).unref();

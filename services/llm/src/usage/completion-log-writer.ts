@@ -98,6 +98,15 @@ export class CompletionLogWriter {
   }
 
   /**
+   * Before a read of the logs: what this replica holds is written first, so that a client sees
+   * its own requests at once, not up to `flushMs` later. Not while the writer backs off after a
+   * failure: reads must not turn into retries at the rate they come.
+   */
+  async catchUp(): Promise<void> {
+    if (this.failures === 0 && this.pending) await this.flush();
+  }
+
+  /**
    * At shutdown (the HTTP server has drained, so no more rows come): keeps trying with the same
    * backoff until every row is stored or `graceMs` has passed; what is left is reported lost.
    */
