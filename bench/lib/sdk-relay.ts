@@ -1,0 +1,27 @@
+import express from 'express';
+import OpenAI from 'openai';
+import { httpFetch } from '@platform/llm';
+import { listenService, type Listening } from './listen';
+
+/**
+ * The least a gateway on this design's stack can do: Express with its JSON body parser, the
+ * official OpenAI SDK (with the gateway's own fetch) calling `baseUrl`, and the answer's bytes
+ * written on as they come; no keys, checks, limits or logs. Measured beside the gateway, it
+ * shows what the stack costs a stream before the gateway does anything of its own.
+ */
+export async function listenSdkRelay(baseUrl: string, apiKey: string): Promise<Listening> {
+  const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, fetch: httpFetch });
+  const app = express();
+  app.use(express.json());
+  app.post('/v1/chat/completions', async (req, res) => {
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const answer = await sdk.chat.completions
+      .create({ ...req.body, stream: true }, { signal: controller.signal })
+      .asResponse();
+    res.status(answer.status).setHeader('content-type', 'text/event-stream');
+    for await (const bytes of answer.body as unknown as AsyncIterable<Uint8Array>) res.write(bytes);
+    res.end();
+  });
+  return listenService(app);
+}
