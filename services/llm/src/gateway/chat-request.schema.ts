@@ -8,17 +8,20 @@ export type ChatBody = ChatRequest & {
   fallbacks?: string[];
 };
 
-/**
- * OpenAI's Chat Completions request in JSON Schema: what /chat/completions validates with
- * (ajv, compiled once: the gateway's hot route) and what its OpenAPI document shows. Objects
- * list every field they keep; `additionalProperties: false` drops the others.
- */
-
 /** Message text, which may be empty. Other strings may not (as Joi's, which checked this body before). */
 const text = { type: 'string', maxLength: 1_000_000 };
 const word = (maxLength?: number) => ({ type: 'string', minLength: 1, ...(maxLength ? { maxLength } : {}) });
 const name = word(256);
 const nullable = (type: string, rules: object = {}) => ({ type: [type, 'null'], ...rules });
+
+/** An object of the listed fields; any other field is dropped (`additionalProperties: false`). */
+const fields = (properties: object, required: string[] = [], rules: object = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  ...(required.length ? { required } : {}),
+  properties,
+  ...rules,
+});
 
 /** `field` equals `value`. */
 const fieldIs = (field: string, value: string) => ({ required: [field], properties: { [field]: { const: value } } });
@@ -30,63 +33,32 @@ const onlyWhen = (field: string, value: string, property: string) => ({
   else: { properties: { [property]: false } },
 });
 
-const contentPart = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
+const contentPart = fields(
+  {
     type: { type: 'string', enum: ['text', 'image_url', 'input_audio', 'file', 'refusal'] },
     text,
     refusal: text,
-    image_url: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['url'],
-      properties: {
-        url: word(20_000_000),
-        detail: { type: 'string', enum: ['auto', 'low', 'high'] },
-      },
-    },
-    input_audio: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'format'],
-      properties: { data: word(), format: word() },
-    },
-    file: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { file_data: word(), file_id: word(), filename: word() },
-    },
+    image_url: fields({ url: word(20_000_000), detail: { type: 'string', enum: ['auto', 'low', 'high'] } }, ['url']),
+    input_audio: fields({ data: word(), format: word() }, ['data', 'format']),
+    file: fields({ file_data: word(), file_id: word(), filename: word() }),
   },
-  allOf: [
-    onlyWhen('type', 'text', 'text'),
-    onlyWhen('type', 'refusal', 'refusal'),
-    onlyWhen('type', 'image_url', 'image_url'),
-  ],
-};
-
-const toolCall = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'type', 'function'],
-  properties: {
-    id: word(256),
-    type: { const: 'function' },
-    function: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'arguments'],
-      properties: { name, arguments: text },
-    },
+  ['type'],
+  {
+    allOf: [
+      onlyWhen('type', 'text', 'text'),
+      onlyWhen('type', 'refusal', 'refusal'),
+      onlyWhen('type', 'image_url', 'image_url'),
+    ],
   },
-};
+);
 
-const message = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['role'],
-  properties: {
+const toolCall = fields(
+  { id: word(256), type: { const: 'function' }, function: fields({ name, arguments: text }, ['name', 'arguments']) },
+  ['id', 'type', 'function'],
+);
+
+const message = fields(
+  {
     role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant', 'tool'] },
     content: { type: ['string', 'array', 'null'], maxLength: 1_000_000, maxItems: 1000, items: contentPart },
     name,
@@ -94,82 +66,62 @@ const message = {
     tool_call_id: word(256),
     refusal: nullable('string', { minLength: 1 }),
   },
-  allOf: [
-    // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
-    {
-      if: fieldIs('role', 'assistant'),
-      else: { required: ['content'], properties: { content: { type: ['string', 'array'] }, tool_calls: false } },
-    },
-    onlyWhen('role', 'tool', 'tool_call_id'),
-  ],
-};
+  ['role'],
+  {
+    allOf: [
+      // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
+      {
+        if: fieldIs('role', 'assistant'),
+        else: { required: ['content'], properties: { content: { type: ['string', 'array'] }, tool_calls: false } },
+      },
+      onlyWhen('role', 'tool', 'tool_call_id'),
+    ],
+  },
+);
 
-const tool = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'function'],
-  properties: {
+const tool = fields(
+  {
     type: { const: 'function' },
-    function: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: {
+    function: fields(
+      {
         name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
         description: { type: 'string', maxLength: 10_000 },
         parameters: { type: 'object' },
         strict: nullable('boolean'),
       },
-    },
+      ['name'],
+    ),
   },
-};
+  ['type', 'function'],
+);
 
 const toolChoice = {
   anyOf: [
     { type: 'string', enum: ['none', 'auto', 'required'] },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'function'],
-      properties: {
-        type: { const: 'function' },
-        function: { type: 'object', additionalProperties: false, required: ['name'], properties: { name } },
-      },
-    },
+    fields({ type: { const: 'function' }, function: fields({ name }, ['name']) }, ['type', 'function']),
   ],
 };
 
-const responseFormat = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
+const responseFormat = fields(
+  {
     type: { type: 'string', enum: ['text', 'json_object', 'json_schema'] },
-    json_schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: {
-        name,
-        description: word(10_000),
-        schema: { type: 'object' },
-        strict: nullable('boolean'),
-      },
-    },
+    json_schema: fields({ name, description: word(10_000), schema: { type: 'object' }, strict: nullable('boolean') }, [
+      'name',
+    ]),
   },
-  allOf: [onlyWhen('type', 'json_schema', 'json_schema')],
-};
+  ['type'],
+  { allOf: [onlyWhen('type', 'json_schema', 'json_schema')] },
+);
 
 /** A model name: at least one character that is not a space (names are trimmed). */
 const modelName = { ...word(200), pattern: '\\S' };
 
-export const chatRequestSchema = {
-  type: 'object',
-  description:
-    "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped.",
-  additionalProperties: false,
-  required: ['model', 'messages'],
-  properties: {
+/**
+ * OpenAI's Chat Completions request in JSON Schema: what /chat/completions validates with
+ * (ajv, compiled once: the gateway's hot route) and what its OpenAPI document shows.
+ */
+export const chatRequestSchema = fields(
+  {
     model: modelName,
     messages: { type: 'array', minItems: 1, maxItems: 2000, items: message },
     temperature: nullable('number', { minimum: 0, maximum: 2 }),
@@ -205,7 +157,12 @@ export const chatRequestSchema = {
         'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
     },
   },
-};
+  ['model', 'messages'],
+  {
+    description:
+      "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped.",
+  },
+);
 
 const validChatBody = jsonSchemaParser<ChatBody>(chatRequestSchema);
 
