@@ -33,13 +33,17 @@ export function toJsonSchema(
   delete json.schemas;
   patch(schema.describe() as Description, json, local);
   for (const [name, converted] of Object.entries(local)) {
-    const fixed = direction === 'request' ? openObjects(converted) : converted;
-    const existing = components[name];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(fixed))
-      throw new Error(`contract: two different schemas are both named ${name} (Joi .id())`);
-    components[name] = fixed;
+    addComponent(components, name, direction === 'request' ? openObjects(converted) : converted);
   }
   return direction === 'request' ? openObjects(json) : json;
+}
+
+/** Names a schema in the document's components; one name cannot stand for two different schemas. */
+function addComponent(components: Components, name: string, schema: JsonSchema): void {
+  const existing = components[name];
+  if (existing && JSON.stringify(existing) !== JSON.stringify(schema))
+    throw new Error(`contract: two different schemas are both named ${name}`);
+  components[name] = schema;
 }
 
 /**
@@ -47,10 +51,7 @@ export function toJsonSchema(
  * are open in the document, as Joi request bodies are, since unknown fields are dropped, not refused.
  */
 export function jsonSchemaComponent(id: string, schema: JsonSchema, components: Components): JsonSchema {
-  const open = openObjects(schema);
-  if (components[id] && JSON.stringify(components[id]) !== JSON.stringify(open))
-    throw new Error(`contract: two different schemas are both named ${id}`);
-  components[id] = open;
+  addComponent(components, id, openObjects(schema));
   return { $ref: `${REF}${id}` };
 }
 

@@ -81,6 +81,39 @@ describe('Joi to OpenAPI conversion', () => {
     toJsonSchema(Joi.object({ a: Joi.string() }).id('Thing'), components, 'response');
     expect(() => toJsonSchema(Joi.object({ b: Joi.string() }).id('Thing'), components, 'response')).toThrow(/Thing/);
   });
+
+  it('when a body is written in JSON Schema, then it is a component with open objects, and its name cannot be taken by another schema', () => {
+    const closed = { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } };
+    const operation = (request: Parameters<typeof defineOperation>[0]['request'], path: string) =>
+      defineOperation({
+        method: 'post',
+        path,
+        operationId: path.slice(1),
+        summary: 'Post',
+        security: KEYS,
+        request,
+        responses: { 200: json('Done', succeeded(Joi, {})) },
+      });
+    const doc = buildContractDocument({
+      title: 'Things',
+      description: 'test',
+      operations: [operation({ jsonBody: { id: 'ThingBody', schema: closed } }, '/things')],
+    }) as { paths: Record<string, Record<string, { requestBody: unknown }>>; components: { schemas: object } };
+    expect(JSON.stringify(doc.paths['/things'].post.requestBody)).toContain('#/components/schemas/ThingBody');
+    expect(doc.components.schemas).toMatchObject({ ThingBody: { properties: { a: { type: 'string' } } } });
+    expect(doc.components.schemas).not.toMatchObject({ ThingBody: { additionalProperties: false } });
+
+    expect(() =>
+      buildContractDocument({
+        title: 'Things',
+        description: 'test',
+        operations: [
+          operation({ jsonBody: { id: 'ThingBody', schema: closed } }, '/things'),
+          operation({ body: Joi.object({ b: Joi.string() }).id('ThingBody') }, '/others'),
+        ],
+      }),
+    ).toThrow(/ThingBody/);
+  });
 });
 
 describe('the document built from operations', () => {
