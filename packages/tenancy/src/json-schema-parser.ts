@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { errors, type ErrorDetail } from './errors';
+import { pointerParts } from './json-pointer';
 
 /**
  * The platform's own request schemas written in JSON Schema, for a hot route where Joi's
@@ -10,10 +11,7 @@ import { errors, type ErrorDetail } from './errors';
 const ajv = new Ajv({ allErrors: true, removeAdditional: true, allowUnionTypes: true, strictTypes: false });
 
 function pathOf(error: ErrorObject): string {
-  const parts = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerParts(error.instancePath);
   if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
   return parts.join('.') || '(root)';
 }

@@ -4,6 +4,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { re2Engine, type Re2Regex } from './re2-engine';
 import type { ErrorDetail } from '@platform/tenancy';
+// Not the package's index: a validation thread loads this file without the rest of tenancy.
+import { pointerParts } from '@platform/tenancy/src/json-pointer';
 
 type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
 
@@ -101,10 +103,7 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
 /** One detail per ajv error, with the path inside the content document (`content.price`). */
 export function schemaErrorDetails(ajvErrors: ErrorObject[] | null | undefined): ErrorDetail[] {
   return (ajvErrors ?? []).map((e) => {
-    const pointer = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const pointer = pointerParts(e.instancePath);
     const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
     return { path: ['content', ...pointer].join('.'), message: `${e.message ?? 'is invalid'}${extra}` };
   });
