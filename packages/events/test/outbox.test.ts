@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { createLogger } from '@platform/http';
-import { createTestDatabase, waitFor } from '@platform/testkit';
+import { createTestDatabase, statementsDuring, waitFor } from '@platform/testkit';
 import {
   AUTH_EVENTS,
   eventMigrations,
@@ -76,14 +76,7 @@ describe('transactional outbox', () => {
   it('when nothing is due, then a relay pass opens no transaction', async () => {
     const relay = new OutboxRelay(db, new InProcessBus(logger), logger);
     await relay.relayAll(); // what earlier tests left due
-    const statements: string[] = [];
-    const record = (query: { sql: string }) => statements.push(query.sql);
-    db.on('query', record);
-    try {
-      await relay.relayAll();
-    } finally {
-      db.off('query', record);
-    }
+    const statements = await statementsDuring(db, () => relay.relayAll());
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/^select 1 from "outbox"/);
   });

@@ -33,3 +33,4 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { browserAvailable, launchBrowser } from './browser';
 export { webhookReceiver } from './webhook-receiver';
 export { median, percentile } from './stats';
+export { statementsDuring } from './statements';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcrypt';
 import { AUTH_EVENTS } from '@platform/events';
-import type { TestProject, TestService } from '@platform/testkit';
+import { statementsDuring, type TestProject, type TestService } from '@platform/testkit';
 import { emailKey } from '../src/lockout/login-failures.repository';
 import { apiOf, outboxEvents, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
 
@@ -57,17 +57,7 @@ describe('POST /v1/login', () => {
 
   /** The SQL the service's database runs against the accounts and the failure counts during `call`. */
   async function loginStatementsOf(call: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const listener = (query: { sql: string }) => {
-      if (/\b(users|login_failures)\b/.test(query.sql)) seen.push(query.sql);
-    };
-    svc.deps.db.on('query', listener);
-    try {
-      await call();
-    } finally {
-      svc.deps.db.removeListener('query', listener);
-    }
-    return seen;
+    return (await statementsDuring(svc.deps.db, call)).filter((sql) => /\b(users|login_failures)\b/.test(sql));
   }
 
   it('when the email is unknown, then login does the one bcrypt comparison at the configured cost that a wrong password does', async () => {

@@ -6,6 +6,7 @@ import { assembleService, type AssembledService, type ServiceDeps, type StopFunc
 import { createLogger } from '@platform/http';
 import {
   startTcpProxy,
+  statementsDuring,
   waitFor,
   type ApiClient,
   type TcpProxy,
@@ -37,19 +38,6 @@ let stopBackground: StopFunction | undefined;
 
 const completion = { model: 'gpt-4o-mini', messages: user('hello') };
 const logsPath = (p: TestProject) => `/v1/logs/${p.tenantId}/${p.projectId}?limit=100`;
-
-/** The statements sent through the proxy while `work` runs. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const onQuery = (query: { sql: string }) => sent.push(query.sql);
-  proxiedDb.on('query', onQuery);
-  try {
-    await work();
-  } finally {
-    proxiedDb.off('query', onQuery);
-  }
-  return sent;
-}
 
 /** Log ids stored for the project, read past the proxy. */
 async function storedIds(ids: string[]): Promise<string[]> {
@@ -189,7 +177,7 @@ describe('completion log writer and meter settler bounds', () => {
     expect(writer.pending).toBe(1);
     proxy.restore();
 
-    expect(await statementsDuring(() => writer.catchUp())).toEqual([]);
+    expect(await statementsDuring(proxiedDb, () => writer.catchUp())).toEqual([]);
     expect(writer.pending).toBe(1);
 
     await writer.flush();
@@ -204,9 +192,9 @@ describe('completion log writer and meter settler bounds', () => {
     await meters.flush();
     proxy.restore();
 
-    expect(await statementsDuring(() => meters.catchUp())).toEqual([]);
+    expect(await statementsDuring(proxiedDb, () => meters.catchUp())).toEqual([]);
     // The settlement is still held, and written by the next attempt.
-    const retried = await statementsDuring(() => meters.flush());
+    const retried = await statementsDuring(proxiedDb, () => meters.flush());
     expect(retried).toHaveLength(1);
     expect(retried[0]).toMatch(/^update "project_limits"/);
   });

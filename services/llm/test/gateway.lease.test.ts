@@ -1,5 +1,5 @@
 import { assembleService, type AssembledService } from '@platform/runtime';
-import { waitFor, type ApiClient, type TestProject } from '@platform/testkit';
+import { statementsDuring, waitFor, type ApiClient, type TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
 import { llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
@@ -51,19 +51,6 @@ async function row(project: TestProject) {
   };
 }
 
-/** Counts the SQL statements sent on the service's database while `work` runs. */
-async function queriesDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const onQuery = (query: { sql: string }) => sent.push(query.sql);
-  llm.svc.deps.db.on('query', onQuery);
-  try {
-    await work();
-  } finally {
-    llm.svc.deps.db.off('query', onQuery);
-  }
-  return sent;
-}
-
 describe('admission from a lease', () => {
   it('when the project holds a lease, then its requests are admitted without a database round trip, and closing the replica gives back what the lease did not use', async () => {
     // Logs and meters written a minute late: the only statements left on a request's path are admission's.
@@ -71,9 +58,11 @@ describe('admission from a lease', () => {
     const project = await freshProject({ monthlyBudgetUsd: 100, requestsPerMinute: 1000 });
     const minute = new Date().getUTCMinutes();
 
-    const first = await queriesDuring(async () => expect((await chat(quiet.api, project)).status).toBe(200));
+    const first = await statementsDuring(llm.svc.deps.db, async () =>
+      expect((await chat(quiet.api, project)).status).toBe(200),
+    );
     expect(first.some((sql) => /for update/.test(sql))).toBe(true); // the transaction that drew the lease
-    const leased = await queriesDuring(async () => {
+    const leased = await statementsDuring(llm.svc.deps.db, async () => {
       for (let i = 0; i < 20; i++) expect((await chat(quiet.api, project)).status).toBe(200);
     });
     expect(leased).toEqual([]);

@@ -1,5 +1,5 @@
 import { assembleService, type AssembledService } from '@platform/runtime';
-import { waitFor, type ApiClient, type TestProject } from '@platform/testkit';
+import { statementsDuring, waitFor, type ApiClient, type TestProject } from '@platform/testkit';
 import { llmService, type LlmServiceShared } from '../src';
 import { hello } from './support/gateway-client';
 import { llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
@@ -61,19 +61,14 @@ describe('limits off', () => {
   it('when requests follow each other, then the default fallbacks are read once, not once a request', async () => {
     const project = await llm.projectWithVendors();
     await setFallbacks(llm.api, project, ['claude-haiku-4-5']);
-    const sent: string[] = [];
-    const onQuery = (query: { sql: string }) => sent.push(query.sql);
-    llm.svc.deps.db.on('query', onQuery);
-    try {
+    const sent = await statementsDuring(llm.svc.deps.db, async () => {
       for (let i = 0; i < 5; i++) {
         await llm.api.post('/v1/chat/completions', {
           headers: project.headers,
           body: { model: 'gpt-4o-mini', messages: hello },
         });
       }
-    } finally {
-      llm.svc.deps.db.off('query', onQuery);
-    }
+    });
     expect(sent.filter((sql) => /fallbacks/.test(sql) && /^select/i.test(sql))).toHaveLength(1);
   });
 
