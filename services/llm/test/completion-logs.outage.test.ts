@@ -177,7 +177,7 @@ describe('completion log writer and meter settler bounds', () => {
     expect(writer.pending).toBe(1);
     proxy.restore();
 
-    expect(await statementsDuring(proxiedDb, () => writer.catchUp())).toEqual([]);
+    expect(await statementsDuring(proxiedDb, () => writer.catchUp(project))).toEqual([]);
     expect(writer.pending).toBe(1);
 
     await writer.flush();
@@ -192,7 +192,7 @@ describe('completion log writer and meter settler bounds', () => {
     await meters.flush();
     proxy.restore();
 
-    expect(await statementsDuring(proxiedDb, () => meters.catchUp())).toEqual([]);
+    expect(await statementsDuring(proxiedDb, () => meters.catchUp(project))).toEqual([]);
     // The settlement is still held, and written by the next attempt.
     const retried = await statementsDuring(proxiedDb, () => meters.flush());
     expect(retried).toHaveLength(1);

@@ -1,4 +1,4 @@
-import type { TestProject } from '@platform/testkit';
+import { statementsDuring, type TestProject } from '@platform/testkit';
 import { user } from './support/batch-helpers';
 import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
@@ -51,5 +51,29 @@ describe('reads that follow a client’s own requests', () => {
     expect(limits.body.spentThisMonthUsd).toBeGreaterThan(0);
     const untouched = await llm.api.get('/v1/limits', { headers: other.headers });
     expect(untouched.body.spentThisMonthUsd).toBe(0);
+  });
+
+  it('when a project with nothing waiting reads its logs, stats or limits, then no other project’s rows are written early', async () => {
+    const [busy, idle] = [await llm.projectWithVendors(), await llm.projectWithVendors()];
+    const limits = await llm.api.put('/v1/limits', { headers: busy.headers, body: { monthlyBudgetUsd: 10 } });
+    expect(limits.status).toBe(200);
+    expect((await chat(busy)).status).toBe(200);
+    const { logs, meters } = llm.svc.parts.shared;
+    const pendingLogs = logs.pending;
+    expect(pendingLogs).toBeGreaterThan(0);
+
+    const sent = await statementsDuring(llm.svc.deps.db, async () => {
+      for (const path of [
+        `/v1/logs/${idle.tenantId}/${idle.projectId}`,
+        `/v1/stats/${idle.tenantId}/${idle.projectId}`,
+      ])
+        expect((await llm.api.get(path, { headers: idle.headers })).status).toBe(200);
+      expect((await llm.api.get('/v1/limits', { headers: idle.headers })).status).toBe(200);
+    });
+    expect(sent.filter((sql) => /^(insert|update)/i.test(sql))).toEqual([]);
+    expect(logs.pending).toBe(pendingLogs);
+
+    await meters.flush();
+    await logs.flush();
   });
 });

@@ -12,9 +12,7 @@ export function limitHandlers(
 ): Record<'getLimits' | 'putLimits' | 'getFallbacks' | 'putFallbacks', RequestHandler> {
   return {
     getLimits: async (req, res) => {
-      // The spend includes the requests this replica has not settled yet.
-      await runtime.meters.catchUp();
-      res.json(await getLimits(deps.db, tenantOf(req)));
+      res.json(await getLimits(deps.db, runtime, tenantOf(req)));
     },
     putLimits: async (req, res) => {
       res.json(await putLimits(deps.db, runtime, tenantOf(req), parse<LimitSettings>(limitsSchema, req.body)));

@@ -34,7 +34,9 @@ export function worstCaseCostUsd(request: ChatRequest, models: string[], default
   return Math.round(worst * 1e10) / 1e10;
 }
 
-export async function getLimits(db: Knex, tenant: Tenant) {
+/** The project's limits and meters, with the spend this replica has not settled yet. */
+export async function getLimits(db: Knex, runtime: LlmShared, tenant: Tenant) {
+  await runtime.meters.catchUp(tenant);
   return toLimits(await readLimits(db, tenant));
 }
 
@@ -42,7 +44,7 @@ export async function getLimits(db: Knex, tenant: Tenant) {
 export async function putLimits(db: Knex, runtime: LlmShared, tenant: Tenant, limits: LimitSettings) {
   await writeLimits(db, tenant, limits);
   runtime.admissions.forget(tenant);
-  return getLimits(db, tenant);
+  return getLimits(db, runtime, tenant);
 }
 
 export async function getFallbacks(db: Knex, tenant: Tenant) {

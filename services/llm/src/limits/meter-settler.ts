@@ -62,12 +62,13 @@ export class MeterSettler {
   }
 
   /**
-   * Before a read of the meters: what this replica settled is written first, so that a client
-   * sees its own spend at once. Not while a failed write waits for its retry.
+   * Before a read of the project's meters: when this replica holds settlements of it, they are
+   * written first, so that a client sees its own spend at once. Not while a failed write waits
+   * for its retry.
    */
-  async catchUp(): Promise<void> {
+  async catchUp(tenant: Tenant): Promise<void> {
     if (this.flushing) await this.flushing;
-    if (!this.failing && this.pending.size) await this.flush();
+    if (!this.failing && this.pending.has(ownerKey(tenant))) await this.flush();
   }
 
   /** Writes what is pending (after a write under way). */

@@ -98,12 +98,15 @@ export class CompletionLogWriter {
   }
 
   /**
-   * Before a read of the logs: what this replica holds is written first, so that a client sees
-   * its own requests at once, not up to `flushMs` later. Not while the writer backs off after a
-   * failure: reads must not turn into retries at the rate they come.
+   * Before a read of the project's logs: when this replica holds some of them, what it holds is
+   * written first, so that a client sees its own requests at once, not up to `flushMs` later. A
+   * project with nothing waiting forces no write of the others' rows. Not while the writer backs
+   * off after a failure: reads must not turn into retries at the rate they come.
    */
-  async catchUp(): Promise<void> {
-    if (this.failures === 0 && this.pending) await this.flush();
+  async catchUp(tenant: Tenant): Promise<void> {
+    if (this.failures > 0) return;
+    const key = ownerKey(tenant);
+    if (this.storing || this.queue.some((row) => ownerKey(row.tenant) === key)) await this.flush();
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, type Page, type Tenant } from '@platform/tenancy';
+import type { CompletionLogWriter } from './completion-log-writer';
 import { toLog, toStats } from './usage.mapper';
 import { aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
@@ -16,11 +17,15 @@ export function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry
   return insertLogRows(db, tenant, entries);
 }
 
-export async function getLogs(db: Knex, tenant: Tenant, page: Page) {
+/** The project's logs, with those this replica has not written yet. */
+export async function getLogs(db: Knex, writer: CompletionLogWriter, tenant: Tenant, page: Page) {
+  await writer.catchUp(tenant);
   const { rows, total } = await listLogs(db, tenant, page);
   return { logs: rows.map(toLog), total, limit: page.limit, offset: page.offset };
 }
 
-export async function getStats(db: Knex, tenant: Tenant, range: StatsRange) {
+/** The project's stats, counting the logs this replica has not written yet. */
+export async function getStats(db: Knex, writer: CompletionLogWriter, tenant: Tenant, range: StatsRange) {
+  await writer.catchUp(tenant);
   return toStats(await aggregateLogs(db, tenant, range), range);
 }
