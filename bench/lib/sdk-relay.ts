@@ -1,6 +1,7 @@
 import express from 'express';
 import OpenAI from 'openai';
-import { httpFetch } from '@platform/llm';
+// The gateway's own fetch, from its file: not part of the service's exports.
+import { httpFetch } from '@platform/llm/src/vendors/http-fetch';
 import { listenService, type Listening } from './listen';
 
 /**

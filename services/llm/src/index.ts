@@ -65,6 +65,3 @@ export const llmService: ServiceDefinition<LlmServiceShared> = {
   migrations,
   build: buildLlm,
 };
-
-/** The `fetch` the gateway hands the vendor SDKs (the benchmarks' SDK relay uses it too). */
-export { httpFetch } from './vendors/http-fetch';
