@@ -21,7 +21,11 @@ export function routeModel(model: string, path = 'model'): ProviderType {
 }
 
 /** Anthropic needs at least one message that is not a system message. */
-export function checkMessagesFor(provider: ProviderType, request: CompletionRequest, path = 'messages'): void {
+export function checkMessagesFor(
+  provider: ProviderType,
+  request: { messages: { role: string }[] },
+  path = 'messages',
+): void {
   if (provider === 'anthropic' && request.messages.every((m) => m.role === 'system' || m.role === 'developer')) {
     throw errors.validation('Request validation failed', [
       { path, message: 'claude models need at least one user or assistant message' },

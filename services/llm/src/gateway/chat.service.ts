@@ -1,10 +1,11 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
-import { routeModel } from '../completions/completions.service';
+import { checkMessagesFor, routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
+import type { ProviderType } from '../vendors/vendor-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
 
@@ -18,18 +19,17 @@ export interface AdmittedChat {
   reservedUsd: number;
 }
 
-function checkModels(runtime: LlmShared, body: ChatBody, models: string[]): void {
-  routeModel(body.model);
-  checkFallbacks(runtime, body.fallbacks ?? []);
-  const claude = models.some((model) => routeModel(model) === 'anthropic');
-  if (claude && (body.n ?? 1) > 1) {
-    throw errors.validation('Request validation failed', [{ path: 'n', message: 'claude models answer n = 1 only' }]);
+/** Routes the model and each fallback once, checks what Anthropic's models need if any may answer; the model's vendor. */
+function checkModels(runtime: LlmShared, body: ChatBody): ProviderType {
+  const provider = routeModel(body.model);
+  const fallbackProviders = checkFallbacks(runtime, body.fallbacks ?? []);
+  if (provider === 'anthropic' || fallbackProviders.includes('anthropic')) {
+    if ((body.n ?? 1) > 1) {
+      throw errors.validation('Request validation failed', [{ path: 'n', message: 'claude models answer n = 1 only' }]);
+    }
+    checkMessagesFor('anthropic', body);
   }
-  if (claude && body.messages.every((m) => m.role === 'system' || m.role === 'developer')) {
-    throw errors.validation('Request validation failed', [
-      { path: 'messages', message: 'claude models need at least one user or assistant message' },
-    ]);
-  }
+  return provider;
 }
 
 /** What is sent on: the OpenAI request without the gateway's own fields and without nulls. */
@@ -45,8 +45,7 @@ function vendorRequest(body: ChatBody): ChatRequest {
  */
 export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, body: ChatBody): Promise<AdmittedChat> {
   const named = [body.model, ...(body.fallbacks ?? [])];
-  checkModels(runtime, body, named);
-  await requireVendorClient(deps, runtime, tenant, routeModel(body.model));
+  await requireVendorClient(deps, runtime, tenant, checkModels(runtime, body));
   const request = vendorRequest(body);
   const chainOf = (defaults: string[]) =>
     body.fallbacks ? named : [body.model, ...defaults.filter((model) => model !== body.model)];

@@ -4,17 +4,19 @@ import { routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { priceOf } from '../usage/price-table';
 import { promptCharacters, type ChatRequest } from '../vendors/chat-types';
+import type { ProviderType } from '../vendors/vendor-types';
 import { toLimits } from './limits.mapper';
 import { readFallbacks, readLimits, writeFallbacks, writeLimits, type LimitSettings } from './limits.repository';
 
-/** A fallback list (a request's or the project's default): known models, and not too many. */
-export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): void {
-  fallbacks.forEach((model, i) => routeModel(model, `fallbacks.${i}`));
+/** A fallback list (a request's or the project's default): known models, and not too many; their vendors. */
+export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): ProviderType[] {
+  const providers = fallbacks.map((model, i) => routeModel(model, `fallbacks.${i}`));
   if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
     throw errors.validation('Too many fallbacks', [
       { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
     ]);
   }
+  return providers;
 }
 
 /**
