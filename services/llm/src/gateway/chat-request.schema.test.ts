@@ -146,4 +146,11 @@ describe('chat request body', () => {
       { path: 'messages', message: 'must NOT have more than 2000 items' },
     ]);
   });
+
+  it('when a seed is past the exact integers, then it is refused; the largest exact one passes', () => {
+    const body = (seed: number) => ({ model: 'gpt-4o', messages: [user], seed });
+    expect(problemsOf(body(2 ** 53)).map((p) => p.path)).toEqual(['seed']);
+    expect(problemsOf(body(-(2 ** 53))).map((p) => p.path)).toEqual(['seed']);
+    expect(parseChatBody(body(Number.MAX_SAFE_INTEGER)).seed).toBe(Number.MAX_SAFE_INTEGER);
+  });
 });

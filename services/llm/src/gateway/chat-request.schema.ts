@@ -136,7 +136,8 @@ export const chatRequestSchema = fields(
       items: word(1000),
     },
     n: nullable('integer', { minimum: 1, maximum: 8 }),
-    seed: nullable('integer'),
+    // Within JavaScript's exact integers (as Joi's integer()): past them the number read is not the one sent.
+    seed: nullable('integer', { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
     presence_penalty: nullable('number', { minimum: -2, maximum: 2 }),
     frequency_penalty: nullable('number', { minimum: -2, maximum: 2 }),
     tools: { type: 'array', maxItems: 128, items: tool },
