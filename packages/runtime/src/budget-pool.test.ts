@@ -18,7 +18,7 @@ parentPort.postMessage({ ready: true });
 
 const spawn = () => new Worker(THREAD, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16 } });
 
-/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id, `nice` its OS priority, `wait` blocks 200 ms without using the CPU. */
+/** The same requests served by serveBudgetRequests with `interruptible`; `whoami` answers the thread's id, `nice` its OS priority, `wait` blocks 400 ms without using the CPU. */
 const INTERRUPTIBLE_THREAD = `
 const { threadId } = require('node:worker_threads');
 const { getPriority } = require('node:os');
@@ -27,7 +27,7 @@ serveBudgetRequests((request) => {
   if (request === 'spin') for (;;);
   if (request === 'whoami') return 'thread ' + threadId;
   if (request === 'nice') return String(getPriority());
-  if (request === 'wait') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); return 'waited'; }
+  if (request === 'wait') { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400); return 'waited'; }
   return 'echo:' + request;
 }, { interruptible: true });
 `;
@@ -160,8 +160,9 @@ describe('BudgetPool', () => {
   });
 
   it("when a project's requests take wall time but little CPU, then its share of thread time is charged by the CPU time (Linux)", async () => {
-    // A burst of four budgets (1,000 ms) that refills at 1 ms a second; six waits are 1,200 ms of wall time.
-    const p = pool({ interruptible: true, budgetMs: 250, projectMsPerSecond: 1 });
+    // A burst of four budgets (2,000 ms) that refills at 1 ms a second; six waits are 2,400 ms of wall
+    // time. Each wait leaves 100 ms of its budget for a niced thread to be scheduled on a loaded machine.
+    const p = pool({ interruptible: true, budgetMs: 500, projectMsPerSecond: 1 });
     for (let i = 0; i < 6; i++) await expect(p.run('a', 'wait')).resolves.toBe('waited');
     const next = p.run('a', 'hello');
     if (process.platform === 'linux') await expect(next).resolves.toBe('echo:hello');
