@@ -14,7 +14,7 @@ beforeAll(async () => {
     freshClient,
   } = await startCms({
     CMS_VALIDATION_THREADS: '1',
-    CMS_VALIDATION_BUDGET_MS: '400',
+    CMS_VALIDATION_BUDGET_MS: '1000',
     // The turn order is under test here; the per-project overrun and time-share limits have
     // tests of their own (packages/runtime, the robustness sweep) and would refuse the waiting blow-ups.
     CMS_VALIDATION_MAX_OVERRUNS: '1000',
@@ -61,10 +61,10 @@ describe('content validation budget', () => {
   });
 
   it('when validating content takes longer than the budget, then 400 names the time budget and nothing is stored', async () => {
-    const res = await createNested(22);
+    const res = await createNested(24);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/time budget/);
-    expect(res.body.error.details[0]).toEqual({ path: 'content', message: expect.stringMatching(/400 ms/) });
+    expect(res.body.error.details[0]).toEqual({ path: 'content', message: expect.stringMatching(/1000 ms/) });
     expect((await noisy.get('/v1/content')).body.content).toHaveLength(0);
   });
 
@@ -78,7 +78,7 @@ describe('content validation budget', () => {
       content: JSON.stringify({ code }),
     });
     expect((await quiet.post('/v1/content', { body: item('before') })).status).toBe(201);
-    expect((await createNested(22)).body.error.message).toMatch(/time budget/);
+    expect((await createNested(24)).body.error.message).toMatch(/time budget/);
     expect((await quiet.post('/v1/content', { body: item('after') })).status).toBe(201);
     const refused = await quiet.post('/v1/content', { body: item('NOT-LOWER') });
     expect(refused.status).toBe(400);
@@ -92,7 +92,7 @@ describe('content validation budget', () => {
         finished.push(who);
         return res.status;
       });
-    const noisyCalls = [1, 2, 3, 4, 5].map((n) => track(`noisy${n}`, createNested(22)));
+    const noisyCalls = [1, 2, 3, 4, 5].map((n) => track(`noisy${n}`, createNested(24)));
     const quietCall = track(
       'quiet',
       quiet.post('/v1/content', { body: { type: 'custom', contentType: 'note', title: 'Hi', content: '{"a":1}' } }),
