@@ -32,8 +32,9 @@ describe('postWebhook', () => {
       }, 20);
       res.on('close', () => clearInterval(timer));
     });
-    // The idle timeout alone would never fire: a byte arrives every 20 ms.
-    await expect(postWebhook(url, '{}', {}, { ...options, timeoutMs: 1_000, deadlineMs: 300 })).rejects.toThrow(
+    // The idle timeout alone would never fire: a byte arrives every 20 ms. The deadline leaves a
+    // loaded machine time to connect and start the answer before it.
+    await expect(postWebhook(url, '{}', {}, { ...options, timeoutMs: 3_000, deadlineMs: 1_000 })).rejects.toThrow(
       WebhookDeadlineError,
     );
     expect(ticks).toBeGreaterThan(0);
