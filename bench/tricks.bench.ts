@@ -16,6 +16,9 @@ function stackWith(tricks: PerformanceTricks): Express {
   routes.get('/items', (_req, res) => {
     res.json(BODY);
   });
+  routes.post('/items', (req, res) => {
+    res.status(201).json({ id: 'a', ...(req.body as object) });
+  });
   return createHttpApp({
     service: 'bench',
     logger: createLogger('bench', 'info'),
@@ -35,9 +38,13 @@ function bareExpress(): Express {
 }
 
 /** One trick: the same app with it on and off, served at once, measured in alternating rounds. */
-async function measure(name: string, on: Listening, off: Listening): Promise<string> {
+async function measure(name: string, on: Listening, off: Listening, post?: object): Promise<string> {
+  const request = (url: string) => ({
+    url: `${url}/v1/items`,
+    ...(post ? { method: 'POST' as const, body: post } : {}),
+  });
   try {
-    const { subject, baseline } = await alternate({ url: `${on.url}/v1/items` }, { url: `${off.url}/v1/items` });
+    const { subject, baseline } = await alternate(request(on.url), request(off.url));
     return formatComparison(compare(`${name}: on vs off`, subject, baseline, 1)).replace(/^(PASS|FAIL) /, 'INFO ');
   } finally {
     await on.close();
@@ -62,6 +69,12 @@ export default async function tricksBench(): Promise<string[]> {
       'recordedSecurityHeaders (the shared stack)',
       await listenService(stackWith(tricksWith())),
       await listenService(stackWith(tricksWith({ recordedSecurityHeaders: false }))),
+    ),
+    await measure(
+      'directJsonBodies (the shared stack, a POST of a small JSON body)',
+      await listenService(stackWith(tricksWith())),
+      await listenService(stackWith(tricksWith({ directJsonBodies: false }))),
+      { title: 'hello', tags: ['a', 'b'], done: false },
     ),
   ];
 }

@@ -1,3 +1,4 @@
+import bytes from 'bytes';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Metric } from 'prom-client';
 import {
@@ -10,7 +11,7 @@ import {
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
-import { ALL_TRICKS, type PerformanceTricks } from './performance';
+import { ALL_TRICKS, directJsonBodies, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 
@@ -69,13 +70,17 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.set('trust proxy', options.trustProxy ? 1 : false);
   app.set('etag', false);
 
-  const parseJson = express.json({
-    limit: options.bodyLimit ?? '1mb',
+  const bodyLimit = options.bodyLimit ?? '1mb';
+  const bodyParser = express.json({
+    limit: bodyLimit,
     verify: (req, _res, buf) => {
       (req as unknown as { rawBody: Buffer }).rawBody = buf;
     },
   });
   const tricks = options.tricks ?? ALL_TRICKS;
+  const parseJson = tricks.directJsonBodies
+    ? directJsonBodies(bodyParser, bytes.parse(bodyLimit) ?? Infinity)
+    : bodyParser;
   app.use(requestId(), metrics.middleware);
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
   app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));

@@ -7,14 +7,20 @@
  */
 export { serverWithAppPrototypes } from './app-prototypes';
 export { recordedHeaders } from './recorded-headers';
+export { directJsonBodies } from './direct-json-bodies';
 
 /** Which middleware tricks are on; all are unless a benchmark turns one off. */
 export interface PerformanceTricks {
   /** helmet's headers worked out once (`recordedHeaders`). */
   recordedSecurityHeaders: boolean;
+  /** Plain JSON bodies read without body-parser's general path (`directJsonBodies`). */
+  directJsonBodies: boolean;
 }
 
-export const ALL_TRICKS: Readonly<PerformanceTricks> = Object.freeze({ recordedSecurityHeaders: true });
+export const ALL_TRICKS: Readonly<PerformanceTricks> = Object.freeze({
+  recordedSecurityHeaders: true,
+  directJsonBodies: true,
+});
 
 /** The tricks with some switched off (a benchmark's "off" side). */
 export const tricksWith = (changes: Partial<PerformanceTricks> = {}): PerformanceTricks => ({
