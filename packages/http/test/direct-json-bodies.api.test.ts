@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -120,6 +121,16 @@ describe('which requests take the direct path', () => {
     const res = await request(app).post('/').set('x-case', 'plain').send({ a: 1 });
     expect(res.body).toEqual({ body: { a: 1 } });
     expect(fellBack).toEqual([]);
+  });
+
+  it('when the body has been read, then what follows runs in the async context the request had', async () => {
+    const context = new AsyncLocalStorage<string>();
+    const app = express();
+    app.use((req, _res, next) => context.run(String(req.headers['x-case']), next));
+    app.use(directJsonBodies(express.json(), 1024));
+    app.post('/', (req, res) => res.json({ context: context.getStore() ?? null, body: req.body }));
+    const res = await request(app).post('/').set('x-case', 'traced').send({ a: 1 });
+    expect(res.body).toEqual({ context: 'traced', body: { a: 1 } });
   });
 
   it('when the body comes chunked, without a declared length, then body-parser reads it', async () => {

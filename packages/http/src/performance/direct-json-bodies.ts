@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 
@@ -52,8 +53,13 @@ export function directJsonBodies(parser: RequestHandler, limitBytes: number): Re
 
 type Done = (error: Error | null, raw?: Buffer, body?: unknown) => void;
 
-/** Reads the whole body once; node's parser has checked it against the declared length. */
-function readJson(req: IncomingMessage, done: Done): void {
+/**
+ * Reads the whole body once; node's parser has checked it against the declared length. `done`
+ * runs in the caller's async context, as body-parser's callback does (raw-body binds it), so
+ * what follows keeps the request's context, not the socket's.
+ */
+function readJson(req: IncomingMessage, callback: Done): void {
+  const done = AsyncResource.bind(callback);
   const chunks: Buffer[] = [];
   const cleanUp = () => {
     req.off('data', onData);
