@@ -15,6 +15,9 @@ beforeAll(async () => {
   } = await startCms({
     CMS_VALIDATION_THREADS: '1',
     CMS_VALIDATION_BUDGET_MS: '1000',
+    // The time budget is under test: the blow-ups below also allocate as they run, and on a fast
+    // machine they reached the default 64 MB before the second. The memory budget has tests of its own.
+    CMS_VALIDATION_MEMORY_MB: '2048',
     // The turn order is under test here; the per-project overrun and time-share limits have
     // tests of their own (packages/runtime, the robustness sweep) and would refuse the waiting blow-ups.
     CMS_VALIDATION_MAX_OVERRUNS: '1000',
