@@ -1,11 +1,14 @@
 import express from 'express';
 import OpenAI from 'openai';
-// The gateway's own fetch, from its file: not part of the service's exports.
+// The gateway's own fetch and the shared stack's JSON body reader, from their files: not part of
+// their packages' exports.
 import { httpFetch } from '@platform/llm/src/vendors/http-fetch';
+import { directJsonBodies } from '@platform/http/src/performance';
 import { listenService, type Listening } from './listen';
 
 /**
- * The least a gateway on this design's stack can do: Express with its JSON body parser, the
+ * The least a gateway on this design's stack can do: Express reading the JSON body as the
+ * shared stack reads it (`directJsonBodies`, body-parser for anything unusual), the
  * official OpenAI SDK (with the gateway's own fetch) calling `baseUrl`, and the answer's bytes
  * written on as they come; no keys, checks, limits or logs. Measured beside the gateway, it
  * shows what the stack costs a stream before the gateway does anything of its own.
@@ -13,7 +16,7 @@ import { listenService, type Listening } from './listen';
 export async function listenSdkRelay(baseUrl: string, apiKey: string): Promise<Listening> {
   const sdk = new OpenAI({ apiKey, baseURL: baseUrl, maxRetries: 0, fetch: httpFetch });
   const app = express();
-  app.use(express.json());
+  app.use(directJsonBodies(express.json(), 1024 * 1024));
   app.post('/v1/chat/completions', async (req, res) => {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
