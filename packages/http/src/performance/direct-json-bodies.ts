@@ -56,11 +56,13 @@ type Done = (error: Error | null, raw?: Buffer, body?: unknown) => void;
 
 /**
  * Reads the whole body once; node's parser has checked it against the declared length. `done`
- * runs in the caller's async context, as body-parser's callback does (raw-body binds it), so
- * what follows keeps the request's context, not the socket's.
+ * runs in the caller's async context, as body-parser's callback does, so what follows keeps the
+ * request's context, not the socket's. (Through a resource of its own: on Node 20
+ * `AsyncResource.bind` also builds two deprecation wrappers a call.)
  */
 function readJson(req: IncomingMessage, callback: Done): void {
-  const done = AsyncResource.bind(callback);
+  const context = new AsyncResource('directJsonBodies');
+  const done: Done = (error, raw, body) => context.runInAsyncScope(callback, null, error, raw, body);
   const chunks: Buffer[] = [];
   const cleanUp = () => {
     req.off('data', onData);
