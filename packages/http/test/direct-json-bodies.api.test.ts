@@ -64,6 +64,17 @@ const cases: [string, string, Buffer | string, Record<string, string>?][] = [
   ['a prototype key', 'application/json', '{"__proto__":{"admin":true},"constructor":1}'],
 ];
 
+/** Runs `use` against `app` listening on a port of its own (for requests supertest cannot make), then closes it. */
+async function serving(app: express.Express, use: (server: http.Server, port: number) => Promise<void>): Promise<void> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await use(server, (server.address() as AddressInfo).port);
+  } finally {
+    server.close();
+  }
+}
+
 describe('plain JSON bodies read directly', () => {
   const on = stack(true);
   const off = stack(false);
@@ -135,10 +146,7 @@ describe('which requests take the direct path', () => {
 
   it('when the body comes chunked, without a declared length, then body-parser reads it', async () => {
     const { app, fellBack } = withFallback();
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const { port } = server.address() as AddressInfo;
+    await serving(app, async (_server, port) => {
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const post = http.request({
           port,
@@ -151,9 +159,7 @@ describe('which requests take the direct path', () => {
       });
       expect(status).toBe(200);
       expect(fellBack).toEqual(['chunked']);
-    } finally {
-      server.close();
-    }
+    });
   });
 
   it.each([
@@ -181,10 +187,7 @@ describe('which requests take the direct path', () => {
       abortSeen();
       res.status(400).end();
     }) as express.ErrorRequestHandler);
-    const server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    try {
+    await serving(app, async (server, port) => {
       const arrived = new Promise<void>((resolve) => server.once('request', () => resolve()));
       const cut = http.request({
         port,
@@ -199,8 +202,6 @@ describe('which requests take the direct path', () => {
       const res = await request(server).post('/').send({ a: 1 });
       expect(res.body).toEqual({ ok: true });
       expect(seen).toEqual(['request.aborted', { a: 1 }]);
-    } finally {
-      server.close();
-    }
+    });
   });
 });

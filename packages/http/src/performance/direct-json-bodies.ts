@@ -7,8 +7,8 @@ const PLAIN_JSON = /^application\/json(?:\s*;\s*charset="?utf-8"?)?\s*$/i;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
-/** What body-parser hands on for a body it cannot parse; the error handler answers it with a 400. */
-function unparsable(error: Error, type: string): Error {
+/** A body error as body-parser types it (`entity.parse.failed`, `request.aborted`); the error handler answers it with a 400. */
+function bodyError(error: Error, type: string): Error {
   return Object.assign(error, { status: 400, statusCode: 400, expose: true, type });
 }
 
@@ -73,7 +73,7 @@ function readJson(req: IncomingMessage, callback: Done): void {
   const onData = (chunk: Buffer) => chunks.push(chunk);
   const onError = (error: Error) => {
     cleanUp();
-    done(unparsable(error, 'request.aborted'));
+    done(bodyError(error, 'request.aborted'));
   };
   // Closed before its end: the client went away mid-body.
   const onClose = () => onError(new Error('request aborted'));
@@ -84,14 +84,14 @@ function readJson(req: IncomingMessage, callback: Done): void {
     const first = firstSignificantByte(raw, start);
     // body-parser's strict mode: an object or an array, never a bare value.
     if (first !== 0x7b && first !== 0x5b) {
-      done(unparsable(new SyntaxError('JSON body must be an object or an array'), 'entity.parse.failed'));
+      done(bodyError(new SyntaxError('JSON body must be an object or an array'), 'entity.parse.failed'));
       return;
     }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8', start));
     } catch (error) {
-      done(unparsable(error as Error, 'entity.parse.failed'));
+      done(bodyError(error as Error, 'entity.parse.failed'));
       return;
     }
     done(null, raw, body);
