@@ -40,3 +40,52 @@ export interface UserRegisteredData {
 /** `auth.verification.requested` and `auth.password-reset.requested`. */
 export type VerificationRequestedData = AuthEmailData;
 export type PasswordResetRequestedData = AuthEmailData;
+
+/**
+ * Events of the control plane (`services/console`). The console writes
+ * `projectErasureRequested` through its outbox when a project is deleted; each of the six
+ * services consumes it idempotently, erases every row of that project in its own database and
+ * answers `projectErased` naming itself. `memberAction` records a write a console member made
+ * in a service with a member token, for the console's audit log.
+ */
+export const PLATFORM_EVENTS = {
+  projectErasureRequested: 'platform.project.erasure-requested',
+  projectErased: 'platform.project.erased',
+  memberAction: 'platform.member.action',
+} as const;
+
+/** The services that confirm a project's erasure, in the order the console shows them. */
+export const ERASING_SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as const;
+export type ErasingService = (typeof ERASING_SERVICES)[number];
+
+/** `platform.project.erasure-requested` */
+export interface ProjectErasureRequestedData {
+  tenantId: string;
+  projectId: string;
+  requestedAt: string;
+}
+
+/** `platform.project.erased`: one per service and project. */
+export interface ProjectErasedData {
+  tenantId: string;
+  projectId: string;
+  service: ErasingService;
+  erasedAt: string;
+}
+
+/** `platform.member.action`: a write a console member made in a service with a member token. */
+export interface MemberActionData {
+  tenantId: string;
+  projectId: string;
+  memberId: string;
+  memberEmail: string;
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+  service: ErasingService;
+  method: string;
+  /** The route pattern (`/v1/content/:id`), never the query string. */
+  route: string;
+  status: number;
+  clientAddress: string;
+  userAgent: string;
+  at: string;
+}

@@ -9,6 +9,12 @@ export { idempotent } from './idempotent-consumer';
 export { eventMigrations } from './migrations';
 export {
   AUTH_EVENTS,
+  PLATFORM_EVENTS,
+  ERASING_SERVICES,
+  type ErasingService,
+  type ProjectErasureRequestedData,
+  type ProjectErasedData,
+  type MemberActionData,
   LOCALE_PATTERN,
   SECRET_BEARING_EVENTS,
   type AuthEmailData,
