@@ -22,7 +22,12 @@ interface Description {
 
 const REF = '#/components/schemas/';
 
-/** Converts one Joi schema; schemas named with `.id()` land in `components` and are referenced. */
+/**
+ * Converts one Joi schema. In a response, schemas named with `.id()` land in `components` and are
+ * referenced. A request schema is written out in place: generators (openapi-typescript by default)
+ * read a `default` in a component as "always present", which is true of a response but makes a
+ * request field required; in place, under the request body or parameter, a default keeps it optional.
+ */
 export function toJsonSchema(
   schema: Joi.Schema,
   components: Components,
@@ -32,10 +37,24 @@ export function toJsonSchema(
   const json = parse(schema, 'open-api-3.1', local) as JsonSchema;
   delete json.schemas;
   patch(schema.describe() as Description, json, local);
-  for (const [name, converted] of Object.entries(local)) {
-    addComponent(components, name, direction === 'request' ? openObjects(converted) : converted);
+  if (direction === 'request') return openObjects(inlineRefs(json, local, []));
+  for (const [name, converted] of Object.entries(local)) addComponent(components, name, converted);
+  return json;
+}
+
+/** Replaces each reference to a schema of `local` by that schema; a request schema cannot refer to itself. */
+function inlineRefs(json: unknown, local: Components, names: string[]): JsonSchema {
+  if (Array.isArray(json)) return json.map((item) => inlineRefs(item, local, names)) as unknown as JsonSchema;
+  if (!json || typeof json !== 'object') return json as JsonSchema;
+  const { $ref, ...rest } = json as JsonSchema;
+  if (typeof $ref === 'string' && $ref.startsWith(REF) && local[$ref.slice(REF.length)]) {
+    const name = $ref.slice(REF.length);
+    if (names.includes(name)) throw new Error(`contract: the request schema ${name} refers to itself`);
+    return { ...inlineRefs(local[name], local, [...names, name]), ...inlineRefs(rest, local, names) };
   }
-  return direction === 'request' ? openObjects(json) : json;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(json)) out[key] = inlineRefs(value, local, names);
+  return out;
 }
 
 /** Names a schema in the document's components; one name cannot stand for two different schemas. */
@@ -47,12 +66,12 @@ function addComponent(components: Components, name: string, schema: JsonSchema):
 }
 
 /**
- * A request body written in JSON Schema (validated by ajv) as the component `id`: its objects
- * are open in the document, as Joi request bodies are, since unknown fields are dropped, not refused.
+ * A request body written in JSON Schema (validated by ajv), in place like every request schema and
+ * titled `id`: its objects are open in the document, as Joi request bodies are, since unknown fields
+ * are dropped, not refused.
  */
-export function jsonSchemaComponent(id: string, schema: JsonSchema, components: Components): JsonSchema {
-  addComponent(components, id, openObjects(schema));
-  return { $ref: `${REF}${id}` };
+export function requestJsonSchema(id: string, schema: JsonSchema): JsonSchema {
+  return { title: id, ...openObjects(schema) };
 }
 
 /**

@@ -1,12 +1,20 @@
 import type Joi from 'joi';
-import { buildOpenApiDocument, errorResponses, jsonResponse, type JsonSchema } from '@platform/tenancy';
-import { jsonSchemaComponent, toJsonSchema, type Components } from './convert';
+import {
+  buildOpenApiDocument,
+  errorResponses,
+  jsonResponse,
+  type JsonSchema,
+  type OpenApiTag,
+} from '@platform/tenancy';
+import { requestJsonSchema, toJsonSchema, type Components } from './convert';
 import type { OperationDefinition } from './operation';
 
 export interface ContractInput {
   title: string;
   description: string;
   operations: OperationDefinition[];
+  /** The service's features: an operation without `tags` takes the tag whose `paths` prefix its path (else its first segment). */
+  tags?: OpenApiTag[];
 }
 
 interface Described {
@@ -43,7 +51,7 @@ function operationObject(op: OperationDefinition, components: Components): Recor
   const bodySchema = request.body
     ? toJsonSchema(request.body, components, 'request')
     : request.jsonBody
-      ? jsonSchemaComponent(request.jsonBody.id, request.jsonBody.schema, components)
+      ? requestJsonSchema(request.jsonBody.id, request.jsonBody.schema)
       : request.rawBody;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) {
@@ -90,5 +98,6 @@ export function buildContractDocument(input: ContractInput): Record<string, unkn
     description: input.description,
     paths,
     schemas: components as Record<string, JsonSchema>,
+    tags: input.tags,
   });
 }

@@ -82,7 +82,7 @@ describe('Joi to OpenAPI conversion', () => {
     expect(() => toJsonSchema(Joi.object({ b: Joi.string() }).id('Thing'), components, 'response')).toThrow(/Thing/);
   });
 
-  it('when a body is written in JSON Schema, then it is a component with open objects, and its name cannot be taken by another schema', () => {
+  it('when a body is written in JSON Schema, then it is written in place, titled by its id, with open objects', () => {
     const closed = { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } };
     const operation = (request: Parameters<typeof defineOperation>[0]['request'], path: string) =>
       defineOperation({
@@ -99,20 +99,29 @@ describe('Joi to OpenAPI conversion', () => {
       description: 'test',
       operations: [operation({ jsonBody: { id: 'ThingBody', schema: closed } }, '/things')],
     }) as { paths: Record<string, Record<string, { requestBody: unknown }>>; components: { schemas: object } };
-    expect(JSON.stringify(doc.paths['/things'].post.requestBody)).toContain('#/components/schemas/ThingBody');
-    expect(doc.components.schemas).toMatchObject({ ThingBody: { properties: { a: { type: 'string' } } } });
-    expect(doc.components.schemas).not.toMatchObject({ ThingBody: { additionalProperties: false } });
+    expect(doc.paths['/things'].post.requestBody).toEqual({
+      required: true,
+      content: {
+        'application/json': { schema: { title: 'ThingBody', type: 'object', properties: { a: { type: 'string' } } } },
+      },
+    });
+    expect(doc.components.schemas).not.toHaveProperty('ThingBody');
+  });
 
-    expect(() =>
-      buildContractDocument({
-        title: 'Things',
-        description: 'test',
-        operations: [
-          operation({ jsonBody: { id: 'ThingBody', schema: closed } }, '/things'),
-          operation({ body: Joi.object({ b: Joi.string() }).id('ThingBody') }, '/others'),
-        ],
-      }),
-    ).toThrow(/ThingBody/);
+  it('when a request schema names parts with .id(), then they are written in place, so a field with a default stays optional for generators', () => {
+    const kind = Joi.string().valid('info', 'alert').default('info').id('Kind');
+    const body = Joi.object({ title: Joi.string().required(), kind, data: Joi.object().default({}) }).id('NoteInput');
+    const components = {};
+    expect(toJsonSchema(body, components, 'request')).toEqual({
+      type: 'object',
+      properties: {
+        title: { type: 'string' },
+        kind: { type: 'string', enum: ['info', 'alert'], default: 'info' },
+        data: { type: 'object', default: {} },
+      },
+      required: ['title'],
+    });
+    expect(components).toEqual({});
   });
 });
 
@@ -154,7 +163,11 @@ describe('the document built from operations', () => {
     ]);
     expect(op.requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingInput' } } },
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+      },
     });
   });
 
@@ -229,5 +242,55 @@ describe('the document built from operations', () => {
     const validate = ajv.compile({ $ref: '#/components/schemas/Thing', components: doc.components });
     expect(validate({ success: true, id: 'x' })).toBe(true);
     expect(validate({ success: true })).toBe(false);
+  });
+});
+
+describe('tags', () => {
+  const operation = (path: string, tags?: string[]) =>
+    defineOperation({
+      method: 'get',
+      path,
+      operationId: path.replace(/\W/g, ''),
+      summary: 'Get',
+      security: KEYS,
+      ...(tags ? { tags } : {}),
+      responses: { 200: json('Done', succeeded(Joi, {})) },
+      errors: [404],
+    });
+  const doc = buildContractDocument({
+    title: 't',
+    description: 'd',
+    operations: [
+      operation('/pay/customers/{id}'),
+      operation('/pay/customers'),
+      operation('/pay/config'),
+      operation('/widgets/{id}'),
+      operation('/.well-known/keys.json'),
+      operation('/widgets/special', ['specials']),
+    ],
+    tags: [
+      { name: 'customers', description: 'Customers', paths: ['/pay/customers'] },
+      { name: 'pay', description: 'Payments', paths: ['/pay'] },
+    ],
+  }) as { paths: Record<string, { get: { tags: string[] } }>; tags: unknown };
+
+  it('when an operation names no tag, then it takes the declared tag with the longest prefix of its path, else its first segment', () => {
+    const tagOf = (path: string) => doc.paths[path].get.tags;
+    expect(tagOf('/pay/customers/{id}')).toEqual(['customers']);
+    expect(tagOf('/pay/customers')).toEqual(['customers']);
+    expect(tagOf('/pay/config')).toEqual(['pay']);
+    expect(tagOf('/widgets/{id}')).toEqual(['widgets']);
+    expect(tagOf('/.well-known/keys.json')).toEqual(['well-known']);
+    expect(tagOf('/widgets/special')).toEqual(['specials']);
+  });
+
+  it('when tags are used, then the document lists each with a description, declared ones first', () => {
+    expect(doc.tags).toEqual([
+      { name: 'customers', description: 'Customers' },
+      { name: 'pay', description: 'Payments' },
+      { name: 'widgets', description: 'Operations under /v1/widgets' },
+      { name: 'well-known', description: 'Operations under /v1/.well-known' },
+      { name: 'specials', description: 'Operations under /v1/widgets' },
+    ]);
   });
 });

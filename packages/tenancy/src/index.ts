@@ -42,5 +42,6 @@ export {
   type JsonSchema,
   type OpenApiInput,
 } from './openapi';
+export { type OpenApiTag } from './openapi-tags';
 export { toIso } from './time';
 export { ProjectSlots } from './project-slots';

@@ -1,5 +1,7 @@
 /** Pieces every service's OpenAPI 3.1 document shares: the key headers, the bearer, the error envelope. */
 import { ERROR_STATUS } from './errors';
+import { lintableOperation, lintablePathParameters, lintableSchema } from './openapi-schemas';
+import { defaultTag, documentTags, type OpenApiTag } from './openapi-tags';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -88,30 +90,50 @@ export interface OpenApiInput {
   description: string;
   paths: Record<string, unknown>;
   schemas?: Record<string, JsonSchema>;
+  /** The features' tags; an operation that names no tag takes one from these by path, else its path's first segment. */
+  tags?: OpenApiTag[];
+  /** Defaults to the platform's own terms (the services are not published under an open licence). */
+  license?: { name: string; identifier?: string; url?: string };
 }
+
+const PROPRIETARY = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
 const pick = (responses: Record<string, unknown> = {}, status: string) =>
   status in responses ? { [status]: responses[status] } : {};
 
-type Operation = { security?: Record<string, unknown>[]; responses?: Record<string, unknown> };
+type Operation = {
+  security?: Record<string, unknown>[];
+  responses?: Record<string, unknown>;
+  tags?: string[];
+  [key: string]: unknown;
+};
 
-/** Applies `change` to every operation of every path. */
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-/** Applies `change` to each operation; a path item's other fields (its shared `parameters`) stay as they are. */
-function eachOperation(paths: Record<string, unknown>, change: (op: Operation) => Operation): Record<string, unknown> {
+/** Applies `change` to each operation; a path item's shared `parameters` only get their schemas made lintable. */
+function eachOperation(
+  paths: Record<string, unknown>,
+  change: (op: Operation, path: string) => Operation,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
       Object.fromEntries(
         Object.entries(item as Record<string, Operation>).map(([key, value]) => [
           key,
-          HTTP_METHODS.has(key) ? change(value) : value,
+          HTTP_METHODS.has(key) ? change(value, path) : key === 'parameters' ? lintablePathParameters(value) : value,
         ]),
       ),
     ]),
   );
 }
+
+const operationsOf = (paths: Record<string, unknown>) =>
+  Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Operation>)
+      .filter(([key]) => HTTP_METHODS.has(key))
+      .map(([, op]) => ({ path, op })),
+  );
 
 /** Every operation behind the key headers is also under the per-project rate limit: it may answer 429. */
 const withProjectRateLimit = (op: Operation): Operation =>
@@ -136,15 +158,47 @@ const withUnavailable = (op: Operation): Operation => ({
   responses: { ...op.responses, ...UNAVAILABLE, ...pick(op.responses, '503') },
 });
 
+/**
+ * The shared HTTP layer reads every request's JSON body before the route: an operation that lists no
+ * 4xx of its own still answers 400 to a body that is not JSON and 413 to one over the size limit.
+ */
+const withBodyRefusals = (op: Operation): Operation =>
+  Object.keys(op.responses ?? {}).some((status) => /^4/.test(status))
+    ? op
+    : { ...op, responses: { ...op.responses, ...errorResponses(400, 413) } };
+
+/** Only the security schemes some operation uses: a declared scheme nothing uses misleads readers and tools. */
+function usedSecuritySchemes(paths: Record<string, unknown>): Record<string, unknown> {
+  const used = new Set(
+    operationsOf(paths).flatMap(({ op }) => (op.security ?? []).flatMap((requirement) => Object.keys(requirement))),
+  );
+  return Object.fromEntries(Object.entries(securitySchemes).filter(([name]) => used.has(name)));
+}
+
 export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
+  const declared = input.tags ?? [];
+  const paths = eachOperation(input.paths, (op, path) =>
+    lintableOperation({
+      ...withUnavailable(withProjectRateLimit(withBodyRefusals(op))),
+      tags: op.tags?.length ? op.tags : [defaultTag(path, declared)],
+    }),
+  );
+  const used = operationsOf(paths).flatMap(({ path, op }) => (op.tags ?? []).map((tag) => ({ tag, path })));
+  const schemas = { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) };
   return {
     openapi: '3.1.0',
-    info: { title: input.title, version: '1.0.0', description: input.description },
+    info: {
+      title: input.title,
+      version: '1.0.0',
+      description: input.description,
+      license: input.license ?? PROPRIETARY,
+    },
     servers: [{ url: '/v1' }],
-    paths: eachOperation(input.paths, (op) => withUnavailable(withProjectRateLimit(op))),
+    tags: documentTags(used, declared),
+    paths,
     components: {
-      securitySchemes,
-      schemas: { Error: errorEnvelopeSchema, ...(input.schemas ?? {}) },
+      securitySchemes: usedSecuritySchemes(paths),
+      schemas: Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, lintableSchema(schema)])),
     },
   };
 }

@@ -189,5 +189,20 @@ export const openapi = withRetryAfter(
     description:
       'Registration and login with email and password, token refresh and rotation, logout, password reset, email verification, profile and metadata, lookup by email. All paths start with /v1. Errors: {success: false, error: {code, message, details?}} with codes VALIDATION_ERROR 400, UNAUTHORIZED 401 (keys), INVALID_CREDENTIALS 401, INVALID_SESSION 401 (bearer or refresh token), NOT_FOUND 404, USER_ALREADY_EXISTS 409, TOKEN_EXPIRED 410, ACCOUNT_LOCKED 423, RATE_LIMITED 429.',
     operations,
+    tags: [
+      {
+        name: 'registration',
+        description: 'Sign-up, e-mail verification and password reset',
+        paths: ['/register', '/verify-email', '/resend-verification', '/forgot-password', '/reset-password'],
+      },
+      {
+        name: 'sessions',
+        description: 'Login, token refresh and logout',
+        paths: ['/login', '/refresh-token', '/logout'],
+      },
+      { name: 'profile', description: "The signed-in user's own account", paths: ['/me'] },
+      { name: 'users', description: "Lookups across the project's users", paths: ['/users'] },
+      { name: 'keys', description: 'The public keys that verify access tokens', paths: ['/.well-known'] },
+    ],
   }),
 );

@@ -245,4 +245,30 @@ export const openapi = buildContractDocument({
     "Part of the application backend platform. All paths start with /v1. Payments go through the tenant's own Stripe " +
     'account (keys per project and environment, see PUT /pay/config); every /pay/... path is also served as /stripe/... .',
   operations,
+  tags: [
+    {
+      name: 'config',
+      description: "The project's Stripe keys and webhook secrets per environment",
+      paths: ['/pay/config', '/stripe/config'],
+    },
+    { name: 'checkout', description: 'Stripe Checkout sessions', paths: ['/pay/checkout', '/stripe/checkout'] },
+    { name: 'payment-intents', description: 'Payment intents', paths: ['/pay/payment', '/stripe/payment'] },
+    {
+      name: 'portal',
+      description: 'Customer portal sessions',
+      paths: ['/pay/customer-portal', '/stripe/customer-portal'],
+    },
+    {
+      name: 'customers',
+      description: 'Stripe customers tagged with the project',
+      paths: ['/pay/customers', '/stripe/customers'],
+    },
+    { name: 'account', description: "The project's Stripe account status", paths: ['/pay/account', '/stripe/account'] },
+    {
+      name: 'webhooks',
+      description: 'Stripe events received for a project',
+      paths: ['/pay/webhooks', '/stripe/webhooks'],
+    },
+    { name: 'subscriptions', description: 'Subscriptions kept current by Stripe events', paths: ['/customer'] },
+  ],
 });

@@ -282,4 +282,18 @@ export const openapi = buildContractDocument({
   description:
     'Content items (blog, faq, page, custom), custom content types validated by JSON Schema, and platform-wide news refreshed from RSS/Atom feeds every 2 hours. Part of the application backend platform. All paths start with /v1.',
   operations: [...contentOperations, ...webhookOperations, ...contentTypeOperations, ...newsOperations],
+  tags: [
+    { name: 'content', description: 'Content items, their drafts, publishing and revisions', paths: ['/content'] },
+    {
+      name: 'content-types',
+      description: 'Content types: the JSON Schema a type of content follows',
+      paths: ['/content-types'],
+    },
+    {
+      name: 'webhooks',
+      description: 'Webhooks told about content changes, and their deliveries',
+      paths: ['/webhooks'],
+    },
+    { name: 'news', description: 'News read from the configured feeds', paths: ['/news'] },
+  ],
 });

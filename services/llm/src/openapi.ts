@@ -229,6 +229,17 @@ const document = buildContractDocument({
     'an OpenAI-compatible gateway (/chat/completions whole and streamed, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
     'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
   operations: [...gatewayOperations, ...operations],
+  tags: [
+    {
+      name: 'completions',
+      description: 'OpenAI-compatible chat and text completions, and the models they can use',
+      paths: ['/chat', '/completions', '/models'],
+    },
+    { name: 'batches', description: 'Batches of completions run in the background', paths: ['/batch'] },
+    { name: 'limits', description: "The project's limits and provider fallbacks", paths: ['/limits', '/fallbacks'] },
+    { name: 'providers', description: "The project's own vendor keys", paths: ['/providers'] },
+    { name: 'usage', description: 'Request logs and usage statistics', paths: ['/logs', '/stats'] },
+  ],
 });
 
 // The single credential is this service's own scheme, beside the shared ones.

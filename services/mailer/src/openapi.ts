@@ -294,14 +294,31 @@ const document = buildContractDocument({
     'vendor delivery webhooks. All paths start with /v1. Outside production a project without a provider sends through ' +
     'a built-in outbox transport that stores the rendered email in its log instead of sending it.',
   operations,
+  tags: [
+    { name: 'emails', description: 'Sending e-mail, its log and statistics', paths: ['/emails', '/logs', '/stats'] },
+    { name: 'templates', description: 'Handlebars templates and their previews', paths: ['/templates'] },
+    { name: 'suppressions', description: 'Recipients the project no longer sends to', paths: ['/suppressions'] },
+    {
+      name: 'unsubscribe',
+      description: 'The unsubscribe page a recipient reaches from an e-mail',
+      paths: ['/unsubscribe'],
+    },
+    { name: 'providers', description: "The project's e-mail vendors", paths: ['/providers'] },
+    { name: 'webhooks', description: "Vendors' delivery events", paths: ['/webhooks'] },
+  ],
 });
 
 // The unsubscribe page is HTML, which the contract's JSON responses do not describe.
-const paths = document.paths as Record<string, Record<string, { responses: Record<string, object> }>>;
+const paths = document.paths as Record<
+  string,
+  Record<
+    string,
+    { responses: Record<string, object>; requestBody?: { content: Record<string, { schema: JsonSchema }> } }
+  >
+>;
 // A provider's config is the Mailgun or the SendGrid shape by `type` (Joi.when): a Mailgun config also
 // fits the open SendGrid object, so "one of" would refuse it; and the config is always required.
-const components = document.components as { schemas: Record<string, JsonSchema> };
-const providerInput = components.schemas.ProviderInput as {
+const providerInput = paths['/providers'].post.requestBody!.content['application/json'].schema as {
   properties: Record<string, JsonSchema>;
   required: string[];
 };

@@ -236,4 +236,12 @@ export const openapi = buildContractDocument({
     'broadcasts, soft delete and expiry; live streams (Server-Sent Events) and an inbox the end user calls with ' +
     'their own access token. Part of the application backend platform. All paths start with /v1.',
   operations: [...keyedOperations, ...endUserOperations],
+  tags: [
+    {
+      name: 'notifications',
+      description: 'Notifications sent and read with the project keys',
+      paths: ['/notifications'],
+    },
+    { name: 'inbox', description: "The end user's own notifications, read with their access token", paths: ['/me'] },
+  ],
 });

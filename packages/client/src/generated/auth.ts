@@ -240,10 +240,6 @@ export interface components {
                 }[];
             };
         };
-        /** @description Free-form key/value object */
-        Metadata: {
-            [key: string]: unknown;
-        };
         User: {
             /** Format: uuid */
             id: string;
@@ -377,7 +373,10 @@ export interface operations {
                     email: string;
                     /** @description 8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters */
                     password: string;
-                    metadata?: components["schemas"]["Metadata"];
+                    /** @description Free-form key/value object */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -972,7 +971,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    metadata?: components["schemas"]["Metadata"];
+                    /** @description Free-form key/value object */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -1039,7 +1041,10 @@ export interface operations {
                     /** Format: uri */
                     avatarUrl?: string | null;
                     username?: string | null;
-                    metadata?: components["schemas"]["Metadata"];
+                    /** @description Free-form key/value object */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -1178,6 +1183,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */

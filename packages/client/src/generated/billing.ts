@@ -452,17 +452,6 @@ export interface components {
                 }[];
             };
         };
-        StripeConfigInput: {
-            /**
-             * @description Defaults to the `environment` query parameter, then `test`
-             * @enum {string}
-             */
-            environment?: "test" | "live";
-            /** @description Stripe secret (or restricted) key; stored encrypted, never returned */
-            secretKey: string;
-            /** @description Stripe webhook signing secret (whsec_...); when left out, the stored one is kept */
-            webhookSecret?: string;
-        };
         StripeConfigStatus: {
             /** @enum {string} */
             environment: "test" | "live";
@@ -490,32 +479,6 @@ export interface components {
             updatedAt: string | null;
             environments?: components["schemas"]["StripeConfigStatus"][];
         };
-        LineItem: {
-            /** @description Stripe price id */
-            price: string;
-            quantity: number;
-        };
-        CheckoutSessionInput: {
-            line_items: components["schemas"]["LineItem"][];
-            /** @enum {string} */
-            mode: "payment" | "subscription" | "setup";
-            /** Format: uri */
-            success_url: string;
-            /** Format: uri */
-            cancel_url: string;
-            /**
-             * Format: email
-             * @description Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email
-             */
-            customer_email?: string;
-            /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            };
-            allow_promotion_codes?: boolean;
-            /** @enum {string} */
-            billing_address_collection?: "auto" | "required";
-        };
         CheckoutSessionCreated: {
             /** @constant */
             success: true;
@@ -540,23 +503,6 @@ export interface components {
                 customer?: string | null;
                 url?: string | null;
             };
-        };
-        PaymentIntentInput: {
-            /** @description In the smallest currency unit */
-            amount: number;
-            currency: string;
-            /** @description The signed-in user's own customer (404 for any other); the default */
-            customer?: string;
-            description?: string;
-            /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            };
-            payment_method_types?: string[];
-            /** Format: email */
-            receipt_email?: string;
-            /** @enum {string} */
-            setup_future_usage?: "on_session" | "off_session";
         };
         PaymentIntentCreated: {
             /** @constant */
@@ -583,12 +529,6 @@ export interface components {
                 currency: string;
             };
         };
-        PortalSessionInput: {
-            /** @description The signed-in user's own customer (404 for any other); the default */
-            customer?: string;
-            /** Format: uri */
-            return_url: string;
-        };
         PortalSessionCreated: {
             /** @constant */
             success: true;
@@ -597,17 +537,6 @@ export interface components {
                 url: string;
                 customer: string;
                 return_url: string | null;
-            };
-        };
-        CustomerInput: {
-            /** Format: email */
-            email?: string;
-            name?: string;
-            description?: string;
-            phone?: string;
-            /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
-            metadata?: {
-                [key: string]: string | number | boolean;
             };
         };
         /** @description Stripe's customer shape; `created` is Stripe's Unix time, `createdAt` the same instant in ISO 8601 */
@@ -637,17 +566,6 @@ export interface components {
             /** @description Same as customers (Stripe naming) */
             data?: components["schemas"]["Customer"][];
             has_more: boolean;
-        };
-        CustomerUpdateInput: {
-            /** Format: email */
-            email?: string;
-            name?: string;
-            description?: string;
-            phone?: string;
-            /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
-            metadata?: {
-                [key: string]: string | number | boolean;
-            };
         };
         DeletedCustomer: {
             id: string;
@@ -800,7 +718,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StripeConfigInput"];
+                "application/json": {
+                    /**
+                     * @description Defaults to the `environment` query parameter, then `test`
+                     * @enum {string}
+                     */
+                    environment?: "test" | "live";
+                    /** @description Stripe secret (or restricted) key; stored encrypted, never returned */
+                    secretKey: string;
+                    /** @description Stripe webhook signing secret (whsec_...); when left out, the stored one is kept */
+                    webhookSecret?: string;
+                };
             };
         };
         responses: {
@@ -864,7 +792,31 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CheckoutSessionInput"];
+                "application/json": {
+                    line_items: {
+                        /** @description Stripe price id */
+                        price: string;
+                        quantity: number;
+                    }[];
+                    /** @enum {string} */
+                    mode: "payment" | "subscription" | "setup";
+                    /** Format: uri */
+                    success_url: string;
+                    /** Format: uri */
+                    cancel_url: string;
+                    /**
+                     * Format: email
+                     * @description Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email
+                     */
+                    customer_email?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    allow_promotion_codes?: boolean;
+                    /** @enum {string} */
+                    billing_address_collection?: "auto" | "required";
+                };
             };
         };
         responses: {
@@ -1063,7 +1015,23 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PaymentIntentInput"];
+                "application/json": {
+                    /** @description In the smallest currency unit */
+                    amount: number;
+                    currency: string;
+                    /** @description The signed-in user's own customer (404 for any other); the default */
+                    customer?: string;
+                    description?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    payment_method_types?: string[];
+                    /** Format: email */
+                    receipt_email?: string;
+                    /** @enum {string} */
+                    setup_future_usage?: "on_session" | "off_session";
+                };
             };
         };
         responses: {
@@ -1262,7 +1230,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PortalSessionInput"];
+                "application/json": {
+                    /** @description The signed-in user's own customer (404 for any other); the default */
+                    customer?: string;
+                    /** Format: uri */
+                    return_url: string;
+                };
             };
         };
         responses: {
@@ -1451,7 +1424,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["CustomerInput"];
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    name?: string;
+                    description?: string;
+                    phone?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
             };
         };
         responses: {
@@ -1644,7 +1627,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerUpdateInput"];
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    name?: string;
+                    description?: string;
+                    phone?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
             };
         };
         responses: {
@@ -2077,7 +2070,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StripeConfigInput"];
+                "application/json": {
+                    /**
+                     * @description Defaults to the `environment` query parameter, then `test`
+                     * @enum {string}
+                     */
+                    environment?: "test" | "live";
+                    /** @description Stripe secret (or restricted) key; stored encrypted, never returned */
+                    secretKey: string;
+                    /** @description Stripe webhook signing secret (whsec_...); when left out, the stored one is kept */
+                    webhookSecret?: string;
+                };
             };
         };
         responses: {
@@ -2141,7 +2144,31 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CheckoutSessionInput"];
+                "application/json": {
+                    line_items: {
+                        /** @description Stripe price id */
+                        price: string;
+                        quantity: number;
+                    }[];
+                    /** @enum {string} */
+                    mode: "payment" | "subscription" | "setup";
+                    /** Format: uri */
+                    success_url: string;
+                    /** Format: uri */
+                    cancel_url: string;
+                    /**
+                     * Format: email
+                     * @description Email of the Stripe customer created for the signed-in user on first use; defaults to the user's email
+                     */
+                    customer_email?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    allow_promotion_codes?: boolean;
+                    /** @enum {string} */
+                    billing_address_collection?: "auto" | "required";
+                };
             };
         };
         responses: {
@@ -2340,7 +2367,23 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PaymentIntentInput"];
+                "application/json": {
+                    /** @description In the smallest currency unit */
+                    amount: number;
+                    currency: string;
+                    /** @description The signed-in user's own customer (404 for any other); the default */
+                    customer?: string;
+                    description?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    payment_method_types?: string[];
+                    /** Format: email */
+                    receipt_email?: string;
+                    /** @enum {string} */
+                    setup_future_usage?: "on_session" | "off_session";
+                };
             };
         };
         responses: {
@@ -2539,7 +2582,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PortalSessionInput"];
+                "application/json": {
+                    /** @description The signed-in user's own customer (404 for any other); the default */
+                    customer?: string;
+                    /** Format: uri */
+                    return_url: string;
+                };
             };
         };
         responses: {
@@ -2728,7 +2776,17 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["CustomerInput"];
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    name?: string;
+                    description?: string;
+                    phone?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
             };
         };
         responses: {
@@ -2921,7 +2979,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CustomerUpdateInput"];
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                    name?: string;
+                    description?: string;
+                    phone?: string;
+                    /** @description Stripe metadata. `tenantId` and `projectId` are set by the service and cannot be overridden. */
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
             };
         };
         responses: {

@@ -257,90 +257,6 @@ export interface components {
                 }[];
             };
         };
-        /** @description OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped. */
-        ChatCompletionRequest: {
-            model: string;
-            messages: ({
-                /** @enum {string} */
-                role: "system" | "developer" | "user" | "assistant" | "tool";
-                content?: string | ({
-                    /** @enum {string} */
-                    type: "text" | "image_url" | "input_audio" | "file" | "refusal";
-                    text?: string;
-                    refusal?: string;
-                    image_url?: {
-                        url: string;
-                        /** @enum {string} */
-                        detail?: "auto" | "low" | "high";
-                    };
-                    input_audio?: {
-                        data: string;
-                        format: string;
-                    };
-                    file?: {
-                        file_data?: string;
-                        file_id?: string;
-                        filename?: string;
-                    };
-                } & (unknown & unknown & unknown))[] | null;
-                name?: string;
-                tool_calls?: {
-                    id: string;
-                    /** @constant */
-                    type: "function";
-                    function: {
-                        name: string;
-                        arguments: string;
-                    };
-                }[];
-                tool_call_id?: string;
-                refusal?: string | null;
-            } & (unknown & unknown))[];
-            temperature?: number | null;
-            top_p?: number | null;
-            max_tokens?: number | null;
-            max_completion_tokens?: number | null;
-            stop?: string | string[] | null;
-            n?: number | null;
-            seed?: number | null;
-            presence_penalty?: number | null;
-            frequency_penalty?: number | null;
-            tools?: {
-                /** @constant */
-                type: "function";
-                function: {
-                    name: string;
-                    description?: string;
-                    parameters?: Record<string, unknown>;
-                    strict?: boolean | null;
-                };
-            }[];
-            tool_choice?: ("none" | "auto" | "required") | {
-                /** @constant */
-                type: "function";
-                function: {
-                    name: string;
-                };
-            };
-            parallel_tool_calls?: boolean;
-            response_format?: {
-                /** @enum {string} */
-                type: "text" | "json_object" | "json_schema";
-                json_schema?: {
-                    name: string;
-                    description?: string;
-                    schema?: Record<string, unknown>;
-                    strict?: boolean | null;
-                };
-            } & unknown;
-            user?: string;
-            stream?: boolean | null;
-            stream_options?: {
-                include_usage?: boolean;
-            } | null;
-            /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
-            fallbacks?: string[];
-        };
         ChatCompletion: {
             id: string;
             /** @constant */
@@ -406,32 +322,6 @@ export interface components {
             /** @description held by requests in flight (their worst-case cost) */
             reservedUsd: number;
         };
-        /** @description replaces all three; an omitted or null limit is no limit */
-        LimitsInput: {
-            /** @description spend per calendar month (UTC), by the price table */
-            monthlyBudgetUsd?: number | null;
-            requestsPerMinute?: number | null;
-            tokensPerMinute?: number | null;
-        };
-        Fallbacks: {
-            fallbacks: string[];
-        };
-        Message: {
-            /**
-             * @description for claude-* models, system messages go to Anthropic's `system` field
-             * @enum {string}
-             */
-            role: "system" | "developer" | "user" | "assistant";
-            content: string;
-        };
-        CompletionRequest: {
-            /** @description gpt-*, o1*, o3*, o4*, chatgpt-* route to openai; claude-* to anthropic; anything else is 400 */
-            model: string;
-            messages: components["schemas"]["Message"][];
-            /** @description anthropic default 1024 when omitted */
-            max_tokens?: number;
-            temperature?: number;
-        };
         /** @description OpenAI naming for both vendors (Anthropic input_tokens + cached input tokens -> prompt_tokens, output_tokens -> completion_tokens) */
         Usage: {
             prompt_tokens: number;
@@ -449,24 +339,6 @@ export interface components {
             usage: components["schemas"]["Usage"];
             /** Format: date-time */
             createdAt: string;
-        };
-        BatchRequestItem: {
-            /** @description unique within the batch */
-            custom_id: string;
-            model: string;
-            messages: components["schemas"]["Message"][];
-            /** @description anthropic default 1024 when omitted */
-            max_tokens?: number;
-            temperature?: number;
-        };
-        BatchSubmit: {
-            /** @description at most LLM_BATCH_MAX_REQUESTS (default 10,000) */
-            requests: components["schemas"]["BatchRequestItem"][];
-            /**
-             * Format: uri
-             * @description http(s) URL called once the batch is completed or failed: POST {event: "batch.completed", batchId, status, requestCount, completedCount, failedCount, completedAt}, signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project's webhookSecret, `X-Webhook-Id` stable across retries; retried with exponential backoff (6 attempts over an hour); addresses resolving to private, loopback or link-local ranges are refused unless allow-listed
-             */
-            webhook_url?: string;
         };
         BatchCreated: {
             batchId: string;
@@ -520,17 +392,6 @@ export interface components {
             status: "cancelled";
             message: string;
         };
-        ProviderInput: {
-            /**
-             * @description openai (= llm_vendor_a) or anthropic (= llm_vendor_b); responses use the canonical name
-             * @enum {string}
-             */
-            providerType: "openai" | "llm_vendor_a" | "anthropic" | "llm_vendor_b";
-            /** @description stored encrypted, never returned */
-            apiKey: string;
-            /** @description openai only; 400 for anthropic */
-            organizationId?: string;
-        };
         Provider: {
             provider: {
                 id: string;
@@ -540,16 +401,6 @@ export interface components {
                 /** Format: date-time */
                 createdAt: string;
             };
-        };
-        ProviderTestInput: {
-            /**
-             * @description openai (= llm_vendor_a) or anthropic (= llm_vendor_b); responses use the canonical name
-             * @enum {string}
-             */
-            providerType: "openai" | "llm_vendor_a" | "anthropic" | "llm_vendor_b";
-            /** @description optional: test this key instead of the stored one (it is not stored) */
-            apiKey?: string;
-            organizationId?: string;
         };
         ProviderTestResult: {
             success: boolean;
@@ -637,7 +488,89 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ChatCompletionRequest"];
+                "application/json": {
+                    model: string;
+                    messages: ({
+                        /** @enum {string} */
+                        role: "system" | "developer" | "user" | "assistant" | "tool";
+                        content?: string | ({
+                            /** @enum {string} */
+                            type: "text" | "image_url" | "input_audio" | "file" | "refusal";
+                            text?: string;
+                            refusal?: string;
+                            image_url?: {
+                                url: string;
+                                /** @enum {string} */
+                                detail?: "auto" | "low" | "high";
+                            };
+                            input_audio?: {
+                                data: string;
+                                format: string;
+                            };
+                            file?: {
+                                file_data?: string;
+                                file_id?: string;
+                                filename?: string;
+                            };
+                        } & (unknown & unknown & unknown))[] | null;
+                        name?: string;
+                        tool_calls?: {
+                            id: string;
+                            /** @constant */
+                            type: "function";
+                            function: {
+                                name: string;
+                                arguments: string;
+                            };
+                        }[];
+                        tool_call_id?: string;
+                        refusal?: string | null;
+                    } & (unknown & unknown))[];
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    max_tokens?: number | null;
+                    max_completion_tokens?: number | null;
+                    stop?: string | string[] | null;
+                    n?: number | null;
+                    seed?: number | null;
+                    presence_penalty?: number | null;
+                    frequency_penalty?: number | null;
+                    tools?: {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                            description?: string;
+                            parameters?: Record<string, unknown>;
+                            strict?: boolean | null;
+                        };
+                    }[];
+                    tool_choice?: ("none" | "auto" | "required") | {
+                        /** @constant */
+                        type: "function";
+                        function: {
+                            name: string;
+                        };
+                    };
+                    parallel_tool_calls?: boolean;
+                    response_format?: {
+                        /** @enum {string} */
+                        type: "text" | "json_object" | "json_schema";
+                        json_schema?: {
+                            name: string;
+                            description?: string;
+                            schema?: Record<string, unknown>;
+                            strict?: boolean | null;
+                        };
+                    } & unknown;
+                    user?: string;
+                    stream?: boolean | null;
+                    stream_options?: {
+                        include_usage?: boolean;
+                    } | null;
+                    /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
+                    fallbacks?: string[];
+                };
             };
         };
         responses: {
@@ -833,7 +766,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LimitsInput"];
+                "application/json": {
+                    /** @description spend per calendar month (UTC), by the price table */
+                    monthlyBudgetUsd?: number | null;
+                    requestsPerMinute?: number | null;
+                    tokensPerMinute?: number | null;
+                };
             };
         };
         responses: {
@@ -944,7 +882,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Fallbacks"];
+                "application/json": {
+                    fallbacks: string[];
+                };
             };
         };
         responses: {
@@ -1007,7 +947,21 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CompletionRequest"];
+                "application/json": {
+                    /** @description gpt-*, o1*, o3*, o4*, chatgpt-* route to openai; claude-* to anthropic; anything else is 400 */
+                    model: string;
+                    messages: {
+                        /**
+                         * @description for claude-* models, system messages go to Anthropic's `system` field
+                         * @enum {string}
+                         */
+                        role: "system" | "developer" | "user" | "assistant";
+                        content: string;
+                    }[];
+                    /** @description anthropic default 1024 when omitted */
+                    max_tokens?: number;
+                    temperature?: number;
+                };
             };
         };
         responses: {
@@ -1156,7 +1110,30 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["BatchSubmit"];
+                "application/json": {
+                    /** @description at most LLM_BATCH_MAX_REQUESTS (default 10,000) */
+                    requests: {
+                        /** @description unique within the batch */
+                        custom_id: string;
+                        model: string;
+                        messages: {
+                            /**
+                             * @description for claude-* models, system messages go to Anthropic's `system` field
+                             * @enum {string}
+                             */
+                            role: "system" | "developer" | "user" | "assistant";
+                            content: string;
+                        }[];
+                        /** @description anthropic default 1024 when omitted */
+                        max_tokens?: number;
+                        temperature?: number;
+                    }[];
+                    /**
+                     * Format: uri
+                     * @description http(s) URL called once the batch is completed or failed: POST {event: "batch.completed", batchId, status, requestCount, completedCount, failedCount, completedAt}, signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project's webhookSecret, `X-Webhook-Id` stable across retries; retried with exponential backoff (6 attempts over an hour); addresses resolving to private, loopback or link-local ranges are refused unless allow-listed
+                     */
+                    webhook_url?: string;
+                };
             };
         };
         responses: {
@@ -1433,7 +1410,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProviderInput"];
+                "application/json": {
+                    /**
+                     * @description openai (= llm_vendor_a) or anthropic (= llm_vendor_b); responses use the canonical name
+                     * @enum {string}
+                     */
+                    providerType: "openai" | "llm_vendor_a" | "anthropic" | "llm_vendor_b";
+                    /** @description stored encrypted, never returned */
+                    apiKey: string;
+                    /** @description openai only; 400 for anthropic */
+                    organizationId?: string;
+                };
             };
         };
         responses: {
@@ -1494,7 +1481,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProviderTestInput"];
+                "application/json": {
+                    /**
+                     * @description openai (= llm_vendor_a) or anthropic (= llm_vendor_b); responses use the canonical name
+                     * @enum {string}
+                     */
+                    providerType: "openai" | "llm_vendor_a" | "anthropic" | "llm_vendor_b";
+                    /** @description optional: test this key instead of the stored one (it is not stored) */
+                    apiKey?: string;
+                    organizationId?: string;
+                };
             };
         };
         responses: {

@@ -378,20 +378,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        TemplateInput: {
-            name?: string;
-            templateKey?: string | null;
-            subject?: string;
-            html?: string;
-            text?: string | null;
-            variants?: {
-                [key: string]: {
-                    subject: string;
-                    html: string;
-                    text?: string | null;
-                };
-            };
-        };
         Rendered: {
             subject: string;
             html: string;
@@ -423,31 +409,6 @@ export interface components {
             /** @constant */
             unsubscribed: true;
             email: string;
-        };
-        ProviderInput: {
-            name: string;
-            /** @enum {string} */
-            type: "mailgun" | "mail_vendor_a" | "sendgrid" | "mail_vendor_b";
-            /** @description Stored encrypted, never returned */
-            config: {
-                apiKey: string;
-                /** Format: hostname */
-                domain: string;
-                /** @enum {string} */
-                region?: "us" | "eu";
-                /** Format: email */
-                fromEmail?: string;
-                webhookSigningKey?: string;
-            } | {
-                apiKey: string;
-                /** Format: email */
-                fromEmail?: string;
-                webhookPublicKey?: string;
-            };
-            /** @default false */
-            isDefault?: boolean;
-            /** @default 100 */
-            priority?: number;
         };
         Provider: {
             id: string;
@@ -1008,7 +969,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TemplateInput"];
+                "application/json": {
+                    name?: string;
+                    templateKey?: string | null;
+                    subject?: string;
+                    html?: string;
+                    text?: string | null;
+                    variants?: {
+                        [key: string]: {
+                            subject: string;
+                            html: string;
+                            text?: string | null;
+                        };
+                    };
+                };
             };
         };
         responses: {
@@ -1560,7 +1534,31 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ProviderInput"];
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "mailgun" | "mail_vendor_a" | "sendgrid" | "mail_vendor_b";
+                    /** @description Stored encrypted, never returned */
+                    config: {
+                        apiKey: string;
+                        /** Format: hostname */
+                        domain: string;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                        /** Format: email */
+                        fromEmail?: string;
+                        webhookSigningKey?: string;
+                    } | {
+                        apiKey: string;
+                        /** Format: email */
+                        fromEmail?: string;
+                        webhookPublicKey?: string;
+                    };
+                    /** @default false */
+                    isDefault?: boolean;
+                    /** @default 100 */
+                    priority?: number;
+                };
             };
         };
         responses: {

@@ -235,27 +235,6 @@ export interface components {
                 }[];
             };
         };
-        /** @description Unknown fields are ignored. */
-        NotificationInput: {
-            /** @description Omitted or null: broadcast */
-            userId?: string | null;
-            title: string;
-            message: string;
-            /**
-             * @default info
-             * @enum {string}
-             */
-            type?: "info" | "success" | "warning" | "error" | "custom";
-            /** @default {} */
-            data?: {
-                [key: string]: unknown;
-            };
-            /**
-             * Format: date-time
-             * @description Must be in the future (else 400), at most 9999-12-31. Absent or null: 30 days after creation
-             */
-            expiresAt?: string | null;
-        };
         Notification: {
             /** Format: uuid */
             id: string;
@@ -391,7 +370,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NotificationInput"];
+                "application/json": {
+                    /** @description Omitted or null: broadcast */
+                    userId?: string | null;
+                    title: string;
+                    message: string;
+                    /**
+                     * @default info
+                     * @enum {string}
+                     */
+                    type?: "info" | "success" | "warning" | "error" | "custom";
+                    /** @default {} */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description Must be in the future (else 400), at most 9999-12-31. Absent or null: 30 days after creation
+                     */
+                    expiresAt?: string | null;
+                };
             };
         };
         responses: {
@@ -923,6 +921,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
             503: {
