@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { AppError, ownEntry, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
 
@@ -39,7 +39,9 @@ export async function createProject(
     if (existing)
       throw new AppError('CONFLICT', `Project "${input.project}" already exists in tenant "${input.tenant}"`);
     const projectId = randomUUID();
-    const webhookSecret = randomToken('whsec_', 32);
+    // Standard Webhooks' form (`whsec_` + standard base64), which its libraries read as given; the
+    // Stripe-style signature keys on the same text (packages/webhooks explains secrets made before).
+    const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
     await trx('projects').insert({
       id: projectId,
       tenant_id: tenant.id,

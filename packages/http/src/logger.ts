@@ -14,6 +14,8 @@ const REDACTED = '[REDACTED]';
 const SECRET_TEXT: [RegExp, string][] = [
   [/([?&#](?:token|code|key|secret|signature|password|sig)=)[^&\s"'<>]+/gi, `$1${REDACTED}`],
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]*/g, REDACTED],
+  // Webhook secrets are standard base64 (`+`, `/`, `=`) since they follow Standard Webhooks.
+  [/\bwhsec_[A-Za-z0-9+/=_-]{8,}/g, REDACTED],
   [/\b(?:sk|pk|rk|rt|whsec|SG|key|xox[a-z])[-_.][A-Za-z0-9_\-.]{8,}/g, REDACTED],
   // Postgres: `Key (column)=(value)` and `...: "value"` in messages and details
   [/(Key \([^)]*\)=\().*?(\)(?: already exists| is not present|$))/g, `$1${REDACTED}$2`],

@@ -58,6 +58,10 @@ describe('log redaction', () => {
     expect(JSON.stringify(out)).not.toMatch(/"k"|"p"|"s"|"t"/);
     expect(out).toMatchObject({ nested: { config: { name: 'ok' } } });
   });
+  it('when a text quotes a webhook secret in standard base64, then none of it is left', () => {
+    const secret = 'whsec_ab+/cdEFgh+ijk/lmnopQRSTuvwx+yz0123456789ABC/de=';
+    expect(redact(`delivery failed for ${secret} today`)).toBe('delivery failed for [REDACTED] today');
+  });
 });
 
 describe('TtlCache', () => {

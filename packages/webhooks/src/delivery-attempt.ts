@@ -1,5 +1,6 @@
 import { WebhookRefusedError } from './ssrf-guard';
 import { postWebhook, type PostWebhookOptions } from './webhook-sender';
+import { standardWebhookHeaders } from './standard-webhooks';
 import { signWebhook } from './webhook-signature';
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'refused';
@@ -24,7 +25,8 @@ export interface SignedDelivery {
 }
 
 /**
- * One signed attempt (RESOLUTIONS 6 headers). A 2xx is delivered; another status, a network
+ * One signed attempt: the RESOLUTIONS 6 headers (Stripe-style `X-Webhook-Signature`) and the Standard
+ * Webhooks ones (`webhook-id`, `webhook-timestamp`, `webhook-signature`). A 2xx is delivered; another status, a network
  * error or a missed deadline is failed (retried by the caller's policy); an SSRF refusal or a
  * missing secret is refused (never retried).
  */
@@ -35,6 +37,8 @@ export async function attemptSignedDelivery(
   if (!delivery.secret) {
     return { outcome: 'refused', statusCode: null, error: 'project has no webhook secret', durationMs: 0 };
   }
+  // Both schemes sign the same instant, so a receiver sees one time whichever it checks.
+  const timestamp = Math.floor(Date.now() / 1000);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
@@ -42,7 +46,8 @@ export async function attemptSignedDelivery(
       delivery.url,
       delivery.body,
       {
-        'x-webhook-signature': signWebhook(delivery.secret, delivery.body),
+        'x-webhook-signature': signWebhook(delivery.secret, delivery.body, timestamp),
+        ...standardWebhookHeaders(delivery.secret, delivery.webhookId, delivery.body, timestamp),
         'x-webhook-id': delivery.webhookId,
         'x-webhook-attempt': String(delivery.attempt),
         'user-agent': delivery.userAgent,

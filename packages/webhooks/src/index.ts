@@ -1,5 +1,6 @@
 export { assertTargetAllowed, WebhookRefusedError } from './ssrf-guard';
 export { signWebhook, verifyWebhookSignature } from './webhook-signature';
+export { standardWebhookHeaders, standardWebhookKey, standardWebhookSecret } from './standard-webhooks';
 export { postWebhook, type PostWebhookOptions, type WebhookResponse } from './webhook-sender';
 export {
   attemptSignedDelivery,

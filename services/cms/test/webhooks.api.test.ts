@@ -8,6 +8,7 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import type { CmsShared } from '../src';
 import { clientFor, startCms, type Client } from './helpers';
@@ -95,6 +96,10 @@ describe('content webhooks', () => {
         verifyWebhookSignature(project.webhookSecret, request.rawBody, String(request.headers['x-webhook-signature'])),
       ).toBe(true);
       const body = request.body as Delivery['payload'];
+      expect(
+        new Webhook(project.webhookSecret).verify(request.rawBody, request.headers as Record<string, string>),
+      ).toEqual(body);
+      expect(request.headers['webhook-id']).toBe(body.id);
       expect(request.headers['x-webhook-id']).toBe(body.id);
       expect(body.data.id).toBe(item.body.id);
     }

@@ -1,5 +1,6 @@
 import { waitFor, webhookReceiver, type TestProject, type TestService } from '@platform/testkit';
 import type { StopFunction } from '@platform/runtime';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import type { ApiClient } from '@platform/testkit';
 import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
@@ -98,6 +99,10 @@ describe('batch lifecycle (in-process bus)', () => {
       false,
     );
     expect(hook.headers['x-webhook-id']).toEqual(expect.any(String));
+    // The Standard Webhooks library, given the project's secret as printed, verifies the same delivery.
+    expect(new Webhook(project.webhookSecret).verify(hook.rawBody, hook.headers as Record<string, string>)).toEqual(
+      hook.body,
+    );
     const attempts = await waitFor(async () => {
       const rows = await svc.deps.db('webhook_attempts').where({ batch_id: batchId });
       return rows.length ? rows : null;

@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to content events
-         * @description Deliveries are POSTed as JSON signed like the LLM batch webhooks: X-Webhook-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project's webhookSecret, X-Webhook-Id (the delivery id, the same on retries), X-Webhook-Attempt. URLs resolving to private addresses are refused; failed attempts are retried with backoff.
+         * @description Deliveries are POSTed as JSON signed like the LLM batch webhooks: X-Webhook-Signature `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project's webhookSecret, X-Webhook-Id (the delivery id, the same on retries), X-Webhook-Attempt; and the Standard Webhooks headers webhook-id (the same id), webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed by the secret's base64 bytes (`new Webhook(webhookSecret)` of the standardwebhooks libraries verifies them). URLs resolving to private addresses are refused; failed attempts are retried with backoff.
          */
         post: operations["postWebhooks"];
         delete?: never;

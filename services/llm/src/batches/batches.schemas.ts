@@ -9,7 +9,8 @@ export interface SubmitBatchInput {
 
 const WEBHOOK_DESCRIPTION =
   'http(s) URL called once the batch is completed or failed: POST {event: "batch.completed", batchId, status, requestCount, completedCount, failedCount, completedAt}, ' +
-  'signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project\'s webhookSecret, `X-Webhook-Id` stable across retries; ' +
+  'signed `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` with the project\'s webhookSecret, `X-Webhook-Id` stable across retries, ' +
+  'and with the Standard Webhooks headers `webhook-id` (the same id), `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` keyed by the secret\'s base64 bytes; ' +
   'retried with exponential backoff (6 attempts over an hour); addresses resolving to private, loopback or link-local ranges are refused unless allow-listed';
 
 export function submitBatchSchema(maxRequests: number) {
