@@ -23,6 +23,7 @@ export interface OperationDefinition {
   operationId: string;
   summary: string;
   description?: string;
+  /** Its features; left out, the document's tag for its path (`ContractInput.tags`, else the first segment). */
   tags?: string[];
   /** Security requirements (`KEYS`, `BEARER`, `KEYS_AND_BEARER` from @platform/tenancy; `[]` for none). */
   security: Record<string, string[]>[];
@@ -34,7 +35,7 @@ export interface OperationDefinition {
     body?: Joi.Schema;
     /** Defaults to true when a body schema is given. */
     bodyRequired?: boolean;
-    /** A body validated by a JSON Schema (jsonSchemaParser from @platform/tenancy), documented as the component `id`. */
+    /** A body validated by a JSON Schema (jsonSchemaParser from @platform/tenancy), documented in place with `id` as its title. */
     jsonBody?: { id: string; schema: Record<string, unknown> };
     /** Documents the body as-is when it is not validated by Joi (a vendor's raw payload). */
     rawBody?: Record<string, unknown>;

@@ -175,6 +175,7 @@ function usedSecuritySchemes(paths: Record<string, unknown>): Record<string, unk
   return Object.fromEntries(Object.entries(securitySchemes).filter(([name]) => used.has(name)));
 }
 
+/** A service's OpenAPI 3.1 document: the shared responses added, every operation tagged, schemas in forms tools read. */
 export function buildOpenApiDocument(input: OpenApiInput): Record<string, unknown> {
   const declared = input.tags ?? [];
   const paths = eachOperation(input.paths, (op, path) =>
