@@ -18,7 +18,17 @@ import { cmsService } from '@platform/cms';
 import { llmService } from '@platform/llm';
 import { mailerService } from '@platform/mailer';
 import { notificationsService } from '@platform/notifications';
-import { hostileCases, LONE_SURROGATES, PROTOTYPE_NAMES, queryString, type OpenApiDoc } from './harness/openapi-cases';
+import { MAX_JSON_DEPTH } from '@platform/tenancy';
+import {
+  deepCases,
+  hostileCases,
+  LONE_SURROGATES,
+  PROTOTYPE_NAMES,
+  queryString,
+  urlCases,
+  type OpenApiDoc,
+  type SweepCase,
+} from './harness/openapi-cases';
 
 const HOSTILE_SEGMENTS = [
   '00000000-0000-4000-8000-000000000000',
@@ -166,6 +176,32 @@ describe.each(services.map((s) => [s.name, s] as const))('%s: hostile input', (_
     },
     240_000,
   );
+
+  /** Each case sent as its document describes it; what it answers when that is not a 4xx in the envelope, or accepted junk. */
+  const failuresOf = async (cases: SweepCase[]) => {
+    const failures: string[] = [];
+    for (const sweep of cases) {
+      const call = request(svc.app)
+        [sweep.method as 'get'](`${sweep.path}${queryString(sweep.query)}`)
+        .set(headers());
+      const res =
+        sweep.body === undefined ? await call : await call.set('content-type', 'application/json').send(sweep.body);
+      const accepted = res.status < 400 && sweep.mustRefuse;
+      if (accepted || res.status >= 500 || (res.status >= 400 && res.body?.success !== false))
+        failures.push(`${sweep.label} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    }
+    return failures;
+  };
+
+  it('when any free-form object of any body (metadata, data, a schema, tool parameters) nests past MAX_JSON_DEPTH, up to thousands of levels, then it is refused with a 4xx, never stored or a 5xx', async () => {
+    const cases = [MAX_JSON_DEPTH, 5_000].flatMap((depth) => deepCases(doc as OpenApiDoc, depth));
+    expect(await failuresOf(cases)).toEqual([]);
+  }, 120_000);
+
+  it('when any URL of any body is one the WHATWG parser cannot read, then it is refused with a 4xx at once, not a 5xx later', async () => {
+    const cases = ['https://xn--/', 'https://xn--a.com/'].flatMap((url) => urlCases(doc as OpenApiDoc, url));
+    expect(await failuresOf(cases)).toEqual([]);
+  });
 });
 
 /** Four nested loops over 60 numbers: 13 million iterations, seconds of work without a budget. */
@@ -273,6 +309,26 @@ describe('abusive tenant-defined work and bogus keys', () => {
     expect(overBudget.status).toBe(400);
     expect(overBudget.body.error.message).toMatch(/budget/);
     expect(other.status).toBe(201);
+  });
+
+  it("when a tenant's schema requires a name Object.prototype has, then a document without it as its own property is refused", async () => {
+    const project = await cms.createProject();
+    const accepted: string[] = [];
+    for (const name of [...PROTOTYPE_NAMES, 'valueOf']) {
+      const type = `proto-${name.replace(/_/g, '')}`;
+      const schema = { type: 'object', required: [name], dependentRequired: { a: [name] } };
+      expect((await post(cms, project.headers, '/v1/content-types', { name: type, schema })).status).toBe(201);
+      for (const content of ['{}', '{"a": 1}']) {
+        const res = await post(cms, project.headers, '/v1/content', {
+          type: 'custom',
+          contentType: type,
+          title: 't',
+          content,
+        });
+        if (res.status !== 400) accepted.push(`${name} ${content} -> ${res.status}`);
+      }
+    }
+    expect(accepted).toEqual([]);
   });
 
   it('when random keys flood a service, then each gets 401 or 429, never a 5xx, and a valid key keeps working', async () => {

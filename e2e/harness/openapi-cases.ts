@@ -68,8 +68,11 @@ function resolve(doc: OpenApiDoc, schema: Schema | undefined): Schema {
     const name = current.$ref.split('/').pop()!;
     current = doc.components?.schemas?.[name] ?? {};
   }
-  if (current.allOf)
-    return current.allOf.reduce<Schema>((merged, part) => mergeSchemas(merged, resolve(doc, part)), {});
+  if (current.allOf) {
+    // The schema's own properties and its parts' (a body with if/then rules keeps its fields).
+    const { allOf, ...own } = current;
+    return allOf.reduce<Schema>((merged, part) => mergeSchemas(merged, resolve(doc, part)), own);
+  }
   return current;
 }
 
@@ -146,7 +149,7 @@ function sampleString(schema: Schema): string {
 
 /** Where the body has a string to replace, and where an object takes keys of the caller's choosing. */
 function targetsOf(doc: OpenApiDoc, raw: Schema | undefined, requiredOnly: boolean, at: Step[] = [], depth = 0) {
-  const strings: { at: Step[]; closed: boolean }[] = [];
+  const strings: { at: Step[]; closed: boolean; format?: string }[] = [];
   const freeKeys: Step[][] = [];
   const schema = resolve(doc, raw);
   if (depth > MAX_DEPTH) return { strings, freeKeys };
@@ -154,7 +157,7 @@ function targetsOf(doc: OpenApiDoc, raw: Schema | undefined, requiredOnly: boole
   if (variant) return targetsOf(doc, variant, requiredOnly, at, depth);
   const type = typeOf(schema) ?? (schema.properties ? 'object' : undefined);
   if (type === 'string' || schema.enum?.some((v) => typeof v === 'string'))
-    strings.push({ at, closed: Boolean(schema.enum?.length) });
+    strings.push({ at, closed: Boolean(schema.enum?.length), format: schema.format });
   if (type === 'array') {
     const inner = targetsOf(doc, schema.items, requiredOnly, [...at, 0], depth + 1);
     strings.push(...inner.strings);
@@ -193,9 +196,24 @@ function withKey(base: unknown, at: Step[], key: string): unknown {
 
 const label = (at: Step[]) => at.join('.') || '(body)';
 
-/** Every operation of the document with each hostile value in each string and free-form key. */
-export function hostileCases(doc: OpenApiDoc, hostile: string[]): SweepCase[] {
-  const cases: SweepCase[] = [];
+interface BodyOperation {
+  method: string;
+  template: string;
+  path: string;
+  query: Record<string, string>;
+  bodySchema: Schema;
+}
+
+/** The operations of the document that take a JSON body, with plausible path and query values. */
+function bodyOperations(doc: OpenApiDoc): BodyOperation[] {
+  return eachOperation(doc).flatMap(({ method, template, operation, pathWith, baseQuery }) => {
+    const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+    return bodySchema ? [{ method, template, path: pathWith(), query: baseQuery, bodySchema }] : [];
+  });
+}
+
+function eachOperation(doc: OpenApiDoc) {
+  const operations = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     const shared = (Array.isArray(item.parameters) ? item.parameters : []) as Parameter[];
     for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) {
@@ -214,39 +232,88 @@ export function hostileCases(doc: OpenApiDoc, hostile: string[]): SweepCase[] {
             ? percentEncode(value!)
             : encodeURIComponent(String(sampleOf(doc, pathParams.find((p) => p.name === param)?.schema))),
         )}`;
-      const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
-      const baseBody = bodySchema ? sampleOf(doc, bodySchema) : undefined;
-      const body = (value: unknown) => (bodySchema ? JSON.stringify(value) : undefined);
-      const add = (what: string, path: string, query: Record<string, string>, text?: string, mustRefuse = false) =>
-        cases.push({
-          method,
-          path,
-          query,
-          body: text,
-          label: `${method.toUpperCase()} ${template} ${what}`,
-          mustRefuse,
-        });
+      operations.push({ method, template, operation, pathParams, queryParams, baseQuery, pathWith });
+    }
+  }
+  return operations;
+}
 
-      for (const value of hostile) {
-        const shown = JSON.stringify(value);
-        for (const param of pathParams)
-          add(`path ${param.name}=${shown}`, pathWith(param.name, value), baseQuery, body(baseBody));
-        for (const param of queryParams)
-          add(`query ${param.name}=${shown}`, pathWith(), { ...baseQuery, [param.name]: value }, body(baseBody));
-        if (!bodySchema) continue;
-        for (const requiredOnly of [false, true]) {
-          const base = requiredOnly ? sampleOf(doc, bodySchema, 0, true) : baseBody;
-          const which = requiredOnly ? 'required-only body' : 'body';
-          const { strings, freeKeys } = targetsOf(doc, bodySchema, requiredOnly);
-          for (const { at, closed } of strings)
-            add(`${which} ${label(at)}=${shown}`, pathWith(), baseQuery, body(withValue(base, at, value)), closed);
-          for (const at of freeKeys)
-            add(`${which} key ${label(at)}[${shown}]`, pathWith(), baseQuery, body(withKey(base, at, value)));
-        }
+/** Every operation of the document with each hostile value in each string and free-form key. */
+export function hostileCases(doc: OpenApiDoc, hostile: string[]): SweepCase[] {
+  const cases: SweepCase[] = [];
+  for (const { method, template, operation, pathParams, queryParams, baseQuery, pathWith } of eachOperation(doc)) {
+    const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
+    const baseBody = bodySchema ? sampleOf(doc, bodySchema) : undefined;
+    const body = (value: unknown) => (bodySchema ? JSON.stringify(value) : undefined);
+    const add = (what: string, path: string, query: Record<string, string>, text?: string, mustRefuse = false) =>
+      cases.push({
+        method,
+        path,
+        query,
+        body: text,
+        label: `${method.toUpperCase()} ${template} ${what}`,
+        mustRefuse,
+      });
+
+    for (const value of hostile) {
+      const shown = JSON.stringify(value);
+      for (const param of pathParams)
+        add(`path ${param.name}=${shown}`, pathWith(param.name, value), baseQuery, body(baseBody));
+      for (const param of queryParams)
+        add(`query ${param.name}=${shown}`, pathWith(), { ...baseQuery, [param.name]: value }, body(baseBody));
+      if (!bodySchema) continue;
+      for (const requiredOnly of [false, true]) {
+        const base = requiredOnly ? sampleOf(doc, bodySchema, 0, true) : baseBody;
+        const which = requiredOnly ? 'required-only body' : 'body';
+        const { strings, freeKeys } = targetsOf(doc, bodySchema, requiredOnly);
+        for (const { at, closed } of strings)
+          add(`${which} ${label(at)}=${shown}`, pathWith(), baseQuery, body(withValue(base, at, value)), closed);
+        for (const at of freeKeys)
+          add(`${which} key ${label(at)}[${shown}]`, pathWith(), baseQuery, body(withKey(base, at, value)));
       }
     }
   }
   return cases;
+}
+
+/** `{"a":{"a":...1}}`, `depth` objects deep, as JSON text (built as text: no recursion at any depth). */
+export const nestedJson = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+const PLACEHOLDER = '\u0000sweep-placeholder\u0000';
+
+/**
+ * Every free-form object of every operation's body (metadata, data, a schema, tool parameters)
+ * holding a value `depth` objects deep: all must be refused.
+ */
+export function deepCases(doc: OpenApiDoc, depth: number): SweepCase[] {
+  return bodyOperations(doc).flatMap(({ method, template, path, query, bodySchema }) => {
+    const base = sampleOf(doc, bodySchema);
+    return targetsOf(doc, bodySchema, false).freeKeys.map((at) => ({
+      method,
+      path,
+      query,
+      body: JSON.stringify(withValue(base, at, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), nestedJson(depth)),
+      label: `${method.toUpperCase()} ${template} body ${label(at)} ${depth} deep`,
+      mustRefuse: true,
+    }));
+  });
+}
+
+/** Every string of every operation's body that the document says is a URL (`format: uri`) holding `url`: all must be refused. */
+export function urlCases(doc: OpenApiDoc, url: string): SweepCase[] {
+  return bodyOperations(doc).flatMap(({ method, template, path, query, bodySchema }) => {
+    const base = sampleOf(doc, bodySchema);
+    return targetsOf(doc, bodySchema, false)
+      .strings.filter((target) => target.format === 'uri' || target.format === 'url')
+      .map(({ at }) => ({
+        method,
+        path,
+        query,
+        body: JSON.stringify(withValue(base, at, url)),
+        label: `${method.toUpperCase()} ${template} body ${label(at)}=${JSON.stringify(url)}`,
+        mustRefuse: true,
+      }));
+  });
 }
 
 /** Percent-encodes UTF-16 code units one by one, so a lone surrogate becomes its (invalid) UTF-8 bytes. */

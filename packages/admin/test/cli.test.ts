@@ -83,6 +83,17 @@ describe('admin command line', () => {
         'true',
       );
       expect(more).toEqual({ settings: { appUrl: 'https://app.example.com', requireEmailVerification: true } });
+      // The CMS README's setting: the command line knows it too.
+      const language = await admin(
+        'set-setting',
+        '--project-id',
+        created.projectId as string,
+        '--key',
+        'searchLanguage',
+        '--value',
+        '"english"',
+      );
+      expect(language).toMatchObject({ settings: { searchLanguage: 'english' } });
     } finally {
       await db.destroy();
     }

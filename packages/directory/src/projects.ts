@@ -1,6 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, ownEntry, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
+import {
+  AppError,
+  isWebOrigin,
+  ownEntry,
+  parseWebUrl,
+  randomToken,
+  SEARCH_LANGUAGES,
+  sha256Hex,
+  type ProjectSettings,
+  type SecretBox,
+} from '@platform/tenancy';
 
 export interface CreatedProject {
   tenantId: string;
@@ -92,10 +102,16 @@ export async function revokeKey(db: Knex, apiKey: string): Promise<{ revoked: tr
   return { revoked: true };
 }
 
+/**
+ * Every project setting a service reads, and what it may hold. URLs are parsed by the WHATWG
+ * parser that later builds the e-mail links; an origin is compared with the browser's `Origin`
+ * header as it is, so it must already be in that form (no path, no trailing slash).
+ */
 const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   requireEmailVerification: (v) => typeof v === 'boolean',
-  appUrl: (v) => typeof v === 'string' && /^https?:\/\/[^\s]+$/.test(v),
-  allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string'),
+  appUrl: (v) => typeof v === 'string' && parseWebUrl(v) !== undefined,
+  allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string' && isWebOrigin(o)),
+  searchLanguage: (v) => typeof v === 'string' && (SEARCH_LANGUAGES as readonly string[]).includes(v),
 };
 
 export async function setSetting(

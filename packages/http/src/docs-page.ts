@@ -71,7 +71,15 @@ export function docsRouter(title: string): Router {
     }
     return body;
   };
-  router.get('/docs', (_req, res) => send(res, 'text/html; charset=utf-8', page(title)));
+  router.get('/docs', (req, res) => {
+    // `/docs/` would resolve the page's relative asset URLs under /docs/docs/. The redirect is
+    // relative too, so that it also lands right behind a proxy that adds a path prefix.
+    if (req.path.endsWith('/')) {
+      const query = req.originalUrl.indexOf('?');
+      return res.redirect(301, `../docs${query === -1 ? '' : req.originalUrl.slice(query)}`);
+    }
+    send(res, 'text/html; charset=utf-8', page(title));
+  });
   router.get('/docs/init.js', (_req, res) => send(res, 'text/javascript; charset=utf-8', INIT_SCRIPT));
   for (const [name, type] of Object.entries(ASSETS)) {
     router.get(`/docs/${name}`, (_req, res) => send(res, type, asset(name)));

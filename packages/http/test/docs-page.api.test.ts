@@ -37,3 +37,16 @@ test('when another file under /docs is asked for, then it is 404 in the error en
   expect(res.body.error.code).toBe('NOT_FOUND');
   await request(app).get('/docs/index.html').expect(404);
 });
+
+test('when /docs/ is asked for with a trailing slash, then it redirects to /docs, relatively, so its assets resolve under a path prefix too', async () => {
+  for (const base of ['http://service', 'http://gateway/cms']) {
+    const res = await request(app).get('/docs/?x=1').expect(301);
+    const target = new URL(res.headers.location, `${base}/docs/?x=1`);
+    expect(target.href).toBe(`${base}/docs?x=1`);
+    // The page's assets, resolved against where the redirect lands.
+    expect(new URL('docs/swagger-ui-bundle.js', target).pathname).toBe(
+      `${new URL(base).pathname.replace(/\/$/, '')}/docs/swagger-ui-bundle.js`,
+    );
+  }
+  await request(app).get('/docs/').expect(301).expect('location', '../docs');
+});

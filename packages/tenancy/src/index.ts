@@ -3,7 +3,7 @@ import './express-augment';
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler } from './error-handler';
 export { HeldRefusals, type RefusalHoldLimits } from './held-refusals';
-export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
+export { tenantOf, SEARCH_LANGUAGES, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
 export { FailedKeyChecks } from './failed-key-checks';
 export { isUuid } from './uuid';
@@ -21,7 +21,9 @@ export {
   ACCESS_TOKEN_ISSUER,
   type AccessTokenClaims,
 } from './bearer';
-export { Joi, parse, pageSchema, type Page } from './validation';
+export { Joi, parse, assertShallow, pageSchema, type Page } from './validation';
+export { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth';
+export { parseWebUrl, webUrl, isWebOrigin } from './web-url';
 export { jsonSchemaParser } from './json-schema-parser';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { errors, type ErrorDetail } from './errors';
 import { pointerParts } from './json-pointer';
+import { assertShallow } from './validation';
 
 /**
  * The platform's own request schemas written in JSON Schema, for a hot route where Joi's
@@ -44,6 +45,7 @@ export function jsonSchemaParser<T>(schema: object): (input: unknown) => T {
   const validate = ajv.compile(schema);
   return (input) => {
     const body = input ?? {};
+    assertShallow(body);
     if (!validate(body)) throw errors.validation('Request validation failed', detailsOf(validate.errors));
     return body as T;
   };

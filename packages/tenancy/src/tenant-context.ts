@@ -1,10 +1,41 @@
 import type { Request } from 'express';
 import { errors } from './errors';
 
+/**
+ * Postgres's built-in text search configurations (since 13): the values the CMS's
+ * `searchLanguage` setting may take.
+ */
+export const SEARCH_LANGUAGES = [
+  'simple',
+  'arabic',
+  'danish',
+  'dutch',
+  'english',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hungarian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+] as const;
+
 export interface ProjectSettings {
   requireEmailVerification?: boolean;
   appUrl?: string;
   allowedOrigins?: string[];
+  searchLanguage?: (typeof SEARCH_LANGUAGES)[number];
   [key: string]: unknown;
 }
 

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { errors, type ErrorDetail } from './errors';
+import { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth';
 
 export { Joi };
 
@@ -23,8 +24,19 @@ function prepared<T>(schema: Joi.Schema<T>): Joi.Schema<T> {
   return ready as Joi.Schema<T>;
 }
 
+/**
+ * 400 when `input` nests deeper than MAX_JSON_DEPTH: whatever a field holds is then safe to
+ * validate, store as JSON and hand to a worker thread.
+ */
+export function assertShallow(input: unknown): void {
+  const path = tooDeepAt(input, MAX_JSON_DEPTH);
+  if (path !== undefined)
+    throw errors.validation('Request validation failed', [{ path, message: tooDeepMessage(MAX_JSON_DEPTH) }]);
+}
+
 /** Validates input at the edge; returns the typed, converted value or throws a 400 with details. */
 export function parse<T>(schema: Joi.Schema<T>, input: unknown): T {
+  assertShallow(input);
   const { value, error } = prepared(schema).validate(input ?? {});
   if (error) throw errors.validation('Request validation failed', detailsOf(error));
   return value as T;

@@ -25,6 +25,6 @@ describe('attemptSignedDelivery', () => {
       { url: 'http://169.254.169.254/', body: '{}', webhookId: 'w', attempt: 1, secret: 's', userAgent: 'x' },
       options,
     );
-    expect(result).toMatchObject({ outcome: 'refused', error: expect.stringContaining('private address') });
+    expect(result).toMatchObject({ outcome: 'refused', error: expect.stringContaining('target not allowed') });
   });
 });

@@ -51,6 +51,12 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/**
+ * Why a target is refused. It names neither the host nor what it resolved to: the refusal is
+ * recorded where the tenant reads it, and must not tell them the addresses of internal names.
+ */
+export const TARGET_NOT_ALLOWED = 'target not allowed: private, loopback and link-local addresses are refused';
+
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
@@ -64,7 +70,7 @@ export function guardedLookup(allowed: boolean) {
       if (error) return callback(error, []);
       const refused = addresses.find((a) => isPrivateAddress(a.address));
       if (refused && !allowed) {
-        return callback(new WebhookRefusedError(`${hostname} resolves to a private address (${refused.address})`), []);
+        return callback(new WebhookRefusedError(TARGET_NOT_ALLOWED), []);
       }
       if (options.all) return callback(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
@@ -78,6 +84,6 @@ export function assertTargetAllowed(url: URL, allowedHosts: string[]): boolean {
   const allowed = allowedHosts.map((h) => h.toLowerCase()).includes(host);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new WebhookRefusedError(`unsupported scheme ${url.protocol}`);
-  if (!allowed && isIP(host) && isPrivateAddress(host)) throw new WebhookRefusedError(`${host} is a private address`);
+  if (!allowed && isIP(host) && isPrivateAddress(host)) throw new WebhookRefusedError(TARGET_NOT_ALLOWED);
   return allowed;
 }

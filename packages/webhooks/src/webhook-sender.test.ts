@@ -64,7 +64,7 @@ describe('postWebhook', () => {
       reached = true;
       res.end();
     });
-    await expect(postWebhook(url, '{}', {}, { ...options, allowedHosts: [] })).rejects.toThrow('private address');
+    await expect(postWebhook(url, '{}', {}, { ...options, allowedHosts: [] })).rejects.toThrow('target not allowed');
     expect(reached).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import jwt from 'jsonwebtoken';
+import { MAX_JSON_DEPTH } from '@platform/tenancy';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
 
 let svc: TestService;
 let api: Api;
@@ -148,6 +149,8 @@ describe('PATCH /v1/me', () => {
 
   it.each([
     ['avatarUrl is not a URL', { avatarUrl: 'not a url' }],
+    // RFC 3986 accepts it; the WHATWG parser that reads URLs everywhere else does not.
+    ['avatarUrl is a URL the WHATWG parser cannot read', { avatarUrl: 'https://xn--/' }],
     ['metadata is a string', { metadata: 'x' }],
     ['username is a number', { username: 5 }],
   ])('when %s, then 400 VALIDATION_ERROR', async (_case, body) => {
@@ -155,6 +158,28 @@ describe('PATCH /v1/me', () => {
     const res = await api.patch('/me', { bearer: accessToken, body });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('when metadata nests past the JSON depth limit, at register or PATCH /me, then 400 names it and nothing is stored', async () => {
+    const deep = `${'{"a":'.repeat(4_000)}1${'}'.repeat(4_000)}`;
+    const email = uniqueEmail('deep');
+    const registered = await api.post('/register', {
+      headers: { ...project.headers, 'content-type': 'application/json' },
+      body: `{"email":"${email}","password":"${PASSWORD}","metadata":${deep}}`,
+    });
+    expect(registered.status).toBe(400);
+    expect(registered.body.error.details).toEqual([
+      { path: 'metadata', message: `nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
+    const { accessToken } = await registerUser(api, project, email);
+    const patched = await api.patch('/me', {
+      bearer: accessToken,
+      headers: { 'content-type': 'application/json' },
+      body: `{"metadata":${deep}}`,
+    });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details[0].path).toBe('metadata');
+    expect((await api.get('/me', { bearer: accessToken })).body.user.metadata).toEqual({});
   });
 
   it('when unknown fields are sent, then they are ignored, never stored', async () => {

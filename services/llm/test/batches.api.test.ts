@@ -420,7 +420,8 @@ describe('batch webhook delivery', () => {
       return rows.length ? rows : null;
     });
     expect(attempts).toMatchObject([{ outcome: 'refused', status_code: null }]);
-    expect(attempts[0].error).toContain('private address');
+    // Neither the host's address nor that it is loopback: a tenant must not learn what internal names resolve to.
+    expect(attempts[0].error).toBe('target not allowed: private, loopback and link-local addresses are refused');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.requests).toHaveLength(0);
     expect(await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId })).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EventSource } from 'eventsource';
 import type { StopFunction } from '@platform/runtime';
 import { createTestService, waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService, type NotificationsShared } from '../src';
@@ -195,6 +196,44 @@ describe('GET /v1/notifications/stream', () => {
     expect(ids.every((id) => id > Number(seen.id))).toBe(true);
     await countIs(again, 5);
   });
+
+  it('when a real EventSource reads the stream, then each event id names one event (unread_count has none) and a dropped connection resumes exactly after the last change', async () => {
+    const project = await svc.createProject();
+    const raw = await connected(project, 'alice');
+    type Received = { type: string; data: { id?: string; count?: number }; lastEventId: string };
+    const received: Received[] = [];
+    const source = new EventSource(`${base}/notifications/stream?userId=alice`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...project.headers } }),
+    });
+    for (const type of ['notification', 'unread_count'])
+      source.addEventListener(type, (event) =>
+        received.push({ type, data: JSON.parse(event.data) as Received['data'], lastEventId: event.lastEventId }),
+      );
+    const arrived = (match: (event: Received) => boolean) => waitFor(() => received.find(match), { timeoutMs: 15_000 });
+    try {
+      await arrived((e) => e.type === 'unread_count');
+      const first = await api(project).create({ userId: 'alice', title: 'one', message: 'x' });
+      await arrived((e) => e.type === 'unread_count' && e.data.count === 1);
+      await countIs(raw, 1);
+      // As sent: the first count gives the stream's position; the one after the change repeats no id.
+      expect(raw.events.map((e) => [e.event, e.id])).toEqual([
+        ['unread_count', raw.events[0].id],
+        ['notification', raw.events[1].id],
+        ['unread_count', undefined],
+      ]);
+      expect(raw.events[0].id).not.toBe(raw.events[1].id);
+
+      // The server drops every connection; the reader comes back by itself with its Last-Event-ID.
+      server.closeAllConnections();
+      const second = await api(project).create({ userId: 'alice', title: 'two', message: 'x' });
+      await arrived((e) => e.type === 'notification' && e.data.id === second.id);
+      const notifications = received.filter((e) => e.type === 'notification');
+      expect(notifications.map((e) => e.data.id)).toEqual([first.id, second.id]);
+      expect(new Set(notifications.map((e) => e.lastEventId)).size).toBe(2);
+    } finally {
+      source.close();
+    }
+  }, 30_000);
 
   it('when more changes were missed than the replay limit, then the client gets reset and the current count', async () => {
     const project = await svc.createProject();

@@ -1,4 +1,4 @@
-import { Joi } from '@platform/tenancy';
+import { Joi, webUrl } from '@platform/tenancy';
 import { passwordProblem } from '../passwords/password-hasher';
 
 /** Trimmed and lowercased; any syntactically valid address (no check against a list of TLDs). */
@@ -28,10 +28,7 @@ export interface UpdateMeInput {
 
 export const updateMeSchema = Joi.object<UpdateMeInput>({
   phoneNumber: Joi.string().trim().min(1).max(64).allow(null),
-  avatarUrl: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .max(2048)
-    .allow(null),
+  avatarUrl: webUrl().allow(null),
   username: Joi.string().trim().min(1).max(128).allow(null),
   metadata: metadataField,
 });

@@ -1,8 +1,4 @@
-import { Joi } from '@platform/tenancy';
+import { webUrl } from '@platform/tenancy';
 
 /** An absolute http(s) URL, as Stripe needs for its redirects. */
-export const urlSchema = () =>
-  Joi.string()
-    .trim()
-    .uri({ scheme: ['http', 'https'] })
-    .max(2048);
+export const urlSchema = () => webUrl();

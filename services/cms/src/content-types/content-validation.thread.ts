@@ -1,5 +1,7 @@
 import type { ErrorDetail } from '@platform/tenancy';
-import { compileSchema, InvalidSchemaError, schemaErrorDetails, ValidatorCache } from './schema-compiler';
+// Not the package's index: a validation thread loads this file without the rest of tenancy.
+import { MAX_JSON_DEPTH, tooDeepAt } from '@platform/tenancy/src/json-depth';
+import { assertRunnable, InvalidSchemaError, schemaErrorDetails, ValidatorCache } from './schema-compiler';
 
 type Schema = Record<string, unknown>;
 
@@ -11,13 +13,22 @@ export type ValidationRequest =
 export type ValidationReply =
   | { kind: 'valid' }
   | { kind: 'notJson' }
+  /** The document nests deeper than MAX_JSON_DEPTH (`path` leads there). */
+  | { kind: 'tooDeep'; path: string; maxDepth: number }
+  /** The validator threw on this document: the schema cannot be evaluated on it. */
+  | { kind: 'unevaluable' }
   /** The first `maxErrors` problems, and how many there were in all. */
   | { kind: 'invalid'; details: ErrorDetail[]; total: number }
   | { kind: 'badSchema'; message: string; details: ErrorDetail[] };
 
+/** A schema ajv refuses, or one it fails on while compiling (a stack overflow on a deep schema). */
 function badSchema(error: unknown): ValidationReply {
   if (error instanceof InvalidSchemaError) return { kind: 'badSchema', message: error.message, details: error.details };
-  throw error;
+  return {
+    kind: 'badSchema',
+    message: 'schema cannot be compiled',
+    details: [{ path: 'schema', message: error instanceof Error ? error.message : String(error) }],
+  };
 }
 
 function validate(validators: ValidatorCache, request: Extract<ValidationRequest, { kind: 'validate' }>) {
@@ -27,8 +38,17 @@ function validate(validators: ValidatorCache, request: Extract<ValidationRequest
   } catch {
     return { kind: 'notJson' } as const;
   }
+  const path = tooDeepAt(document, MAX_JSON_DEPTH, 3);
+  if (path !== undefined) return { kind: 'tooDeep', path, maxDepth: MAX_JSON_DEPTH } as const;
   const check = validators.get(request.typeId, request.schema);
-  if (check(document)) return { kind: 'valid' } as const;
+  let valid: boolean;
+  try {
+    valid = check(document) as boolean;
+  } catch {
+    // A stored schema (from before a check existed) may loop on some documents: the caller's 400.
+    return { kind: 'unevaluable' } as const;
+  }
+  if (valid) return { kind: 'valid' } as const;
   const errors = check.errors ?? [];
   return {
     kind: 'invalid',
@@ -42,7 +62,7 @@ export function validationHandler(validators: ValidatorCache): (request: Validat
   return (request) => {
     try {
       if (request.kind === 'compile') {
-        compileSchema(request.schema);
+        assertRunnable(request.schema);
         return { kind: 'valid' };
       }
       return validate(validators, request);

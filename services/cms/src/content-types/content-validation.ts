@@ -1,5 +1,5 @@
 import { BudgetPool, OverBudgetError, spawnServiceWorker } from '@platform/runtime';
-import { errors, type AppError } from '@platform/tenancy';
+import { errors, tooDeepMessage, type AppError } from '@platform/tenancy';
 import type { ValidationReply, ValidationRequest } from './content-validation.thread';
 
 export interface ValidationBudget {
@@ -86,6 +86,17 @@ export class ContentValidator {
       case 'notJson':
         throw errors.validation('Content is not a JSON document', [
           { path: 'content', message: `content of a '${type.name}' item must be a JSON document (string)` },
+        ]);
+      case 'tooDeep':
+        throw errors.validation('Content nests too deeply', [
+          {
+            path: ['content', reply.path === '(root)' ? [] : reply.path].flat().join('.'),
+            message: tooDeepMessage(reply.maxDepth),
+          },
+        ]);
+      case 'unevaluable':
+        throw errors.validation(`The '${type.name}' schema cannot be evaluated on this content`, [
+          { path: 'content', message: `the '${type.name}' schema loops or fails on this document` },
         ]);
       case 'invalid': {
         const more =

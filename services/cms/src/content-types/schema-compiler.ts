@@ -31,6 +31,51 @@ export class InvalidSchemaError extends Error {
   }
 }
 
+/**
+ * Dynamic references (2019-09 `$recursiveRef`, 2020-12 `$dynamicRef`) and their anchors: ajv's
+ * implementation is partial (its own notes say `#` is assumed to be the root), a self-reference
+ * recurses without end at validation time, and an anchor is looked up among Object.prototype's
+ * names (`#toString`). Refused at creation; `$ref` (with `$defs`) covers recursive types.
+ */
+const DYNAMIC_KEYWORDS = new Set(['$recursiveRef', '$recursiveAnchor', '$dynamicRef', '$dynamicAnchor']);
+/** Keywords whose object maps names to schemas; a name there may be anything, `$dynamicRef` included. */
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
+/** Keywords whose value is data, not a schema. */
+const DATA = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/** The first dynamic-reference keyword used in a schema position. Iterative: any depth. */
+function dynamicKeywordIn(schema: Record<string, unknown>): string | undefined {
+  const stack: unknown[] = [schema];
+  while (stack.length) {
+    const current = stack.pop();
+    if (Array.isArray(current)) {
+      stack.push(...current);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    for (const [keyword, value] of Object.entries(current)) {
+      if (DYNAMIC_KEYWORDS.has(keyword)) return keyword;
+      if (DATA.has(keyword) || value === null || typeof value !== 'object') continue;
+      if (NAME_MAPS.has(keyword) && !Array.isArray(value)) stack.push(...Object.values(value));
+      else stack.push(value);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Documents every schema is run on once at creation: a schema whose validator throws on one of
+ * them (a reference that loops without consuming the document) cannot validate anything.
+ */
+const PROBES: unknown[] = [{}, [], null, '', 0, true];
+
 /** The RE2 regexes each validator runs. */
 const regexesOf = new WeakMap<ValidateFunction, Re2Regex[]>();
 
@@ -55,6 +100,12 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   if (schema.$async === true) {
     throw new InvalidSchemaError('schema is not supported', [
       { path: 'schema', message: 'asynchronous schemas ($async) are not supported' },
+    ]);
+  }
+  const dynamic = dynamicKeywordIn(schema);
+  if (dynamic) {
+    throw new InvalidSchemaError('schema is not supported', [
+      { path: 'schema', message: `${dynamic} is not supported: use $ref (with $defs) for a recursive type` },
     ]);
   }
   const Dialect = dialectOf(schema);
@@ -85,6 +136,9 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
     $data: false,
     validateSchema: true,
     addUsedSchema: false,
+    // `required`, `dependentRequired` and `properties` see own properties only: `{}` does not
+    // have a `toString` or `constructor` because Object.prototype does.
+    ownProperties: true,
     code: { regExp: recordingEngine },
   });
   addFormats(ajv);
@@ -98,6 +152,20 @@ export function compileSchema(schema: Record<string, unknown>): ValidateFunction
   }
   regexesOf.set(validate, [...regexes.values()]);
   return validate;
+}
+
+/** 400 unless the schema compiles and its validator runs on the simplest documents. */
+export function assertRunnable(schema: Record<string, unknown>): void {
+  const validate = compileSchema(schema);
+  for (const probe of PROBES) {
+    try {
+      validate(probe);
+    } catch (cause) {
+      throw new InvalidSchemaError('schema cannot be evaluated', [
+        { path: 'schema', message: `validating ${JSON.stringify(probe)} fails: ${(cause as Error).message}` },
+      ]);
+    }
+  }
 }
 
 /** One detail per ajv error, with the path inside the content document (`content.price`). */

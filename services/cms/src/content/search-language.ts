@@ -1,31 +1,4 @@
-import type { TenantContext } from '@platform/tenancy';
-
-/** Postgres's built-in text search configurations (since 13): the values `searchLanguage` may take. */
-export const SEARCH_LANGUAGES = [
-  'simple',
-  'arabic',
-  'danish',
-  'dutch',
-  'english',
-  'finnish',
-  'french',
-  'german',
-  'greek',
-  'hungarian',
-  'indonesian',
-  'irish',
-  'italian',
-  'lithuanian',
-  'nepali',
-  'norwegian',
-  'portuguese',
-  'romanian',
-  'russian',
-  'spanish',
-  'swedish',
-  'tamil',
-  'turkish',
-] as const;
+import { SEARCH_LANGUAGES, type TenantContext } from '@platform/tenancy';
 
 /** The project's `searchLanguage` setting; `simple` (no stemming, no stop words) when unset or unknown. */
 export function searchLanguageOf(tenant: Pick<TenantContext, 'settings'>): string {

@@ -1,4 +1,4 @@
-import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import { Joi, pageSchema, webUrl, type Page } from '@platform/tenancy';
 import type { ContentEvent } from './webhooks.repository';
 
 export const CONTENT_EVENTS: ContentEvent[] = [
@@ -15,11 +15,7 @@ export interface CreateWebhookInput {
 }
 
 export const createWebhookSchema = Joi.object<CreateWebhookInput>({
-  url: Joi.string()
-    .trim()
-    .max(2048)
-    .uri({ scheme: ['http', 'https'] })
-    .required(),
+  url: webUrl().required(),
   events: Joi.array()
     .items(Joi.string().valid(...CONTENT_EVENTS))
     .min(1)

@@ -1,4 +1,4 @@
-import { Joi, pageSchema } from '@platform/tenancy';
+import { Joi, pageSchema, webUrl } from '@platform/tenancy';
 import { generationOptions, messagesSchema, modelSchema } from '../completions/completions.schemas';
 import { BATCH_STATUSES, type BatchRequestInput, type ListBatchesQuery } from './batches.model';
 
@@ -32,11 +32,7 @@ export function submitBatchSchema(maxRequests: number) {
       .required()
       .description(`at most LLM_BATCH_MAX_REQUESTS (default ${maxRequests.toLocaleString('en')})`)
       .messages({ 'array.unique': 'custom_id "{#value.custom_id}" appears more than once' }),
-    webhook_url: Joi.string()
-      .trim()
-      .max(2048)
-      .uri({ scheme: ['http', 'https'] })
-      .description(WEBHOOK_DESCRIPTION),
+    webhook_url: webUrl().description(WEBHOOK_DESCRIPTION),
   }).id('BatchSubmit');
 }
 

@@ -118,7 +118,7 @@ export class LiveHub {
     try {
       const snapshot = await this.snapshot(request.tenant, request.userId, request.lastEventId !== undefined);
       if (feed.lastSeq < 0) feed.lastSeq = snapshot.seq;
-      stream = new LiveStream(res, request.userId, snapshot, this.config.maxBufferedBytes);
+      stream = new LiveStream(res, request.userId, snapshot, this.config.maxBufferedBytes, request.lastEventId);
       stream.begin();
       await this.replay(stream, request, snapshot);
       stream.sendCount(true);

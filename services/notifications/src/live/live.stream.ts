@@ -19,8 +19,9 @@ export function changeFrame(change: ChangeRow): Buffer {
   return Buffer.from(eventText(change.seq, EVENT_NAMES[change.kind], change.payload));
 }
 
-function eventText(id: number, event: string, data: unknown): string {
-  return `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** An event without `id` leaves the client's Last-Event-ID where the last change put it. */
+function eventText(id: number | undefined, event: string, data: unknown): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** What a response keeps that the stream needs no longer once its head is sent. */
@@ -38,6 +39,8 @@ export class LiveStream {
   private countSeq: number;
   private count: number;
   private countSent = -1;
+  /** The id of the stream's last event that had one (at first the client's Last-Event-ID). */
+  private lastId: number | undefined;
   closed = false;
   /** Called once when the connection closes (the hub gives the stream's slot back). */
   private onClosed?: () => void;
@@ -47,7 +50,9 @@ export class LiveStream {
     readonly userId: string,
     snapshot: { seq: number; count: number },
     private readonly maxBufferedBytes: number,
+    lastEventId?: number,
   ) {
+    this.lastId = lastEventId;
     this.sentSeq = snapshot.seq;
     this.countSeq = snapshot.seq;
     this.count = snapshot.count;
@@ -93,7 +98,10 @@ export class LiveStream {
   deliver(change: ChangeRow, frame?: Buffer): boolean {
     if (change.seq <= this.sentSeq) return false;
     this.sentSeq = change.seq;
-    if (change.visible) this.write(frame ?? changeFrame(change));
+    if (change.visible) {
+      this.write(frame ?? changeFrame(change));
+      this.lastId = change.seq;
+    }
     if (change.seq <= this.countSeq) return false;
     if (change.kind === 'notification' && change.visible) this.count++;
     else if (change.kind === 'read' && change.user_id !== null) this.count = Math.max(0, this.count - 1);
@@ -109,16 +117,24 @@ export class LiveStream {
     this.countSeq = seq;
   }
 
-  /** `unread_count` when the count changed since it was last sent (or always, on connect). */
+  /**
+   * `unread_count` when the count changed since it was last sent (or always, on connect). An id
+   * names one event of the stream: the count carries the stream's position only when no event
+   * has carried it yet (on connect, or past changes that were not this user's), so that the
+   * client's Last-Event-ID resumes exactly there; after a change it carries none.
+   */
   sendCount(always = false): void {
     if (!always && this.count === this.countSent) return;
     this.countSent = this.count;
-    this.send(this.sentSeq, 'unread_count', { count: this.count });
+    const id = this.sentSeq === this.lastId ? undefined : this.sentSeq;
+    this.lastId = this.sentSeq;
+    this.send(id, 'unread_count', { count: this.count });
   }
 
   /** Too much was missed to replay: the client should reload its list. */
   reset(seq: number): void {
     this.sentSeq = seq;
+    this.lastId = seq;
     this.send(seq, 'reset', {});
   }
 
@@ -131,7 +147,7 @@ export class LiveStream {
     if (!this.closed) this.res.end();
   }
 
-  private send(id: number, event: string, data: unknown): void {
+  private send(id: number | undefined, event: string, data: unknown): void {
     this.write(eventText(id, event, data));
   }
 
