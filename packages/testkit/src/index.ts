@@ -34,3 +34,12 @@ export { browserAvailable, launchBrowser } from './browser';
 export { webhookReceiver } from './webhook-receiver';
 export { median, percentile } from './stats';
 export { statementsDuring } from './statements';
+export {
+  erasureConsole,
+  projectOutboxRows,
+  projectRows,
+  tableOwnership,
+  type ErasureConsole,
+  type TableOwnership,
+} from './project-erasure';
+export { describeProjectErasure, type ProjectErasureSuiteOptions } from './project-erasure.suite';

@@ -50,8 +50,8 @@ export interface TestService<Shared = unknown> {
    * without; `close()` stops them too, the returned function stops them earlier.
    */
   startJobs(): Promise<StopFunction>;
-  /** Makes a fresh tenant and project with its own keys. */
-  createProject(settings?: ProjectSettings): Promise<TestProject>;
+  /** Makes a fresh tenant and project with its own keys; with `sameTenantAs`, a second project of that tenant. */
+  createProject(settings?: ProjectSettings, sameTenantAs?: TestProject): Promise<TestProject>;
   /** With `databaseRelay`: the relay between the service and Postgres. */
   databaseRelay?: TcpProxy;
   close(): Promise<void>;
@@ -124,7 +124,7 @@ export async function createTestService<Shared>(
       running.add(stop);
       return stop;
     },
-    createProject: (settings) => createTestProject(platformDb, secrets, settings),
+    createProject: (settings, sameTenantAs) => createTestProject(platformDb, secrets, settings, sameTenantAs),
     databaseRelay: relay,
     async close() {
       relay?.restore();
@@ -160,10 +160,14 @@ export async function createTestProject(
   platformDb: Knex,
   secrets: SecretBox,
   settings?: ProjectSettings,
+  sameTenantAs?: { tenantId: string },
 ): Promise<TestProject> {
   const suffix = randomBytes(6).toString('hex');
+  const tenant = sameTenantAs
+    ? ((await platformDb('tenants').where({ id: sameTenantAs.tenantId }).first('name')) as { name: string }).name
+    : `tenant-${suffix}`;
   const created = await createProject(platformDb, secrets, {
-    tenant: `tenant-${suffix}`,
+    tenant,
     project: `project-${suffix}`,
     settings,
   });
