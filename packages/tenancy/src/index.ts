@@ -11,6 +11,20 @@ export { refuseFloodingAddresses, requireKeys } from './keys';
 export { leaveInFlight } from './project-in-flight';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
+  acceptMemberTokens,
+  signMemberToken,
+  verifyMemberToken,
+  MEMBER_ROLES,
+  MEMBER_TOKEN_AUDIENCE,
+  MEMBER_TOKEN_ISSUER,
+  MEMBER_TOKEN_MAX_TTL_SECONDS,
+  type MemberAction,
+  type MemberActionSink,
+  type MemberClaims,
+  type MemberRole,
+  type MemberTokenDeps,
+} from './member-token';
+export {
   requireBearer,
   bearerTokenOf,
   verifyAccessToken,

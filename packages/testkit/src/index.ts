@@ -43,3 +43,5 @@ export {
   type TableOwnership,
 } from './project-erasure';
 export { describeProjectErasure, type ProjectErasureSuiteOptions } from './project-erasure.suite';
+export { memberToken, type MemberTokenOptions } from './member-token';
+export { describeMemberTokens, type MemberRequest, type MemberTokenSuiteOptions } from './member-tokens.suite';

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
-import { InProcessBus, OutboxRelay, type EventBus } from '@platform/events';
+import { InProcessBus, memberActionOutbox, OutboxRelay, type EventBus } from '@platform/events';
 import {
   allMigrations,
   assembleService,
@@ -110,6 +110,7 @@ export async function createTestService<Shared>(
     secrets,
     jwt,
   };
+  deps.memberActions = memberActionOutbox(db, deps.relay, logger);
   const service = assembleService(definition, deps);
   const running = new Set<StopFunction>();
   return {
