@@ -36,6 +36,7 @@ export {
   type AccessTokenClaims,
 } from './bearer';
 export { Joi, parse, pageSchema, type Page } from './validation';
+export { dayRangeKeys, dayRangeOf, type DayRange, type DayRangeQuery } from './day-range';
 export { jsonSchemaParser } from './json-schema-parser';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';

@@ -142,11 +142,11 @@ export interface DailyRow {
   cost_usd: string | null;
 }
 
-/** The project's logs in [from, to) summed per UTC day and model, oldest day first. */
-export async function aggregateDaily(db: Knex, tenant: Tenant, range: { from: Date; to: Date }): Promise<DailyRow[]> {
+/** The project's logs in [start, end) summed per UTC day and model, oldest day first. */
+export async function aggregateDaily(db: Knex, tenant: Tenant, range: { start: Date; end: Date }): Promise<DailyRow[]> {
   return tenantTable<LogRow>(db, tenant, 'completion_logs')
-    .where('created_at', '>=', range.from)
-    .andWhere('created_at', '<', range.to)
+    .where('created_at', '>=', range.start)
+    .andWhere('created_at', '<', range.end)
     .groupByRaw('1, 2')
     .orderByRaw('1, 2')
     .select<

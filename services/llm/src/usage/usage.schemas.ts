@@ -1,4 +1,4 @@
-import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import { dayRangeKeys, Joi, pageSchema, type DayRangeQuery, type Page } from '@platform/tenancy';
 import type { StatsRange } from './usage.types';
 
 export const LOGS_DEFAULT_LIMIT = 50;
@@ -13,20 +13,11 @@ export const statsQuerySchema = Joi.object<StatsRange>({
     .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')), otherwise: Joi.any() }),
 });
 
+export const DAILY_DEFAULT_DAYS = 30;
 export const DAILY_MAX_DAYS = 366;
 
-export interface DailyRange {
-  from: string;
-  to: string;
-}
-
-const day = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
-
 /** Whole UTC days, both included; 30 days up to today by default. */
-export const dailyQuerySchema = Joi.object<DailyRange>({
-  from: day().description('First UTC day (YYYY-MM-DD), included; default 29 days before `to`'),
-  to: day().description('Last UTC day (YYYY-MM-DD), included; default today'),
-});
+export const dailyQuerySchema = Joi.object<DayRangeQuery>(dayRangeKeys(DAILY_DEFAULT_DAYS));
 
 export const projectPathSchema = Joi.object<{ tenant_id: string; project_id: string }>({
   tenant_id: Joi.string().required().description('must equal x-tenant-id, else 403'),
