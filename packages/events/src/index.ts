@@ -6,6 +6,14 @@ export { writeEvent, type WriteEventOptions } from './outbox';
 export { withOutbox, type OutboxWriter } from './with-outbox';
 export { OutboxRelay, type RelayOptions } from './outbox-relay';
 export { idempotent } from './idempotent-consumer';
+export { memberActionOutbox } from './member-actions';
+export {
+  projectErasureHandler,
+  projectErasureQueue,
+  startProjectErasure,
+  type ProjectErasureDeps,
+  type ProjectErasureOptions,
+} from './project-erasure';
 export { eventMigrations } from './migrations';
 export {
   AUTH_EVENTS,

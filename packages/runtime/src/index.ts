@@ -7,6 +7,7 @@ export type {
   StopFunction,
 } from './service-definition';
 export { assembleService, httpAppOf, type AssembledService } from './assemble';
+export { projectErasureJob } from './project-erasure-job';
 export { startRecurringJob, type RecurringJobOptions } from './recurring-job';
 export { openInfrastructure, type Infrastructure } from './infrastructure';
 export { startService, migrateService, allMigrations, type RunningService } from './start-service';

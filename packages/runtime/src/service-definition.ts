@@ -5,7 +5,7 @@ import type { Migration } from '@platform/db';
 import type { PlatformDirectory } from '@platform/directory';
 import type { EventBus, OutboxRelay } from '@platform/events';
 import type { HttpAppOptions, Logger } from '@platform/http';
-import type { PlatformConfig, SecretBox } from '@platform/tenancy';
+import type { MemberActionSink, PlatformConfig, SecretBox } from '@platform/tenancy';
 
 /** The six services, and the example in services/_template. */
 export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'template';
@@ -28,6 +28,8 @@ export interface ServiceDeps {
   secrets: SecretBox;
   redis?: Redis;
   jwt: { publicKey: string; privateKey?: string };
+  /** Where writes made with a console member token go (`platform.member.action`); unset, they are not recorded. */
+  memberActions?: MemberActionSink;
   /** Set by the runtime once the service is stopping (tests built without the runtime leave it out). */
   lifecycle?: { draining: boolean };
 }

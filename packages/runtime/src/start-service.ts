@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { createDb, migrateLatest, type Migration } from '@platform/db';
 import { PlatformDirectory } from '@platform/directory';
-import { eventMigrations, OutboxRelay } from '@platform/events';
+import { eventMigrations, memberActionOutbox, OutboxRelay } from '@platform/events';
 import { listenHttp, type Logger } from '@platform/http';
 import type { Knex } from 'knex';
 import { assembleService } from './assemble';
@@ -61,6 +61,7 @@ export async function startService(
     secrets: infra.secrets,
     redis: infra.redis,
     jwt: infra.jwt,
+    memberActions: memberActionOutbox(db, relay, logger),
     lifecycle: { draining: false },
   };
   const service = assembleService(definition, deps);

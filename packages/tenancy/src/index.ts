@@ -11,6 +11,20 @@ export { refuseFloodingAddresses, requireKeys } from './keys';
 export { leaveInFlight } from './project-in-flight';
 export { projectKeys, type ProjectKeysDeps } from './project-keys';
 export {
+  acceptMemberTokens,
+  signMemberToken,
+  verifyMemberToken,
+  MEMBER_ROLES,
+  MEMBER_TOKEN_AUDIENCE,
+  MEMBER_TOKEN_ISSUER,
+  MEMBER_TOKEN_MAX_TTL_SECONDS,
+  type MemberAction,
+  type MemberActionSink,
+  type MemberClaims,
+  type MemberRole,
+  type MemberTokenDeps,
+} from './member-token';
+export {
   requireBearer,
   bearerTokenOf,
   verifyAccessToken,
@@ -24,6 +38,7 @@ export {
 export { Joi, parse, assertShallow, pageSchema, type Page } from './validation';
 export { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth';
 export { parseWebUrl, webUrl, isWebOrigin } from './web-url';
+export { dayRangeKeys, dayRangeOf, type DayRange, type DayRangeQuery } from './day-range';
 export { jsonSchemaParser } from './json-schema-parser';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';

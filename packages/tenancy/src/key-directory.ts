@@ -38,4 +38,9 @@ export interface KeyDirectory {
   wasRecentlyValid(publicKey: string): boolean;
   /** A known key's record: null when unknown, LOOKUPS_BUSY when too many lookups are already waiting. */
   findKey(publicKey: string): Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY>;
+  /** A project by id (cached), for requests that arrive with a member token instead of keys. */
+  findProject(
+    tenantId: string,
+    projectId: string,
+  ): Promise<Pick<ApiKeyRecord, 'tenantId' | 'projectId' | 'settings'> | null>;
 }

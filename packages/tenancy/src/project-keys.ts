@@ -4,11 +4,12 @@ import type { Logger } from 'winston';
 import type { PlatformConfig } from './config';
 import type { KeyDirectory } from './key-directory';
 import { requireKeys } from './keys';
+import { acceptMemberTokens, type MemberTokenDeps } from './member-token';
 import { projectInFlight } from './project-in-flight';
 import { byProject, createRateLimit } from './rate-limit';
 
 /** What the key middleware needs of a service's deps (`ServiceDeps` fits). */
-export interface ProjectKeysDeps {
+export interface ProjectKeysDeps extends MemberTokenDeps {
   service: string;
   config: Pick<PlatformConfig, 'projectRateLimit' | 'projectMaxInFlight'>;
   directory: KeyDirectory;
@@ -26,7 +27,7 @@ export interface ProjectKeysDeps {
 export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
   const { limit, windowMs } = deps.config.projectRateLimit;
   return [
-    requireKeys(deps.directory),
+    acceptMemberTokens(deps, requireKeys(deps.directory)),
     createRateLimit({
       name: `${deps.service}-project`,
       windowMs,

@@ -34,3 +34,14 @@ export { browserAvailable, launchBrowser } from './browser';
 export { webhookReceiver } from './webhook-receiver';
 export { median, percentile } from './stats';
 export { statementsDuring } from './statements';
+export {
+  erasureConsole,
+  projectOutboxRows,
+  projectRows,
+  tableOwnership,
+  type ErasureConsole,
+  type TableOwnership,
+} from './project-erasure';
+export { describeProjectErasure, type ProjectErasureSuiteOptions } from './project-erasure.suite';
+export { memberToken, type MemberTokenOptions } from './member-token';
+export { describeMemberTokens, type MemberRequest, type MemberTokenSuiteOptions } from './member-tokens.suite';

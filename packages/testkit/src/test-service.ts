@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
-import { InProcessBus, OutboxRelay, type EventBus } from '@platform/events';
+import { InProcessBus, memberActionOutbox, OutboxRelay, type EventBus } from '@platform/events';
 import {
   allMigrations,
   assembleService,
@@ -50,8 +50,8 @@ export interface TestService<Shared = unknown> {
    * without; `close()` stops them too, the returned function stops them earlier.
    */
   startJobs(): Promise<StopFunction>;
-  /** Makes a fresh tenant and project with its own keys. */
-  createProject(settings?: ProjectSettings): Promise<TestProject>;
+  /** Makes a fresh tenant and project with its own keys; with `sameTenantAs`, a second project of that tenant. */
+  createProject(settings?: ProjectSettings, sameTenantAs?: TestProject): Promise<TestProject>;
   /** With `databaseRelay`: the relay between the service and Postgres. */
   databaseRelay?: TcpProxy;
   close(): Promise<void>;
@@ -110,6 +110,7 @@ export async function createTestService<Shared>(
     secrets,
     jwt,
   };
+  deps.memberActions = memberActionOutbox(db, deps.relay, logger);
   const service = assembleService(definition, deps);
   const running = new Set<StopFunction>();
   return {
@@ -124,7 +125,7 @@ export async function createTestService<Shared>(
       running.add(stop);
       return stop;
     },
-    createProject: (settings) => createTestProject(platformDb, secrets, settings),
+    createProject: (settings, sameTenantAs) => createTestProject(platformDb, secrets, settings, sameTenantAs),
     databaseRelay: relay,
     async close() {
       relay?.restore();
@@ -160,10 +161,14 @@ export async function createTestProject(
   platformDb: Knex,
   secrets: SecretBox,
   settings?: ProjectSettings,
+  sameTenantAs?: { tenantId: string },
 ): Promise<TestProject> {
   const suffix = randomBytes(6).toString('hex');
+  const tenant = sameTenantAs
+    ? ((await platformDb('tenants').where({ id: sameTenantAs.tenantId }).first('name')) as { name: string }).name
+    : `tenant-${suffix}`;
   const created = await createProject(platformDb, secrets, {
-    tenant: `tenant-${suffix}`,
+    tenant,
     project: `project-${suffix}`,
     settings,
   });

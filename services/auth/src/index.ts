@@ -1,4 +1,4 @@
-import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { ConfigError, signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
@@ -6,6 +6,7 @@ import type { Issuer } from './issuer';
 import { jwksOf } from './jwks/jwks';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { PasswordHasher } from './passwords/password-hasher';
 import { createRoutes } from './routes';
 
@@ -18,7 +19,7 @@ export interface AuthShared {
   issuer: Issuer;
 }
 
-/** The composition root: config, the signing key and hasher, the route table and the prune job. */
+/** The composition root: config, the signing key and hasher, the route table the prune and erasure jobs. */
 export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
   const config = loadAuthConfig(deps.env);
   const { privateKey, publicKey } = deps.jwt;
@@ -31,7 +32,10 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
   return {
     routes: createRoutes(deps, config, issuer),
     openapi,
-    jobs: [{ name: 'login-failures-prune', start: async () => startLoginFailurePrune(deps.db, deps.logger) }],
+    jobs: [
+      { name: 'login-failures-prune', start: async () => startLoginFailurePrune(deps.db, deps.logger) },
+      projectErasureJob(deps, 'auth', ERASURE_TABLES),
+    ],
     shared: { config, issuer },
     close: async () => undefined,
   };

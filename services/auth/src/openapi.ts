@@ -7,6 +7,8 @@ import { registerHeaders, registerSchema } from './registration/registration.sch
 import { sessionResponse } from './sessions/sessions.responses';
 import { loginSchema, refreshSchema } from './sessions/sessions.schemas';
 import { messageResponse } from './shared/responses';
+import { managedUserEnvelopeResponse, userPageResponse } from './user-admin/user-admin.responses';
+import { listUsersSchema, userIdParams } from './user-admin/user-admin.schemas';
 import { userEnvelopeResponse, userLookupEnvelopeResponse } from './users/users.responses';
 import { deleteMetadataSchema, lookupSchema, updateMeSchema } from './users/users.schemas';
 import { verifyEmailSchema } from './verification/verification.schemas';
@@ -35,11 +37,11 @@ const operations: OperationDefinition[] = [
     path: '/login',
     operationId: 'postLogin',
     summary: 'Log in with email and password',
-    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). ${RATE_LIMITED}`,
+    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. ${RATE_LIMITED}`,
     security: KEYS,
     request: { body: loginSchema },
     responses: { 200: json('Logged in', sessionResponse) },
-    errors: [400, 401, 423, 429],
+    errors: [400, 401, 403, 423, 429],
   },
   {
     method: 'post',
@@ -47,7 +49,7 @@ const operations: OperationDefinition[] = [
     operationId: 'postRefreshToken',
     summary: 'Exchange a refresh token for a new pair',
     description:
-      'Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset), or expired is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.',
+      'Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.',
     security: KEYS,
     request: { body: refreshSchema },
     responses: { 200: json('New tokens', sessionResponse) },
@@ -154,6 +156,75 @@ const operations: OperationDefinition[] = [
   },
   {
     method: 'get',
+    path: '/users',
+    operationId: 'getUsers',
+    summary: "List the project's users",
+    description:
+      'In email order (byte order), optionally only emails starting with `email` (case-insensitive). Cursor pagination: pass the nextCursor of a page as cursor for the next; null on the last page. Also accepts a console member token (docs/control-plane-contract.md).',
+    security: KEYS,
+    request: { query: listUsersSchema },
+    responses: { 200: json('A page of users', userPageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/users/{user_id}',
+    operationId: 'getUser',
+    summary: 'One user of the project',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('The user', managedUserEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/users/{user_id}',
+    operationId: 'deleteUser',
+    summary: 'Delete a user',
+    description:
+      'Permanent: the user and their sessions and pending links are removed. Access tokens already issued live until they expire (15 minutes).',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 204: { description: 'Deleted' } },
+    errors: [401, 404],
+  },
+  {
+    method: 'post',
+    path: '/users/{user_id}/disable',
+    operationId: 'postUserDisable',
+    summary: 'Disable a user',
+    description:
+      'A disabled user cannot log in (403 FORBIDDEN) or refresh (401 INVALID_SESSION); every refresh token dies at once, access tokens live until they expire (15 minutes). Disabling again keeps the first disabledAt.',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('The user', managedUserEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'post',
+    path: '/users/{user_id}/enable',
+    operationId: 'postUserEnable',
+    summary: 'Enable a disabled user',
+    description: 'The user may log in again; sessions ended by the disabling stay ended.',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('The user', managedUserEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'post',
+    path: '/users/{user_id}/resend-verification',
+    operationId: 'postUserResendVerification',
+    summary: 'Send a new verification email to a user',
+    description:
+      'Writes auth.verification.requested with a new link (24 h); earlier links stop working. 400 when the email is already verified.',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('Sent', messageResponse) },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'get',
     path: '/.well-known/jwks.json',
     operationId: 'getWellKnownJwksJson',
     summary: 'Public key that verifies access tokens',
@@ -187,7 +258,7 @@ export const openapi = withRetryAfter(
   buildContractDocument({
     title: 'Authentication service',
     description:
-      'Registration and login with email and password, token refresh and rotation, logout, password reset, email verification, profile and metadata, lookup by email. All paths start with /v1. Errors: {success: false, error: {code, message, details?}} with codes VALIDATION_ERROR 400, UNAUTHORIZED 401 (keys), INVALID_CREDENTIALS 401, INVALID_SESSION 401 (bearer or refresh token), NOT_FOUND 404, USER_ALREADY_EXISTS 409, TOKEN_EXPIRED 410, ACCOUNT_LOCKED 423, RATE_LIMITED 429.',
+      'Registration and login with email and password, token refresh and rotation, logout, password reset, email verification, profile and metadata, lookup by email. All paths start with /v1. Errors: {success: false, error: {code, message, details?}} with codes VALIDATION_ERROR 400, UNAUTHORIZED 401 (keys), INVALID_CREDENTIALS 401, INVALID_SESSION 401 (bearer or refresh token), FORBIDDEN 403 (disabled user), NOT_FOUND 404, USER_ALREADY_EXISTS 409, TOKEN_EXPIRED 410, ACCOUNT_LOCKED 423, RATE_LIMITED 429.',
     operations,
     tags: [
       {

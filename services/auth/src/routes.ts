@@ -8,6 +8,7 @@ import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
 import { registrationHandlers } from './registration/registration.router';
 import { sessionHandlers } from './sessions/sessions.router';
+import { userAdminHandlers } from './user-admin/user-admin.router';
 import { userHandlers } from './users/users.router';
 import { verificationHandlers } from './verification/verification.router';
 
@@ -24,6 +25,7 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const passwords = passwordHandlers(db, relay, issuer, { minMs: config.forgotPasswordMinMs, logger });
   const verification = verificationHandlers(db, relay, issuer.appUrl);
   const users = userHandlers(db);
+  const userAdmin = userAdminHandlers(db, relay, issuer.appUrl);
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -38,6 +40,12 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.patch('/me', optionalKeys, bearer, users.updateMe);
   router.delete('/me', optionalKeys, bearer, users.removeMetadata);
   router.get('/users/by-email', keys, users.lookup);
+  router.get('/users', keys, userAdmin.list);
+  router.get('/users/:user_id', keys, userAdmin.get);
+  router.delete('/users/:user_id', keys, userAdmin.remove);
+  router.post('/users/:user_id/disable', keys, userAdmin.disable);
+  router.post('/users/:user_id/enable', keys, userAdmin.enable);
+  router.post('/users/:user_id/resend-verification', keys, userAdmin.resendVerification);
   router.get('/.well-known/jwks.json', jwksHandler(deps.jwt.publicKey));
   return router;
 }

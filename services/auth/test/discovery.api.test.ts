@@ -44,7 +44,12 @@ describe('GET /v1/openapi.json', () => {
         '/register',
         '/resend-verification',
         '/reset-password',
+        '/users',
         '/users/by-email',
+        '/users/{user_id}',
+        '/users/{user_id}/disable',
+        '/users/{user_id}/enable',
+        '/users/{user_id}/resend-verification',
         '/verify-email',
       ].sort(),
     );

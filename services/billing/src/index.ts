@@ -1,7 +1,8 @@
-import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadBillingConfig, type BillingConfig } from './config';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { StripeClients } from './stripe/stripe-clients';
 
@@ -12,14 +13,14 @@ export interface BillingShared {
   clients: StripeClients;
 }
 
-/** The composition root: config, the Stripe clients and the route table (Billing has no jobs). */
+/** The composition root: config, the Stripe clients and the route table and the project erasure job. */
 export function buildBilling(deps: ServiceDeps): ServiceParts<BillingShared> {
   const config = loadBillingConfig(deps.env);
   const clients = new StripeClients(deps.db, deps.secrets, config);
   return {
     routes: createRoutes(deps, config, clients),
     openapi,
-    jobs: [],
+    jobs: [projectErasureJob(deps, 'billing', ERASURE_TABLES)],
     shared: { config, clients },
     close: async () => undefined,
   };

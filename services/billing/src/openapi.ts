@@ -18,8 +18,8 @@ import { createPortalSchema } from './portal/portal.schemas';
 import { environmentQuery } from './shared/environment';
 import { stripeConfigResponse } from './stripe/stripe-config.responses';
 import { putStripeConfigSchema } from './stripe/stripe-config.schemas';
-import { currentSubscriptionResponse } from './subscriptions/subscriptions.responses';
-import { subscriptionQuerySchema } from './subscriptions/subscriptions.schemas';
+import { currentSubscriptionResponse, subscriptionPageResponse } from './subscriptions/subscriptions.responses';
+import { listSubscriptionsSchema, subscriptionQuerySchema } from './subscriptions/subscriptions.schemas';
 import { webhookReceivedResponse } from './webhooks/webhooks.responses';
 import { webhookParamsSchema } from './webhooks/webhooks.schemas';
 
@@ -190,6 +190,19 @@ const payOperations: OperationDefinition[] = [
     request: { query: environmentQuery.live },
     responses: { 200: json('Account status', accountStatusResponse) },
     errors: [400, 401, 403, 500, 502],
+  },
+  {
+    method: 'get',
+    path: '/pay/subscriptions',
+    operationId: 'listSubscriptions',
+    summary: "The project's subscriptions in one environment, newest first",
+    description:
+      'Answered from the table kept current by Stripe webhooks (no Stripe call, so no Stripe keys needed). ' +
+      'Filters: status, customerEmail. Cursor pagination: pass the nextCursor of a page as cursor; null on the last page.',
+    security: KEYS,
+    request: { query: listSubscriptionsSchema },
+    responses: { 200: json('A page of subscriptions', subscriptionPageResponse) },
+    errors: [400, 401],
   },
   {
     method: 'post',

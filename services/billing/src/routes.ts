@@ -63,6 +63,7 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig, clients: 
   pay.put('/customers/:id', keys, customerQueries, customers.update);
   pay.delete('/customers/:id', keys, customerQueries, customers.remove);
   pay.get('/account/status', keys, account.status);
+  pay.get('/subscriptions', keys, subscriptions.list);
   // No keys: Stripe calls this; the signature made with the project's webhook secret is the credential.
   pay.post('/webhooks/:tenant_id/:project_id', express.raw({ type: () => true, limit: '1mb' }), webhooks.receive);
 

@@ -207,6 +207,7 @@ describe('the OpenAPI document', () => {
       'put /pay/customers/{customer_id}',
       'delete /pay/customers/{customer_id}',
       'get /pay/account/status',
+      'get /pay/subscriptions',
       'post /pay/webhooks/{tenant_id}/{project_id}',
     ];
     const expected = [...pay, ...pay.map((e) => e.replace(' /pay/', ' /stripe/')), 'get /customer/subscription'];

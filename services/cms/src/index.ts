@@ -1,4 +1,10 @@
-import { startRecurringJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import {
+  projectErasureJob,
+  startRecurringJob,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+} from '@platform/runtime';
 import { ProjectSlots } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadCmsConfig, type CmsConfig } from './config';
@@ -6,6 +12,7 @@ import { ContentValidator } from './content-types/content-validation';
 import { PatternChecker } from './content-types/pattern-checker';
 import { startNewsScheduler } from './news/news.scheduler';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { runContentSchedule } from './content/content-schedule.job';
 import { startWebhookDelivery } from './webhooks/webhook-delivery.consumer';
@@ -69,6 +76,7 @@ export function buildCms(deps: ServiceDeps): ServiceParts<CmsShared> {
           return async () => stop();
         },
       },
+      projectErasureJob(deps, 'cms', ERASURE_TABLES),
     ],
     close: () => closeThreads(shared),
   };

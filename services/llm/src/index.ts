@@ -1,9 +1,16 @@
-import type { ServiceDefinition, Job, ServiceDeps, ServiceParts } from '@platform/runtime';
+import {
+  projectErasureJob,
+  type ServiceDefinition,
+  type Job,
+  type ServiceDeps,
+  type ServiceParts,
+} from '@platform/runtime';
 import { migrations } from '../migrations';
 import { BatchWorker } from './batch-worker/batch-worker';
 import { loadLlmConfig } from './config';
 import { createLlmShared, type LlmShared } from './llm-shared';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
@@ -21,7 +28,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   const config = loadLlmConfig(deps.env);
   const shared = createLlmShared(deps, config);
   let running: BatchWorker | undefined;
-  const jobs: Job[] = [];
+  const jobs: Job[] = [projectErasureJob(deps, 'llm', ERASURE_TABLES)];
   if (config.role !== 'api') {
     jobs.push({
       name: 'batch-worker',

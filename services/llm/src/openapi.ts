@@ -16,10 +16,10 @@ import { chatCompletionResponse, modelListResponse, openAiErrorResponse } from '
 import { fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
 import { chatRequestSchema } from './gateway/chat-request.schema';
 import { fallbacksResponse, limitsResponse } from './limits/limits.responses';
-import { providerResponse, providerTestResponse } from './providers/providers.responses';
+import { providerListResponse, providerResponse, providerTestResponse } from './providers/providers.responses';
 import { saveProviderSchema, testProviderSchema } from './providers/providers.schemas';
-import { logListResponse, statsResponse } from './usage/usage.responses';
-import { logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage/usage.schemas';
+import { dailyUsageResponse, logListResponse, statsResponse } from './usage/usage.responses';
+import { dailyQuerySchema, logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage/usage.schemas';
 
 /** The OpenAI-compatible routes also take `Authorization: Bearer <public key>.<secret key>`. */
 const SINGLE_CREDENTIAL = [...KEYS, { singleCredential: [] }];
@@ -181,6 +181,15 @@ const operations: OperationDefinition[] = [
     errors: [401, 404, 409],
   },
   {
+    method: 'get',
+    path: '/providers',
+    operationId: 'getProviders',
+    summary: 'The vendors the project has credentials for (never the keys)',
+    security: KEYS,
+    responses: { 200: json('Configured vendors', providerListResponse) },
+    errors: [401],
+  },
+  {
     method: 'post',
     path: '/providers',
     operationId: 'postProviders',
@@ -219,6 +228,19 @@ const operations: OperationDefinition[] = [
     request: { params: projectPathSchema, query: statsQuerySchema },
     responses: { 200: json('Statistics', statsResponse) },
     errors: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: '/usage/daily',
+    operationId: 'getUsageDaily',
+    summary: 'Requests, tokens and cost per UTC day and model',
+    description:
+      'Whole UTC days from `from` to `to`, both included (default: the 30 days up to today; at most 366 days). ' +
+      'Only days and models with requests appear.',
+    security: KEYS,
+    request: { query: dailyQuerySchema },
+    responses: { 200: json('Usage per day and model', dailyUsageResponse) },
+    errors: [400, 401],
   },
 ];
 

@@ -32,11 +32,13 @@ export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   router.get('/batch/:batch_id/results', keys, batches.results);
   router.post('/batch/:batch_id/cancel', keys, batches.cancel);
 
+  router.get('/providers', keys, providers.list);
   router.post('/providers', keys, providers.save);
   router.post('/providers/test', keys, providers.test);
 
   router.get('/logs/:tenant_id/:project_id', keys, usage.logs);
   router.get('/stats/:tenant_id/:project_id', keys, usage.stats);
+  router.get('/usage/daily', keys, usage.daily);
 
   router.get('/limits', keys, limits.getLimits);
   router.put('/limits', keys, limits.putLimits);

@@ -1,4 +1,4 @@
-import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
 import { loadMailerConfig, type MailerConfig } from './config';
@@ -7,6 +7,7 @@ import { ProviderCooldowns } from './emails/failover';
 import { startIdempotencyPrune } from './emails/idempotency.prune';
 import { ProjectSendSlots } from './emails/send-slots';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { TemplateRenderer } from './templates/template-budget';
 
@@ -46,6 +47,7 @@ export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
         },
       },
       { name: 'idempotency-prune', start: async () => startIdempotencyPrune(deps.db, deps.logger) },
+      projectErasureJob(deps, 'mailer', ERASURE_TABLES),
     ],
     // The render threads serve HTTP and the consumer alike: released once both have stopped.
     close: () => renderer.close(),

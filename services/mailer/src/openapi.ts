@@ -1,8 +1,15 @@
 /** The Mailer service's contract: every operation, its request schemas (the routes' own) and responses. */
 import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
 import { Joi, KEYS, type JsonSchema } from '@platform/tenancy';
-import { logListResponse, recipientLogsResponse, sentEmailResponse, statsResponse } from './emails/emails.responses';
 import {
+  dailyStatsResponse,
+  logListResponse,
+  recipientLogsResponse,
+  sentEmailResponse,
+  statsResponse,
+} from './emails/emails.responses';
+import {
+  dailyStatsSchema,
   idempotencyKeySchema,
   listLogsSchema,
   recipientPageSchema,
@@ -105,6 +112,18 @@ const operations: OperationDefinition[] = [
     security: KEYS,
     responses: { 200: json('Statistics', statsResponse) },
     errors: [401],
+  },
+  {
+    method: 'get',
+    path: '/stats/daily',
+    operationId: 'getStatsDaily',
+    summary: "Counts of the project's emails per UTC day sent and current status",
+    description:
+      'Whole UTC days from `from` to `to`, both included (default: the 30 days up to today; at most 366 days).',
+    security: KEYS,
+    request: { query: dailyStatsSchema },
+    responses: { 200: json('Statistics per day', dailyStatsResponse) },
+    errors: [400, 401],
   },
   {
     method: 'post',

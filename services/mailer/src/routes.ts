@@ -25,6 +25,7 @@ export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
   router.get('/emails/logs/:recipient', keys, emails.recipientLogs);
   router.get('/logs', keys, emails.listLogs);
   router.get('/stats', keys, emails.stats);
+  router.get('/stats/daily', keys, emails.dailyStats);
 
   router.post('/templates', keys, templates.create);
   router.get('/templates', keys, templates.list);

@@ -168,6 +168,7 @@ describe('templates', () => {
       '/providers',
       '/providers/{provider_id}/test',
       '/stats',
+      '/stats/daily',
       '/suppressions',
       '/suppressions/{email}',
       '/templates',

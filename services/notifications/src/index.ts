@@ -1,10 +1,11 @@
-import type { ServiceDefinition, ServiceDeps, ServiceParts } from '@platform/runtime';
+import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadNotificationsConfig, type NotificationsConfig } from './config';
 import { startExpirySweep } from './live/live.expiry';
 import { LiveHub } from './live/live.hub';
 import { startPurgeSchedule } from './notifications/notifications.purge';
 import { openapi } from './openapi';
+import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 
 /** What the HTTP side and the jobs of one instance share, built once in `build`. */
@@ -31,6 +32,7 @@ export function buildNotifications(deps: ServiceDeps): ServiceParts<Notification
         },
       },
       { name: 'purge', start: async () => startPurgeSchedule(deps.db, deps.logger, config) },
+      projectErasureJob(deps, 'notifications', ERASURE_TABLES),
       {
         name: 'expiry',
         start: async () =>

@@ -1,4 +1,4 @@
-import { createTestService, type TestProject, type TestService } from '@platform/testkit';
+import { createTestService, memberToken, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
 import { api } from './api';
 
@@ -35,5 +35,16 @@ describe('per-project rate limit', () => {
     }
     expect((await list(project.headers)).status).toBe(200);
     expect((await list(project.headers)).status).toBe(200);
+  });
+});
+
+describe('per-project rate limit with member tokens', () => {
+  it("when a console member calls with a member token, then the calls spend the project's allowance like keyed ones", async () => {
+    const project = await svc.createProject();
+    const member = { authorization: `Bearer ${memberToken(project, { role: 'viewer' })}` };
+    expect((await list(project.headers)).status).toBe(200);
+    expect((await list(member)).status).toBe(200);
+    expect((await list(member)).status).toBe(429);
+    expect((await list(project.headers)).status).toBe(429);
   });
 });

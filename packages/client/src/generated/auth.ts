@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
          */
         post: operations["postLogin"];
         delete?: never;
@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset), or expired is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.
+         * @description Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.
          */
         post: operations["postRefreshToken"];
         delete?: never;
@@ -205,6 +205,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's users
+         * @description In email order (byte order), optionally only emails starting with `email` (case-insensitive). Cursor pagination: pass the nextCursor of a page as cursor for the next; null on the last page. Also accepts a console member token (docs/control-plane-contract.md).
+         */
+        get: operations["getUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One user of the project */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description Permanent: the user and their sessions and pending links are removed. Access tokens already issued live until they expire (15 minutes).
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user
+         * @description A disabled user cannot log in (403 FORBIDDEN) or refresh (401 INVALID_SESSION); every refresh token dies at once, access tokens live until they expire (15 minutes). Disabling again keeps the first disabledAt.
+         */
+        post: operations["postUserDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled user
+         * @description The user may log in again; sessions ended by the disabling stay ended.
+         */
+        post: operations["postUserEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{user_id}/resend-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification email to a user
+         * @description Writes auth.verification.requested with a new link (24 h); earlier links stop working. 400 when the email is already verified.
+         */
+        post: operations["postUserResendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -332,6 +433,51 @@ export interface components {
             projectId: string;
             isAdmin: boolean;
             isCoreAccount: boolean;
+        };
+        ManagedUser: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: email
+             * @description Trimmed and lowercased; unique within the project
+             */
+            email: string;
+            /** @description false after registration, true once a verification link was used */
+            emailVerified: boolean;
+            /** @description Set through PATCH /me */
+            phoneNumber: string | null;
+            /** @description Reset to false when the phone number changes */
+            phoneVerified: boolean;
+            /**
+             * Format: uri
+             * @description http(s) URL, set through PATCH /me
+             */
+            avatarUrl: string | null;
+            /** @description Set through PATCH /me */
+            username: string | null;
+            /** @description Free-form key/value; PATCH /me merges top-level keys */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Time of the last successful login; null before the first
+             */
+            lastLogin: string | null;
+            /** Format: uuid */
+            tenantId: string;
+            /** Format: uuid */
+            projectId: string;
+            isAdmin: boolean;
+            isCoreAccount: boolean;
+            /** @description A disabled user cannot log in or refresh */
+            disabled: boolean;
+            /** Format: date-time */
+            disabledAt: string | null;
         };
         Jwks: {
             keys: {
@@ -477,6 +623,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1167,6 +1322,387 @@ export interface operations {
             };
         };
     };
+    getUsers: {
+        parameters: {
+            query?: {
+                /** @description Only users whose email starts with this text (case-insensitive) */
+                email?: string;
+                /** @description nextCursor of the previous page; absent for the first page */
+                cursor?: string;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: components["schemas"]["ManagedUser"][];
+                        /** @description Pass as cursor for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["ManagedUser"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUserDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["ManagedUser"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUserEnable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["ManagedUser"];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUserResendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWellKnownJwksJson: {
         parameters: {
             query?: never;
@@ -1367,6 +1903,78 @@ export const operations = {
   "getUsersByEmail": {
     "method": "get",
     "path": "/users/by-email",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUsers": {
+    "method": "get",
+    "path": "/users",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUser": {
+    "method": "get",
+    "path": "/users/{user_id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteUser": {
+    "method": "delete",
+    "path": "/users/{user_id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postUserDisable": {
+    "method": "post",
+    "path": "/users/{user_id}/disable",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postUserEnable": {
+    "method": "post",
+    "path": "/users/{user_id}/enable",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postUserResendVerification": {
+    "method": "post",
+    "path": "/users/{user_id}/resend-verification",
     "security": [
       [
         "apiKey",

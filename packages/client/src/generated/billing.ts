@@ -187,6 +187,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pay/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's subscriptions in one environment, newest first
+         * @description Answered from the table kept current by Stripe webhooks (no Stripe call, so no Stripe keys needed). Filters: status, customerEmail. Cursor pagination: pass the nextCursor of a page as cursor; null on the last page.
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pay/webhooks/{tenant_id}/{project_id}": {
         parameters: {
             query?: never;
@@ -386,6 +406,26 @@ export interface paths {
          * @description Default environment here is `live`. Without keys for the environment the answer is 200 with `configured: false` (not 403), since that is the status being asked about; a key Stripe rejects is 403.
          */
         get: operations["getAccountStatusStripe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/stripe/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's subscriptions in one environment, newest first (alias of /pay/subscriptions)
+         * @description Answered from the table kept current by Stripe webhooks (no Stripe call, so no Stripe keys needed). Filters: status, customerEmail. Cursor pagination: pass the nextCursor of a page as cursor; null on the last page.
+         */
+        get: operations["listSubscriptionsStripe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -601,14 +641,6 @@ export interface components {
             /** @enum {string} */
             environment: "test" | "live";
         };
-        WebhookReceived: {
-            /** @constant */
-            received: true;
-            /** @description The event id was processed before; nothing changed */
-            duplicate: boolean;
-            id?: string;
-            type?: string;
-        };
         Subscription: {
             id: string;
             tenantId: string;
@@ -636,6 +668,14 @@ export interface components {
             createdAt?: string;
             /** Format: date-time */
             updatedAt?: string;
+        };
+        WebhookReceived: {
+            /** @constant */
+            received: true;
+            /** @description The event id was processed before; nothing changed */
+            duplicate: boolean;
+            id?: string;
+            type?: string;
         };
     };
     responses: never;
@@ -1892,6 +1932,78 @@ export interface operations {
             };
             /** @description Vendor unreachable */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Stripe mode whose keys and data are used (default `test`). Any other value is 400. */
+                environment?: "test" | "live";
+                /** @description Only subscriptions in this Stripe status */
+                status?: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
+                /** @description Only subscriptions of this customer email */
+                customerEmail?: string;
+                /** @description nextCursor of the previous page; absent for the first page */
+                cursor?: string;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["Subscription"][];
+                        /** @description Pass as cursor for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3263,6 +3375,78 @@ export interface operations {
             };
         };
     };
+    listSubscriptionsStripe: {
+        parameters: {
+            query?: {
+                /** @description Stripe mode whose keys and data are used (default `test`). Any other value is 400. */
+                environment?: "test" | "live";
+                /** @description Only subscriptions in this Stripe status */
+                status?: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
+                /** @description Only subscriptions of this customer email */
+                customerEmail?: string;
+                /** @description nextCursor of the previous page; absent for the first page */
+                cursor?: string;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["Subscription"][];
+                        /** @description Pass as cursor for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     receiveStripeWebhookStripe: {
         parameters: {
             query?: {
@@ -3589,6 +3773,18 @@ export const operations = {
       ]
     ]
   },
+  "listSubscriptions": {
+    "method": "get",
+    "path": "/pay/subscriptions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
   "receiveStripeWebhook": {
     "method": "post",
     "path": "/pay/webhooks/{tenant_id}/{project_id}",
@@ -3746,6 +3942,18 @@ export const operations = {
   "getAccountStatusStripe": {
     "method": "get",
     "path": "/stripe/account/status",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "listSubscriptionsStripe": {
+    "method": "get",
+    "path": "/stripe/subscriptions",
     "security": [
       [
         "apiKey",

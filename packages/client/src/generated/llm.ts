@@ -178,7 +178,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The vendors the project has credentials for (never the keys) */
+        get: operations["getProviders"];
         put?: never;
         /** Set the project's credentials for a vendor (upsert per project and vendor) */
         post: operations["postProviders"];
@@ -231,6 +232,26 @@ export interface paths {
         };
         /** Usage statistics over an optional time range */
         get: operations["getStatsByTenantIdByProjectId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests, tokens and cost per UTC day and model
+         * @description Whole UTC days from `from` to `to`, both included (default: the 30 days up to today; at most 366 days). Only days and models with requests appear.
+         */
+        get: operations["getUsageDaily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -469,6 +490,27 @@ export interface components {
             from?: string;
             /** Format: date-time */
             to?: string;
+        };
+        DailyUsage: {
+            /** @description First UTC day, included */
+            from: string;
+            /** @description Last UTC day, included */
+            to: string;
+            /** @description One entry per day and model that had requests, oldest day first; days without requests are left out */
+            days: {
+                /** @description UTC day, YYYY-MM-DD */
+                day: string;
+                /** @description the requested model */
+                model: string;
+                requests: number;
+                successfulRequests: number;
+                failedRequests: number;
+                promptTokens: number;
+                completionTokens: number;
+                totalTokens: number;
+                /** @description by the price table; null when no request had a price */
+                costUsd: number | null;
+            }[];
         };
     };
     responses: never;
@@ -1401,6 +1443,63 @@ export interface operations {
             };
         };
     };
+    getProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Configured vendors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        providers: {
+                            id: string;
+                            /** @enum {string} */
+                            providerType: "openai" | "anthropic";
+                            configured: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postProviders: {
         parameters: {
             query?: never;
@@ -1701,6 +1800,68 @@ export interface operations {
             };
         };
     };
+    getUsageDaily: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included; default 29 days before `to` */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included; default today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage per day and model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsage"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** Each operation's method, path and security requirements, by the client's method name. */
@@ -1855,6 +2016,18 @@ export const operations = {
       ]
     ]
   },
+  "getProviders": {
+    "method": "get",
+    "path": "/providers",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
   "postProviders": {
     "method": "post",
     "path": "/providers",
@@ -1894,6 +2067,18 @@ export const operations = {
   "getStatsByTenantIdByProjectId": {
     "method": "get",
     "path": "/stats/{tenant_id}/{project_id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUsageDaily": {
+    "method": "get",
+    "path": "/usage/daily",
     "security": [
       [
         "apiKey",

@@ -71,6 +71,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stats/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts of the project's emails per UTC day sent and current status
+         * @description Whole UTC days from `from` to `to`, both included (default: the 30 days up to today; at most 366 days).
+         */
+        get: operations["getStatsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates": {
         parameters: {
             query?: never;
@@ -341,6 +361,23 @@ export interface components {
             bounced: number;
             failed: number;
             suppressed: number;
+        };
+        DailyStats: {
+            /** @description First UTC day, included */
+            from: string;
+            /** @description Last UTC day, included */
+            to: string;
+            /** @description Oldest day first; days without emails are left out. Each email counts under its current status. */
+            days: {
+                /** @description UTC day the emails were sent, YYYY-MM-DD */
+                day: string;
+                total: number;
+                sent: number;
+                delivered: number;
+                bounced: number;
+                failed: number;
+                suppressed: number;
+            }[];
         };
         /** @description Content per locale (BCP 47 tag such as pt-BR, stored in canonical case); the template's own subject/html/text are the default. A send with locale uses the exact locale, else one of the same language (the bare language first), else the default. At most 50. */
         TemplateVariants: {
@@ -716,6 +753,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Stats"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatsDaily: {
+        parameters: {
+            query?: {
+                /** @description First UTC day (YYYY-MM-DD), included; default 29 days before `to` */
+                from?: string;
+                /** @description Last UTC day (YYYY-MM-DD), included; default today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Statistics per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyStats"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -1793,6 +1892,18 @@ export const operations = {
   "getStats": {
     "method": "get",
     "path": "/stats",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getStatsDaily": {
+    "method": "get",
+    "path": "/stats/daily",
     "security": [
       [
         "apiKey",

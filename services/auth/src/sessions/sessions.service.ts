@@ -32,6 +32,8 @@ export async function login(db: Knex, issuer: Issuer, tenant: Owner, input: { em
     await recordLoginFailure(db, tenant, input.email);
     throw invalidCredentials();
   }
+  // Told only to whoever knows the password, so it reveals nothing about the account to others.
+  if (found.disabled_at) throw errors.forbidden('This account is disabled');
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
   const user = await recordSignIn(db, tenant, found, { familyId: randomUUID(), tokenHash, expiresAt });
   if (!user) {
@@ -69,7 +71,7 @@ export async function refresh(db: Knex, issuer: Issuer, logger: Logger, tenant: 
     if (record.expires_at.getTime() <= Date.now()) return { kind: 'invalid' };
     const user = await findUserById(trx, tenant, record.user_id);
     // Logout or a password reset raised the version: tokens from before it are dead.
-    if (!user || user.token_version !== record.token_version) return { kind: 'invalid' };
+    if (!user || user.disabled_at || user.token_version !== record.token_version) return { kind: 'invalid' };
     await markRotated(trx, tenant, record.id);
     return { kind: 'rotated', user, refreshToken: await storeRefreshToken(trx, tenant, user, record.family_id) };
   });

@@ -41,6 +41,16 @@ export function toUser(row: UserRow): User {
   };
 }
 
+/** A user as the project's own administration sees it (GET /users): also whether it is disabled. */
+export interface ManagedUser extends UserLookup {
+  disabled: boolean;
+  disabledAt: string | null;
+}
+
+export function toManagedUser(row: UserRow): ManagedUser {
+  return { ...toUserLookup(row), disabled: row.disabled_at !== null, disabledAt: toIso(row.disabled_at) };
+}
+
 export function toUserLookup(row: UserRow): UserLookup {
   return {
     ...toUser(row),

@@ -15,6 +15,8 @@ export interface UserRow {
   is_core_account: boolean;
   token_version: number;
   last_login: Date | null;
+  /** Set while a builder has the account disabled: no login, no refresh. */
+  disabled_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +38,7 @@ export const USER_COLUMNS = [
   'is_core_account',
   'token_version',
   'last_login',
+  'disabled_at',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof UserRow)[];

@@ -116,3 +116,54 @@ export async function setPassword(db: Knex, tenant: Owner, id: string, passwordH
 export async function markEmailVerified(db: Knex, tenant: Owner, id: string): Promise<void> {
   await users(db, tenant).where({ id }).update({ email_verified: true, updated_at: db.fn.now() });
 }
+
+export interface UserListQuery {
+  /** Only users whose email starts with this (lowercase) text. */
+  prefix?: string;
+  /** Only users after this email, in byte order. */
+  after?: string;
+  limit: number;
+}
+
+// Above every character: `prefix || TOP` bounds the emails that start with `prefix`.
+const TOP = '\u{10FFFF}';
+
+/** A page of the project's users in email byte order (the users_by_email index), by prefix and after a cursor. */
+export async function listUsers(db: Knex, tenant: Owner, query: UserListQuery): Promise<UserRow[]> {
+  const rows = await users(db, tenant)
+    .modify((q) => {
+      if (query.prefix)
+        q.whereRaw('email collate "C" >= ? and email collate "C" < ?', [query.prefix, `${query.prefix}${TOP}`]);
+      if (query.after !== undefined) q.whereRaw('email collate "C" > ?', [query.after]);
+    })
+    .orderByRaw('email collate "C"')
+    .limit(query.limit)
+    .select(...USER_COLUMNS);
+  return rows as UserRow[];
+}
+
+/**
+ * Disables (every session ends with it: the token version moves on) or enables a user; the
+ * time of a disabling is kept when it is disabled again.
+ */
+export async function setDisabled(db: Knex, tenant: Owner, id: string, disabled: boolean): Promise<UserRow | null> {
+  if (!isUuid(id)) return null;
+  return updateReturning(
+    db,
+    tenant,
+    id,
+    disabled
+      ? {
+          disabled_at: db.raw('coalesce(disabled_at, now())'),
+          token_version: db.raw('token_version + 1'),
+          updated_at: db.fn.now(),
+        }
+      : { disabled_at: null, updated_at: db.fn.now() },
+  );
+}
+
+/** Deletes a user and, by cascade, their refresh and account tokens; false when there was none. */
+export async function deleteUser(db: Knex, tenant: Owner, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return (await users(db, tenant).where({ id }).delete()) > 0;
+}

@@ -8,10 +8,13 @@ import { findUserByEmail, findUserById, removeMetadata, updateProfile, type Prof
 /** What the other features read and change of a user (they never reach into the repository). */
 export {
   bumpTokenVersion,
+  deleteUser,
   findUserByEmail,
   findUserById,
   insertUser,
+  listUsers,
   markEmailVerified,
+  setDisabled,
   setPassword,
 } from './users.repository';
 

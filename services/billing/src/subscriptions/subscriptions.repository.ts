@@ -95,6 +95,35 @@ export async function findSubscription(
     .first(...COLUMNS);
 }
 
+export interface SubscriptionListQuery {
+  status?: string;
+  customerEmail?: string;
+  /** Only subscriptions older than this one (Stripe's creation time, then id), newest first. */
+  before?: { createdAt: Date; id: string };
+  limit: number;
+}
+
+/** A page of the project's subscriptions in one environment, newest first (subscriptions_newest). */
+export async function listSubscriptions(
+  db: Knex,
+  scope: Scope,
+  query: SubscriptionListQuery,
+): Promise<(SubscriptionRow & { stripe_created_at: Date })[]> {
+  return tenantTable<SubscriptionRow & { stripe_created_at: Date }>(db, scope, 'subscriptions')
+    .where({ environment: scope.environment })
+    .modify((q) => {
+      if (query.status) q.where({ status: query.status });
+      if (query.customerEmail) q.where({ customer_email: query.customerEmail.toLowerCase() });
+      if (query.before) q.whereRaw('(stripe_created_at, id) < (?, ?)', [query.before.createdAt, query.before.id]);
+    })
+    .orderBy([
+      { column: 'stripe_created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(query.limit)
+    .select(...COLUMNS, 'stripe_created_at');
+}
+
 /** The newest `active` or `trialing` subscription of that customer email, if any. */
 export async function findCurrentByEmail(db: Knex, scope: Scope, email: string): Promise<SubscriptionRow | undefined> {
   return tenantTable<SubscriptionRow>(db, scope, 'subscriptions')

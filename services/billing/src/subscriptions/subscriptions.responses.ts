@@ -23,6 +23,11 @@ export const subscriptionSchema = Joi.object<SubscriptionView>({
   updatedAt: str().meta({ format: 'date-time' }),
 }).id('Subscription');
 
+export const subscriptionPageResponse = Joi.object({
+  subscriptions: Joi.array().items(subscriptionSchema).required(),
+  nextCursor: nullableStr().required().description('Pass as cursor for the next page; null on the last page'),
+});
+
 export const currentSubscriptionResponse = succeeded(Joi, {
   subscription: Joi.alternatives(subscriptionSchema, Joi.valid(null)).required(),
 });

@@ -55,6 +55,13 @@ export async function findProviderSecret(
   return row ?? null;
 }
 
+/** The project's vendor configurations (never their keys), oldest first. */
+export async function listProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
+  return tenantTable<ProviderTableRow>(db, tenant, 'providers')
+    .orderBy('created_at')
+    .select<ProviderRow[]>(...PROVIDER_COLUMNS);
+}
+
 export async function configuredProviders(db: Knex, tenant: Tenant): Promise<ProviderType[]> {
   return tenantTable<ProviderTableRow>(db, tenant, 'providers').pluck('provider_type');
 }

@@ -3,10 +3,16 @@ import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import { saveProviderSchema, testProviderSchema } from './providers.schemas';
-import { saveProvider, testProvider } from './providers.service';
+import { getProviders, saveProvider, testProvider } from './providers.service';
 
-export function providerHandlers(deps: ServiceDeps, runtime: LlmShared): Record<'save' | 'test', RequestHandler> {
+export function providerHandlers(
+  deps: ServiceDeps,
+  runtime: LlmShared,
+): Record<'list' | 'save' | 'test', RequestHandler> {
   return {
+    list: async (req, res) => {
+      res.json(await getProviders(deps.db, tenantOf(req)));
+    },
     save: async (req, res) => {
       res.json(await saveProvider(deps, runtime, tenantOf(req), parse(saveProviderSchema, req.body)));
     },

@@ -8,12 +8,18 @@ import type { Knex } from 'knex';
 import {
   configuredProviders as configuredProviderTypes,
   findProviderSecret,
+  listProviders,
   upsertProvider,
 } from './providers.repository';
 import { toProvider, type Provider, type ProviderTestResult } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+
+/** Which vendors the project has credentials for (the keys stay in the service). */
+export async function getProviders(db: Knex, tenant: Tenant): Promise<{ providers: Provider[] }> {
+  return { providers: (await listProviders(db, tenant)).map(toProvider) };
+}
 
 export async function saveProvider(
   deps: Deps,

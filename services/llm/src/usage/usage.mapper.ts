@@ -1,5 +1,5 @@
 import { toIso } from '@platform/tenancy';
-import type { GroupRow, LogRow, LogStatsRows } from './usage.repository';
+import type { DailyRow, GroupRow, LogRow, LogStatsRows } from './usage.repository';
 import type { StatsRange } from './usage.types';
 
 /** The API shapes of completion logs and stats: the only place stored logs become responses. */
@@ -53,5 +53,21 @@ export function toStats({ totals, byModel, byProvider }: LogStatsRows, range: St
   };
 }
 
+/** One UTC day and model of usage; costUsd is null when none of its requests had a price. */
+export function toDailyUsage(row: DailyRow) {
+  return {
+    day: row.day,
+    model: row.model,
+    requests: int(row.requests),
+    successfulRequests: int(row.requests) - int(row.failed_requests),
+    failedRequests: int(row.failed_requests),
+    promptTokens: int(row.prompt_tokens),
+    completionTokens: int(row.completion_tokens),
+    totalTokens: int(row.total_tokens),
+    costUsd: row.cost_usd === null ? null : usd(row.cost_usd),
+  };
+}
+
+export type DailyUsageView = ReturnType<typeof toDailyUsage>;
 export type LogView = ReturnType<typeof toLog>;
 export type StatsView = ReturnType<typeof toStats>;

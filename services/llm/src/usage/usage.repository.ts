@@ -130,6 +130,30 @@ function inRange(db: Knex, tenant: Tenant, range: StatsRange) {
   return query;
 }
 
+/** One day (UTC) and model of a project's usage. */
+export interface DailyRow {
+  day: string;
+  model: string;
+  requests: string;
+  failed_requests: string;
+  prompt_tokens: string | null;
+  completion_tokens: string | null;
+  total_tokens: string | null;
+  cost_usd: string | null;
+}
+
+/** The project's logs in [start, end) summed per UTC day and model, oldest day first. */
+export async function aggregateDaily(db: Knex, tenant: Tenant, range: { start: Date; end: Date }): Promise<DailyRow[]> {
+  return tenantTable<LogRow>(db, tenant, 'completion_logs')
+    .where('created_at', '>=', range.start)
+    .andWhere('created_at', '<', range.end)
+    .groupByRaw('1, 2')
+    .orderByRaw('1, 2')
+    .select<
+      DailyRow[]
+    >(db.raw(`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day`), 'model', db.raw('count(*) as requests'), db.raw("count(*) filter (where status <> 'success') as failed_requests"), db.raw('sum(prompt_tokens) as prompt_tokens'), db.raw('sum(completion_tokens) as completion_tokens'), db.raw('sum(total_tokens) as total_tokens'), db.raw('sum(cost_usd) as cost_usd'));
+}
+
 export async function aggregateLogs(db: Knex, tenant: Tenant, range: StatsRange): Promise<LogStatsRows> {
   const [totals, byModel, byProvider] = await Promise.all([
     inRange(db, tenant, range).first<TotalsRow>(

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import type { LogView, StatsView } from './usage.mapper';
+import type { DailyUsageView, LogView, StatsView } from './usage.mapper';
 
 const dateTime = () => Joi.string().meta({ format: 'date-time' });
 const count = () => Joi.number().integer().min(0).required();
@@ -65,3 +65,24 @@ export const statsResponse = Joi.object<StatsView>({
   from: dateTime(),
   to: dateTime(),
 }).id('Stats');
+
+export const dailyUsageResponse = Joi.object({
+  from: Joi.string().required().description('First UTC day, included'),
+  to: Joi.string().required().description('Last UTC day, included'),
+  days: Joi.array()
+    .items(
+      Joi.object<DailyUsageView>({
+        day: Joi.string().required().description('UTC day, YYYY-MM-DD'),
+        model: Joi.string().required().description('the requested model'),
+        requests: count(),
+        successfulRequests: count(),
+        failedRequests: count(),
+        promptTokens: count(),
+        completionTokens: count(),
+        totalTokens: count(),
+        costUsd: usd().allow(null).required().description('by the price table; null when no request had a price'),
+      }),
+    )
+    .required()
+    .description('One entry per day and model that had requests, oldest day first; days without requests are left out'),
+}).id('DailyUsage');

@@ -2,11 +2,17 @@ import type { RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { parse, tenantOf } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
-import { logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage.schemas';
-import { assertOwnProject, getLogs, getStats } from './usage.service';
+import { dailyQuerySchema, logsQuerySchema, projectPathSchema, statsQuerySchema } from './usage.schemas';
+import { assertOwnProject, getDailyUsage, getLogs, getStats } from './usage.service';
 
-export function usageHandlers(deps: ServiceDeps, runtime: LlmShared): Record<'logs' | 'stats', RequestHandler> {
+export function usageHandlers(
+  deps: ServiceDeps,
+  runtime: LlmShared,
+): Record<'logs' | 'stats' | 'daily', RequestHandler> {
   return {
+    daily: async (req, res) => {
+      res.json(await getDailyUsage(deps.db, runtime.logs, tenantOf(req), parse(dailyQuerySchema, req.query)));
+    },
     logs: async (req, res) => {
       const tenant = tenantOf(req);
       assertOwnProject(tenant, parse(projectPathSchema, req.params));

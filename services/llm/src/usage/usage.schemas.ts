@@ -1,4 +1,4 @@
-import { Joi, pageSchema, type Page } from '@platform/tenancy';
+import { dayRangeKeys, Joi, pageSchema, type DayRangeQuery, type Page } from '@platform/tenancy';
 import type { StatsRange } from './usage.types';
 
 export const LOGS_DEFAULT_LIMIT = 50;
@@ -12,6 +12,12 @@ export const statsQuerySchema = Joi.object<StatsRange>({
     .description('inclusive')
     .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')), otherwise: Joi.any() }),
 });
+
+export const DAILY_DEFAULT_DAYS = 30;
+export const DAILY_MAX_DAYS = 366;
+
+/** Whole UTC days, both included; 30 days up to today by default. */
+export const dailyQuerySchema = Joi.object<DayRangeQuery>(dayRangeKeys(DAILY_DEFAULT_DAYS));
 
 export const projectPathSchema = Joi.object<{ tenant_id: string; project_id: string }>({
   tenant_id: Joi.string().required().description('must equal x-tenant-id, else 403'),

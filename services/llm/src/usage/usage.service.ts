@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { errors, type Page, type Tenant } from '@platform/tenancy';
+import { dayRangeOf, errors, type DayRangeQuery, type Page, type Tenant } from '@platform/tenancy';
 import type { CompletionLogWriter } from './completion-log-writer';
-import { toLog, toStats } from './usage.mapper';
-import { aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
+import { toDailyUsage, toLog, toStats } from './usage.mapper';
+import { aggregateDaily, aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
+import { DAILY_DEFAULT_DAYS, DAILY_MAX_DAYS } from './usage.schemas';
 import type { CompletionLogEntry, StatsRange } from './usage.types';
 
 /** Logs and stats name their project in the path; it must be the caller's own. */
@@ -28,4 +29,12 @@ export async function getLogs(db: Knex, writer: CompletionLogWriter, tenant: Ten
 export async function getStats(db: Knex, writer: CompletionLogWriter, tenant: Tenant, range: StatsRange) {
   await writer.catchUp(tenant);
   return toStats(await aggregateLogs(db, tenant, range), range);
+}
+
+/** Usage per UTC day and model over whole days (the console's charts), counting this replica's unwritten logs. */
+export async function getDailyUsage(db: Knex, writer: CompletionLogWriter, tenant: Tenant, query: DayRangeQuery) {
+  const range = dayRangeOf(query, DAILY_DEFAULT_DAYS, DAILY_MAX_DAYS);
+  await writer.catchUp(tenant);
+  const rows = await aggregateDaily(db, tenant, range);
+  return { from: range.from, to: range.to, days: rows.map(toDailyUsage) };
 }

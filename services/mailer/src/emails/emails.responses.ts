@@ -73,6 +73,25 @@ export const statsResponse = Joi.object({
   suppressed: count(),
 }).id('Stats');
 
+export const dailyStatsResponse = Joi.object({
+  from: Joi.string().required().description('First UTC day, included'),
+  to: Joi.string().required().description('Last UTC day, included'),
+  days: Joi.array()
+    .items(
+      Joi.object({
+        day: Joi.string().required().description('UTC day the emails were sent, YYYY-MM-DD'),
+        total: count(),
+        sent: count(),
+        delivered: count(),
+        bounced: count(),
+        failed: count(),
+        suppressed: count(),
+      }),
+    )
+    .required()
+    .description('Oldest day first; days without emails are left out. Each email counts under its current status.'),
+}).id('DailyStats');
+
 export const recipientLogsResponse = Joi.object({
   logs: Joi.array().items(emailLogResponse).required(),
   limit: Joi.number().integer().required(),

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
 import {
+  dailyStatsSchema,
   idempotencyKeySchema,
   listLogsSchema,
   recipientPageSchema,
@@ -9,7 +10,7 @@ import {
   sendEmailSchema,
 } from './emails.schemas';
 import { sendEmail, sendEmailOnce, type Sender } from './emails.service';
-import { listLogs, logStats, recipientLogs } from './logs.service';
+import { dailyStats, listLogs, logStats, recipientLogs } from './logs.service';
 
 /** Thin handlers for sending, logs and stats; routes.ts mounts them behind the keys. */
 export function emailHandlers(db: Knex, sender: Sender, maxRecipients: number) {
@@ -41,5 +42,8 @@ export function emailHandlers(db: Knex, sender: Sender, maxRecipients: number) {
   const stats: RequestHandler = async (req, res) => {
     res.json(await logStats(db, tenantOf(req)));
   };
-  return { send, listLogs: listLogsHandler, recipientLogs: recipientLogsHandler, stats };
+  const daily: RequestHandler = async (req, res) => {
+    res.json(await dailyStats(db, tenantOf(req), parse(dailyStatsSchema, req.query)));
+  };
+  return { send, listLogs: listLogsHandler, recipientLogs: recipientLogsHandler, stats, dailyStats: daily };
 }

@@ -1,4 +1,4 @@
-import { Joi, pageSchema } from '@platform/tenancy';
+import { dayRangeKeys, Joi, pageSchema, type DayRangeQuery } from '@platform/tenancy';
 import { EMAIL_OPTIONS } from '../shared';
 import { localeSchema } from '../templates/templates.schemas';
 import { EMAIL_STATUSES, type EmailStatus } from './emails.model';
@@ -61,6 +61,8 @@ export const listLogsSchema = Joi.object<{ limit: number; offset: number; status
   ...pageSchema(50),
   status: Joi.string().valid(...EMAIL_STATUSES),
 });
+
+export const dailyStatsSchema = Joi.object<DayRangeQuery>(dayRangeKeys(30));
 
 export const recipientSchema = Joi.object<{ recipient: string }>({ recipient: email.required() });
 export const recipientPageSchema = Joi.object<{ limit: number; offset: number }>(pageSchema(50));

@@ -138,6 +138,22 @@ export async function countByStatus(db: Knex, tenant: Tenant): Promise<Record<st
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
 }
 
+/** The project's emails sent in [start, end), counted per UTC day and current status. */
+export async function countByDayAndStatus(
+  db: Knex,
+  tenant: Tenant,
+  range: { start: Date; end: Date },
+): Promise<{ day: string; status: string; count: string }[]> {
+  return tenantTable<LogRow>(db, tenant, TABLE)
+    .where('sent_at', '>=', range.start)
+    .andWhere('sent_at', '<', range.end)
+    .groupByRaw('1, 2')
+    .orderByRaw('1, 2')
+    .select<
+      { day: string; status: string; count: string }[]
+    >(db.raw(`to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD') as day`), 'status', db.raw('count(*) as count'));
+}
+
 /**
  * Moves the logs of one provider whose vendor message id is among `vendorIds` to `status`,
  * but only from the states it may follow (a late "delivered" does not undo a bounce).

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dayRangeOf, type DayRangeQuery } from '@platform/tenancy';
 import type { Tenant } from '../shared';
 import { EMAIL_STATUSES, type EmailStatus } from './emails.model';
 import { toLog } from './logs.mapper';
@@ -23,6 +24,25 @@ export async function logStats(db: Knex, tenant: Tenant) {
   const byStatus = Object.fromEntries(EMAIL_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<EmailStatus, number>;
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   return { total, ...byStatus };
+}
+
+export const DAILY_STATS_DEFAULT_DAYS = 30;
+export const DAILY_STATS_MAX_DAYS = 366;
+
+/** The statistics per UTC day the emails were sent (by their current status); days without emails are left out. */
+export async function dailyStats(db: Knex, tenant: Tenant, query: DayRangeQuery) {
+  const range = dayRangeOf(query, DAILY_STATS_DEFAULT_DAYS, DAILY_STATS_MAX_DAYS);
+  const days = new Map<string, Record<EmailStatus | 'total', number>>();
+  for (const row of await repo.countByDayAndStatus(db, tenant, range)) {
+    let day = days.get(row.day);
+    if (!day) {
+      day = { total: 0, ...(Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>) };
+      days.set(row.day, day);
+    }
+    if ((EMAIL_STATUSES as string[]).includes(row.status)) day[row.status as EmailStatus] += Number(row.count);
+    day.total += Number(row.count);
+  }
+  return { from: range.from, to: range.to, days: [...days].map(([day, counts]) => ({ day, ...counts })) };
 }
 
 /**
