@@ -94,13 +94,17 @@ test('when a project asks for a user of another project, then it is not found', 
   expect(result.error?.error.code).toBe('NOT_FOUND');
 });
 
-test('when nothing listens at the URL, then a NetworkError is thrown, distinct from API errors', async () => {
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
-  const client = createClient({ urls: { auth: `http://127.0.0.1:${port}/v1` }, keys: keys() });
-  await expect(client.auth.getWellKnownJwksJson()).rejects.toBeInstanceOf(NetworkError);
+test('when the connection fails, then a NetworkError is thrown, distinct from API errors', async () => {
+  // A server that drops every connection, held open so no other process can take its port.
+  const dropping = createServer((req) => req.socket.destroy());
+  await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+  const port = (dropping.address() as AddressInfo).port;
+  try {
+    const client = createClient({ urls: { auth: `http://127.0.0.1:${port}/v1` }, keys: keys() });
+    await expect(client.auth.getWellKnownJwksJson()).rejects.toBeInstanceOf(NetworkError);
+  } finally {
+    await new Promise((resolve) => dropping.close(resolve));
+  }
 });
 
 test('when a user is signed in, then bearer routes work without the project keys', async () => {
