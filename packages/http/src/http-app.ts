@@ -7,6 +7,7 @@ import {
   notFoundHandler,
   rejectLoneSurrogates,
   type RefusalHoldLimits,
+  type TrustProxy,
 } from '@platform/tenancy';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
@@ -36,8 +37,8 @@ export interface HttpAppOptions {
   bodyLimit?: string | number;
   /** The service's own metrics (see `scrapedMetric`), served on /metrics with the HTTP ones. */
   metrics?: Metric[];
-  /** Behind one proxy (TRUST_PROXY): the client address is taken from X-Forwarded-For. */
-  trustProxy?: boolean;
+  /** Which proxies' X-Forwarded-For is believed (TRUST_PROXY); `true` is one hop. */
+  trustProxy?: boolean | TrustProxy;
   /** Checks that may refuse a request before its body is read (cheap, no I/O). */
   beforeBody?: RequestHandler[];
   /** How long repeat offenders' 429s are held (HeldRefusals); the defaults when absent. */
@@ -67,7 +68,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   const metrics = createHttpMetrics(options.service, { extra: options.metrics });
   app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy ? 1 : false);
+  app.set('trust proxy', options.trustProxy === true ? 1 : (options.trustProxy ?? false));
   app.set('etag', false);
 
   const bodyLimit = options.bodyLimit ?? '1mb';

@@ -3,6 +3,9 @@ import { settingsWithPublishedSecrets } from './published-secrets';
 import type { KeyCheckLimits } from './key-directory';
 import { DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
 
+/** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
+export type TrustProxy = false | number | string[];
+
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
   nodeEnv: string;
@@ -28,8 +31,11 @@ export interface PlatformConfig {
   /** How long the 429s of repeat offenders (failed key checks, budget refusals) are held, and how many at once. */
   refusalHolds: RefusalHoldLimits;
   bodyLimit: string;
-  /** TRUST_PROXY: the services sit behind one proxy that sets X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For is believed: none (false), one hop (true), a number
+   * of hops, or the proxies' addresses and subnets (`loopback`, `10.0.0.0/8`, ...).
+   */
+  trustProxy: TrustProxy;
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
   /** Requests of one project in progress at once, per service process (429 beyond). */
@@ -59,7 +65,11 @@ const envSchema = Joi.object({
   JWT_PUBLIC_KEY: Joi.string(),
   DATA_DIR: Joi.string().default('.data'),
   EMBEDDED_PG_PORT: Joi.number().port().default(54329),
-  TRUST_PROXY: Joi.boolean().default(false),
+  TRUST_PROXY: Joi.alternatives(
+    Joi.boolean(),
+    Joi.number().integer().min(0).max(10),
+    Joi.string().pattern(/^[A-Za-z0-9.:/,\s]+$/),
+  ).default(false),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
   KEY_FAILURE_LIMIT: Joi.number().integer().min(1).default(30),
@@ -85,6 +95,17 @@ const envSchema = Joi.object({
 
 /** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
 export class ConfigError extends Error {}
+
+// `true` stays one hop, as before: Express's own `true` would believe every hop a client wrote.
+function trustProxyOf(value: boolean | number | string): TrustProxy {
+  if (value === true) return 1;
+  if (value === false || value === 0) return false;
+  if (typeof value === 'number') return value;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
 
 const pem = (value?: string) => value?.replace(/\\n/g, '\n');
 
@@ -123,7 +144,7 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       total: value.REFUSAL_HOLDS_TOTAL,
     },
     bodyLimit: value.BODY_LIMIT,
-    trustProxy: value.TRUST_PROXY,
+    trustProxy: trustProxyOf(value.TRUST_PROXY),
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
     webhooks: {

@@ -23,8 +23,15 @@ export {
 } from './bearer';
 export { Joi, parse, pageSchema, type Page } from './validation';
 export { jsonSchemaParser } from './json-schema-parser';
+export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
-export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export {
+  loadPlatformConfig,
+  assertProductionSecrets,
+  ConfigError,
+  type PlatformConfig,
+  type TrustProxy,
+} from './config';
 export { isPublishedSecret } from './published-secrets';
 export { ownEntry } from './own-entry';
 export { findString, rejectLoneSurrogates } from './text-guard';

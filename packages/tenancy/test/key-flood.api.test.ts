@@ -4,8 +4,9 @@ import request from 'supertest';
 import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
-import { createTestDatabase, keyHeaders, waitFor } from '@platform/testkit';
-import { createHttpApp, createLogger } from '@platform/http';
+import type { AddressInfo } from 'node:net';
+import { createTestDatabase, keyHeaders, requestFrom, waitFor } from '@platform/testkit';
+import { createHttpApp, createLogger, listenHttp } from '@platform/http';
 import { refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
@@ -151,5 +152,25 @@ describe('bogus keys', () => {
     expect(new Set(statuses)).toEqual(new Set([401, 429]));
     expect(mostAtOnce).toBe(1);
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+});
+
+describe('failed key checks per address, against a dual-stack listener', () => {
+  it('when one IPv4 address floods unknown keys, then a key never seen before works from another address', async () => {
+    const server = await listenHttp(appWith(directoryWith({ failuresPerAddress: 3 })), 0, '::');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const from = (localAddress: string, headers: Record<string, string>) =>
+        requestFrom({ port, localAddress, path: '/v1/whoami', headers });
+      for (let i = 0; i < 3; i++) expect((await from('127.0.0.2', bogus())).status).toBe(401);
+      expect((await from('127.0.0.2', bogus())).status).toBe(429);
+      const fresh = await createProject(db, secrets, { tenant: `t-${randomBytes(4).toString('hex')}`, project: 'p' });
+      const res = await from('127.0.0.3', keyHeaders(fresh));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ projectId: fresh.projectId });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
