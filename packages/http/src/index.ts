@@ -3,5 +3,6 @@ export { requestId } from './request-context';
 export { createHttpMetrics, scrapedMetric, type HttpMetrics, type HttpMetricsOptions } from './metrics';
 export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStatus } from './http-app';
 export { createHttpServer, listenHttp } from './http-server';
+export { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits';
 export { securityHeaders } from './security-headers';
 export { tricksWith, type PerformanceTricks } from './performance';

@@ -36,6 +36,15 @@ export interface PlatformConfig {
    * of hops, or the proxies' addresses and subnets (`loopback`, `10.0.0.0/8`, ...).
    */
   trustProxy: TrustProxy;
+  /** What bounds each service's HTTP connections (the http package's `ConnectionLimits`). */
+  connections: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    checkIntervalMs: number;
+  };
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
   /** Requests of one project in progress at once, per service process (429 beyond). */
@@ -81,6 +90,12 @@ const envSchema = Joi.object({
   REFUSAL_HOLDS_PER_OFFENDER: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.perOffender),
   REFUSAL_HOLDS_TOTAL: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.total),
   BODY_LIMIT: Joi.string().default('1mb'),
+  HTTP_HEADERS_TIMEOUT_MS: Joi.number().integer().min(100).max(300_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(65_000),
+  HTTP_MAX_CONNECTIONS: Joi.number().integer().min(1).default(4_096),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Joi.number().integer().min(1).default(128),
+  HTTP_DEADLINE_CHECK_MS: Joi.number().integer().min(10).max(30_000).default(1_000),
   SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
@@ -145,6 +160,14 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     },
     bodyLimit: value.BODY_LIMIT,
     trustProxy: trustProxyOf(value.TRUST_PROXY),
+    connections: {
+      headersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: value.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: value.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      checkIntervalMs: value.HTTP_DEADLINE_CHECK_MS,
+    },
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
     webhooks: {
