@@ -5,4 +5,5 @@ export { createHttpApp, type HttpAppOptions, type Readiness, type DependencyStat
 export { createHttpServer, listenHttp } from './http-server';
 export { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits';
 export { securityHeaders } from './security-headers';
+export { boundedJsonBody, boundedRawBody } from './body-readers';
 export { tricksWith, type PerformanceTricks } from './performance';

@@ -1,7 +1,8 @@
 import './express-augment';
 
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
-export { errorHandler, notFoundHandler } from './error-handler';
+export { errorHandler, notFoundHandler, toAppError, type ErrorShape } from './error-handler';
+export { headersOnly, ownBodyReader, isHeadersOnly, readsOwnBody } from './body-order';
 export { HeldRefusals, type RefusalHoldLimits } from './held-refusals';
 export { tenantOf, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';

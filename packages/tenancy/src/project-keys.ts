@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Logger } from 'winston';
 import type { PlatformConfig } from './config';
 import type { KeyDirectory } from './key-directory';
+import { headersOnly } from './body-order';
 import { requireKeys } from './keys';
 import { projectInFlight } from './project-in-flight';
 import { byProject, createRateLimit } from './rate-limit';
@@ -27,14 +28,16 @@ export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
   const { limit, windowMs } = deps.config.projectRateLimit;
   return [
     requireKeys(deps.directory),
-    createRateLimit({
-      name: `${deps.service}-project`,
-      windowMs,
-      limit,
-      key: byProject,
-      redis: deps.redis,
-      logger: deps.logger,
-    }),
-    projectInFlight(deps.config.projectMaxInFlight),
+    headersOnly(
+      createRateLimit({
+        name: `${deps.service}-project`,
+        windowMs,
+        limit,
+        key: byProject,
+        redis: deps.redis,
+        logger: deps.logger,
+      }),
+    ),
+    headersOnly(projectInFlight(deps.config.projectMaxInFlight)),
   ];
 }

@@ -5,9 +5,16 @@ import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import type { AddressInfo } from 'node:net';
-import { createTestDatabase, keyHeaders, requestFrom, waitFor } from '@platform/testkit';
+import { createTestDatabase, keyHeaders, requestFrom, testJwtKeys, waitFor } from '@platform/testkit';
 import { createHttpApp, createLogger, listenHttp } from '@platform/http';
-import { refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
+import {
+  refuseFloodingAddresses,
+  requireBearer,
+  requireKeys,
+  SecretBox,
+  signAccessToken,
+  type KeyCheckLimits,
+} from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -17,8 +24,13 @@ let queries = 0;
 let running = 0;
 let mostAtOnce = 0;
 
+const jwtKeys = testJwtKeys();
+
 function appWith(directory: PlatformDirectory, refusalHolds = { maxHoldMs: 0, perOffender: 0, total: 0 }) {
   const routes = Router();
+  routes.get('/me', requireBearer(jwtKeys.publicKey), (req, res) => {
+    res.json({ userId: req.auth!.userId });
+  });
   routes.get('/whoami', requireKeys(directory), (req, res) => {
     res.json({ projectId: req.tenant!.projectId });
   });
@@ -31,7 +43,7 @@ function appWith(directory: PlatformDirectory, refusalHolds = { maxHoldMs: 0, pe
     openapi: {},
     routes,
     readiness: async () => ({ database: 'up', broker: 'none' }),
-    beforeBody: [refuseFloodingAddresses(directory)],
+    beforeBody: [refuseFloodingAddresses(directory, { accessTokenKey: jwtKeys.publicKey })],
     refusalHolds,
   });
 }
@@ -59,6 +71,36 @@ afterAll(async () => {
 });
 
 describe('bogus keys', () => {
+  it('when an address has used up its failed checks, then any credential form, or none, gets 429 before any query, and a valid access token still passes', async () => {
+    const app = appWith(directoryWith({ failuresPerAddress: 3 }));
+    for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
+    const before = queries;
+    const unknownSingle = `Bearer pk_${randomBytes(12).toString('hex')}.sk_${randomBytes(12).toString('hex')}`;
+    for (const headers of [{}, { authorization: unknownSingle }, { authorization: 'Bearer made.up.token' }]) {
+      const refused = await request(app)
+        .post('/v1/echo')
+        .set(headers)
+        .set('content-type', 'application/json')
+        .send('{"not json');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+    }
+    expect(queries).toBe(before);
+    const token = signAccessToken(
+      {
+        userId: 'u1',
+        tenantId: project.tenantId,
+        projectId: project.projectId,
+        email: 'a@example.com',
+        tokenVersion: 0,
+      },
+      jwtKeys.privateKey,
+    );
+    const me = await request(app).get('/v1/me').set('authorization', `Bearer ${token}`);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ userId: 'u1' });
+  });
+
   it('when an address has used up its failed checks, then its unknown keys get 429 with no query and a valid cached key still passes', async () => {
     const app = appWith(directoryWith({ failuresPerAddress: 3 }));
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);

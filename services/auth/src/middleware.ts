@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { byBodyEmail, byIp, createRateLimit, requireKeys, type KeyDirectory } from '@platform/tenancy';
+import { byBodyEmail, byIp, createRateLimit, headersOnly, requireKeys, type KeyDirectory } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 
 const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id'];
@@ -11,8 +11,9 @@ const KEY_HEADERS = ['x-api-key', 'x-secret-key', 'x-tenant-id', 'x-project-id']
  */
 export function keysWhenSent(directory: KeyDirectory): RequestHandler {
   const keys = requireKeys(directory);
-  return (req, res, next) =>
-    KEY_HEADERS.some((name) => req.headers[name] !== undefined) ? keys(req, res, next) : next();
+  return headersOnly((req, res, next) =>
+    KEY_HEADERS.some((name) => req.headers[name] !== undefined) ? keys(req, res, next) : next(),
+  );
 }
 
 /**
@@ -26,7 +27,9 @@ export function ipAndEmailLimits(endpoint: string, config: AuthConfig, deps: Ser
   const { windowMs, perIp, perEmail } = config.rateLimit;
   const { redis, logger } = deps;
   return [
-    createRateLimit({ name: `auth-${endpoint}-ip`, windowMs, limit: perIp, key: byIpInProject, redis, logger }),
+    headersOnly(
+      createRateLimit({ name: `auth-${endpoint}-ip`, windowMs, limit: perIp, key: byIpInProject, redis, logger }),
+    ),
     createRateLimit({ name: `auth-${endpoint}-email`, windowMs, limit: perEmail, key: byBodyEmail, redis, logger }),
   ];
 }

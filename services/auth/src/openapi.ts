@@ -93,11 +93,11 @@ const operations: OperationDefinition[] = [
     path: '/verify-email',
     operationId: 'postVerifyEmail',
     summary: 'Confirm an email address with a verification token',
-    description: `The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. ${OPTIONAL_KEYS}`,
+    description: `The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. A public route: its body may be at most 4 KB (413 PAYLOAD_TOO_LARGE beyond). ${OPTIONAL_KEYS}`,
     security: [{}, ...KEYS],
     request: { body: verifyEmailSchema },
     responses: { 200: json('Verified', messageResponse) },
-    errors: [400, 401],
+    errors: [400, 401, 413],
   },
   {
     method: 'post',

@@ -7,6 +7,7 @@ import { openapi } from './openapi';
 import { createRoutes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
+import { openAiErrors } from './gateway/openai-errors';
 
 /** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
 export interface LlmServiceShared extends LlmShared {
@@ -46,6 +47,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   return {
     routes: createRoutes(deps, shared),
     openapi,
+    errorShapes: [openAiErrors],
     metrics: completionLogMetrics(shared.logs),
     jobs,
     shared: { ...shared, batchWorker: () => running },
