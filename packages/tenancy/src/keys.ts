@@ -112,6 +112,8 @@ export function refuseFloodingAddresses(
 ): RequestHandler {
   const tokenKey = options.accessTokenKey ? createPublicKey(options.accessTokenKey) : undefined;
   return (req, _res, next) => {
+    // While no check has failed, no address is blocked: the address is not even worked out.
+    if (!directory.failedChecks.counting) return next();
     const address = byIp(req);
     const blocked = directory.failedChecks.blockedFor(address);
     if (!blocked) return next();
