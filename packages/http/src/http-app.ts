@@ -1,17 +1,19 @@
-import bytes from 'bytes';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { Metric } from 'prom-client';
 import {
   errorHandler,
   HeldRefusals,
   notFoundHandler,
-  rejectLoneSurrogates,
+  type ErrorShape,
   type RefusalHoldLimits,
+  type TrustProxy,
 } from '@platform/tenancy';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
-import { ALL_TRICKS, directJsonBodies, type PerformanceTricks } from './performance';
+import { readBodiesAfterCredentials } from './body-after-credentials';
+import { jsonBodyReader } from './body-readers';
+import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 
@@ -36,10 +38,12 @@ export interface HttpAppOptions {
   bodyLimit?: string | number;
   /** The service's own metrics (see `scrapedMetric`), served on /metrics with the HTTP ones. */
   metrics?: Metric[];
-  /** Behind one proxy (TRUST_PROXY): the client address is taken from X-Forwarded-For. */
-  trustProxy?: boolean;
-  /** Checks that may refuse a request before its body is read (cheap, no I/O). */
+  /** Which proxies' X-Forwarded-For is believed (TRUST_PROXY); `true` is one hop. */
+  trustProxy?: boolean | TrustProxy;
+  /** Checks that may refuse any request before its body is read (cheap, no I/O). */
   beforeBody?: RequestHandler[];
+  /** Paths whose errors, wherever raised (before the route too), take another shape than the common envelope. */
+  errorShapes?: ErrorShape[];
   /** How long repeat offenders' 429s are held (HeldRefusals); the defaults when absent. */
   refusalHolds?: RefusalHoldLimits;
   /** Performance tricks to switch off (benchmarks only); all are on by default. */
@@ -62,30 +66,24 @@ const accessLog =
     next();
   };
 
-/** The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors. */
+/**
+ * The common HTTP stack of every service: ids, security headers, body parsing, health, docs, errors.
+ * A route's JSON body is read only once the route's headers-only middleware (credentials, limits)
+ * has let it through (`readBodiesAfterCredentials`): nothing is parsed for a caller not yet known.
+ */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   const metrics = createHttpMetrics(options.service, { extra: options.metrics });
   app.disable('x-powered-by');
-  app.set('trust proxy', options.trustProxy ? 1 : false);
+  app.set('trust proxy', options.trustProxy === true ? 1 : (options.trustProxy ?? false));
   app.set('etag', false);
 
-  const bodyLimit = options.bodyLimit ?? '1mb';
-  const bodyParser = express.json({
-    limit: bodyLimit,
-    verify: (req, _res, buf) => {
-      (req as unknown as { rawBody: Buffer }).rawBody = buf;
-    },
-  });
   const tricks = options.tricks ?? ALL_TRICKS;
-  const parseJson = tricks.directJsonBodies
-    ? directJsonBodies(bodyParser, bytes.parse(bodyLimit) ?? Infinity)
-    : bodyParser;
+  readBodiesAfterCredentials(options.routes, jsonBodyReader(options.bodyLimit ?? '1mb', tricks.directJsonBodies));
   app.use(requestId(), metrics.middleware);
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
   app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
   for (const check of options.beforeBody ?? []) app.use(check);
-  app.use(parseJson, rejectLoneSurrogates);
 
   app.use('/v1', options.routes);
 
@@ -106,6 +104,6 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get('/metrics', metrics.handler);
   app.use(notFoundHandler);
-  app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds)));
+  app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds), options.errorShapes));
   return app;
 }

@@ -15,7 +15,10 @@ export interface AssembledService<Shared = unknown> {
 }
 
 /** The HTTP app of a built service: the shared stack around its routes and document. */
-export function httpAppOf(deps: ServiceDeps, parts: Pick<ServiceParts, 'routes' | 'openapi' | 'metrics'>): Express {
+export function httpAppOf(
+  deps: ServiceDeps,
+  parts: Pick<ServiceParts, 'routes' | 'openapi' | 'metrics' | 'errorShapes'>,
+): Express {
   return createHttpApp({
     service: deps.service,
     logger: deps.logger,
@@ -25,7 +28,8 @@ export function httpAppOf(deps: ServiceDeps, parts: Pick<ServiceParts, 'routes' 
     readiness: readinessOf(deps),
     bodyLimit: deps.config.bodyLimit,
     trustProxy: deps.config.trustProxy,
-    beforeBody: [refuseFloodingAddresses(deps.directory)],
+    beforeBody: [refuseFloodingAddresses(deps.directory, { accessTokenKey: deps.jwt.publicKey })],
+    errorShapes: parts.errorShapes,
     refusalHolds: deps.config.refusalHolds,
   });
 }

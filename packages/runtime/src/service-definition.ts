@@ -51,6 +51,8 @@ export interface ServiceParts<Shared = unknown> {
   openapi: object;
   /** The service's own metrics, served on /metrics beside the HTTP ones. */
   metrics?: HttpAppOptions['metrics'];
+  /** Paths whose errors take another shape than the common envelope (wherever raised, before the route too). */
+  errorShapes?: HttpAppOptions['errorShapes'];
   /** Started by the runtime after the HTTP app is built; tests start them only when they ask. */
   jobs: Job[];
   /** What HTTP and the jobs share (built once in `build`); tests and benches may inspect it. */

@@ -67,8 +67,7 @@ export async function startService(
   const service = assembleService(definition, deps);
   const stopJobs = await service.startJobs();
   relay.start();
-  const server = await listenHttp(service.app, port);
-  server.keepAliveTimeout = 65_000;
+  const server = await listenHttp(service.app, port, undefined, infra.config.connections);
   logger.info('listening', { port });
 
   // Readiness turns red first and the server keeps serving while balancers take the replica

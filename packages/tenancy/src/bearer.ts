@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { headersOnly } from './body-order';
 import { errors } from './errors';
 
 /** What an access token says (issued by the Authentication service). */
@@ -60,7 +61,7 @@ export function bearerTokenOf(header: string | undefined): string | undefined {
 export function requireBearer(publicKey: string): RequestHandler {
   // Parsed once: reading the PEM was a measurable share of every bearer check (docs/performance.md).
   const key = createPublicKey(publicKey);
-  return (req, _res, next) => {
+  return headersOnly((req, _res, next) => {
     const token = bearerTokenOf(req.get('authorization'));
     const claims = token ? verifyAccessToken(token, key) : null;
     if (!claims) throw errors.invalidSession('Missing, invalid or expired access token');
@@ -69,7 +70,7 @@ export function requireBearer(publicKey: string): RequestHandler {
     }
     req.auth = claims;
     next();
-  };
+  });
 }
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

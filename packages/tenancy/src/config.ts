@@ -3,6 +3,9 @@ import { settingsWithPublishedSecrets } from './published-secrets';
 import type { KeyCheckLimits } from './key-directory';
 import { DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
 
+/** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
+export type TrustProxy = false | number | string[];
+
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
   nodeEnv: string;
@@ -28,8 +31,20 @@ export interface PlatformConfig {
   /** How long the 429s of repeat offenders (failed key checks, budget refusals) are held, and how many at once. */
   refusalHolds: RefusalHoldLimits;
   bodyLimit: string;
-  /** TRUST_PROXY: the services sit behind one proxy that sets X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For is believed: none (false), one hop (true), a number
+   * of hops, or the proxies' addresses and subnets (`loopback`, `10.0.0.0/8`, ...).
+   */
+  trustProxy: TrustProxy;
+  /** What bounds each service's HTTP connections (the http package's `ConnectionLimits`). */
+  connections: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+    checkIntervalMs: number;
+  };
   /** Requests per project, per service, per window (RESOLUTIONS 2: limits are counted per project). */
   projectRateLimit: { limit: number; windowMs: number };
   /** Requests of one project in progress at once, per service process (429 beyond). */
@@ -59,7 +74,11 @@ const envSchema = Joi.object({
   JWT_PUBLIC_KEY: Joi.string(),
   DATA_DIR: Joi.string().default('.data'),
   EMBEDDED_PG_PORT: Joi.number().port().default(54329),
-  TRUST_PROXY: Joi.boolean().default(false),
+  TRUST_PROXY: Joi.alternatives(
+    Joi.boolean(),
+    Joi.number().integer().min(0).max(10),
+    Joi.string().pattern(/^[A-Za-z0-9.:/,\s]+$/),
+  ).default(false),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'verbose', 'debug', 'silent').default('info'),
   KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(60_000).default(30_000),
   KEY_FAILURE_LIMIT: Joi.number().integer().min(1).default(30),
@@ -71,6 +90,12 @@ const envSchema = Joi.object({
   REFUSAL_HOLDS_PER_OFFENDER: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.perOffender),
   REFUSAL_HOLDS_TOTAL: Joi.number().integer().min(0).default(DEFAULT_REFUSAL_HOLD_LIMITS.total),
   BODY_LIMIT: Joi.string().default('1mb'),
+  HTTP_HEADERS_TIMEOUT_MS: Joi.number().integer().min(100).max(300_000).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Joi.number().integer().min(100).max(3_600_000).default(65_000),
+  HTTP_MAX_CONNECTIONS: Joi.number().integer().min(1).default(4_096),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: Joi.number().integer().min(1).default(128),
+  HTTP_DEADLINE_CHECK_MS: Joi.number().integer().min(10).max(30_000).default(1_000),
   SHUTDOWN_READINESS_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(2_000),
   SHUTDOWN_DRAIN_MS: Joi.number().integer().min(0).max(300_000).default(10_000),
   PROJECT_RATE_LIMIT: Joi.number().integer().min(1).default(60_000),
@@ -85,6 +110,17 @@ const envSchema = Joi.object({
 
 /** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
 export class ConfigError extends Error {}
+
+// `true` stays one hop, as before: Express's own `true` would believe every hop a client wrote.
+function trustProxyOf(value: boolean | number | string): TrustProxy {
+  if (value === true) return 1;
+  if (value === false || value === 0) return false;
+  if (typeof value === 'number') return value;
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
 
 const pem = (value?: string) => value?.replace(/\\n/g, '\n');
 
@@ -123,7 +159,15 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
       total: value.REFUSAL_HOLDS_TOTAL,
     },
     bodyLimit: value.BODY_LIMIT,
-    trustProxy: value.TRUST_PROXY,
+    trustProxy: trustProxyOf(value.TRUST_PROXY),
+    connections: {
+      headersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: value.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: value.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      checkIntervalMs: value.HTTP_DEADLINE_CHECK_MS,
+    },
     projectRateLimit: { limit: value.PROJECT_RATE_LIMIT, windowMs: value.PROJECT_RATE_LIMIT_WINDOW_MS },
     projectMaxInFlight: value.PROJECT_MAX_IN_FLIGHT,
     webhooks: {

@@ -65,25 +65,55 @@ export function toAppError(err: unknown): AppError {
   return errors.internal(err);
 }
 
+/** Another body for the errors of some paths (OpenAI's shape on the LLM service's compatible routes). */
+export interface ErrorShape {
+  /** Full paths (`/v1/models`) whose errors, and those of the paths below them, take this shape. */
+  paths: string[];
+  /** The body of `error` (its message already public: an internal error's names only the request id). */
+  body(error: AppError): object;
+}
+
+const shapeFor = (shapes: ErrorShape[] | undefined, path: string) =>
+  shapes?.find((shape) => shape.paths.some((p) => path === p || path.startsWith(`${p}/`)));
+
+// Beyond this much declared body (or an undeclared one), a refused request's unread body is not
+// drained to keep the connection: it is closed after the answer.
+const DRAIN_AT_MOST = 16 * 1024;
+
+const unreadLargeBody = (req: Request) =>
+  !req.readableDidRead &&
+  !req.complete &&
+  (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > DRAIN_AT_MOST);
+
 /** The envelope of an error, with its headers (Retry-After as given). */
-function sendError(req: Request, res: Response, appError: AppError, retryAfter?: string): void {
+function sendError(req: Request, res: Response, appError: AppError, shapes?: ErrorShape[], retryAfter?: string): void {
   for (const [name, value] of Object.entries(appError.headers ?? {})) res.setHeader(name, value);
   if (retryAfter !== undefined) res.setHeader('Retry-After', retryAfter);
-  const message =
-    appError.code === 'INTERNAL_ERROR' ? `Internal server error (request ${req.requestId})` : appError.message;
+  if (unreadLargeBody(req)) res.setHeader('Connection', 'close');
+  const internal = appError.code === 'INTERNAL_ERROR';
+  const message = internal ? `Internal server error (request ${req.requestId})` : appError.message;
+  const shape = shapeFor(shapes, req.path);
+  if (shape) {
+    const shown = internal ? new AppError('INTERNAL_ERROR', message) : appError;
+    res.status(appError.status).json(shape.body(shown));
+    return;
+  }
   res.status(appError.status).json({
     success: false,
     error: {
       code: appError.code,
       message,
       ...(appError.details ? { details: appError.details } : {}),
-      ...(appError.code === 'INTERNAL_ERROR' ? { requestId: req.requestId } : {}),
+      ...(internal ? { requestId: req.requestId } : {}),
     },
   });
 }
 
-/** Shapes every error into the envelope; a repeat offender's 429 is held by `held` first. */
-export function errorHandler(logger: Logger, held?: HeldRefusals): ErrorRequestHandler {
+/**
+ * Shapes every error into the envelope (or, on the paths of `shapes`, into theirs); a repeat
+ * offender's 429 is held by `held` first.
+ */
+export function errorHandler(logger: Logger, held?: HeldRefusals, shapes?: ErrorShape[]): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err);
     if (appError.catastrophic) {
@@ -98,9 +128,11 @@ export function errorHandler(logger: Logger, held?: HeldRefusals): ErrorRequestH
     if (res.headersSent) return;
     const retryAfter = Number(appError.headers?.['Retry-After']);
     if (held && appError.offender !== undefined && retryAfter > 0) {
-      return held.hold(appError.offender, retryAfter, res, (left) => sendError(req, res, appError, String(left)));
+      return held.hold(appError.offender, retryAfter, res, (left) =>
+        sendError(req, res, appError, shapes, String(left)),
+      );
     }
-    sendError(req, res, appError);
+    sendError(req, res, appError, shapes);
   };
 }
 

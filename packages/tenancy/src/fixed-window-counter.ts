@@ -13,6 +13,11 @@ export class FixedWindowCounter {
     private readonly maxKeys = 50_000,
   ) {}
 
+  /** Whether any key has an event counted (expired windows included): while none has, nothing is blocked. */
+  get counting(): boolean {
+    return this.windows.size > 0;
+  }
+
   /** Seconds until the key may try again; 0 when it is not over the limit. */
   blockedFor(key: string, now = Date.now()): number {
     const window = this.windows.get(key);

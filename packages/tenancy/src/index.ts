@@ -1,7 +1,8 @@
 import './express-augment';
 
 export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
-export { errorHandler, notFoundHandler } from './error-handler';
+export { errorHandler, notFoundHandler, toAppError, type ErrorShape } from './error-handler';
+export { headersOnly, ownBodyReader, isHeadersOnly, readsOwnBody } from './body-order';
 export { HeldRefusals, type RefusalHoldLimits } from './held-refusals';
 export { tenantOf, SEARCH_LANGUAGES, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
@@ -40,8 +41,15 @@ export { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth';
 export { parseWebUrl, webUrl, isWebOrigin } from './web-url';
 export { dayRangeKeys, dayRangeOf, type DayRange, type DayRangeQuery } from './day-range';
 export { jsonSchemaParser } from './json-schema-parser';
+export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
-export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export {
+  loadPlatformConfig,
+  assertProductionSecrets,
+  ConfigError,
+  type PlatformConfig,
+  type TrustProxy,
+} from './config';
 export { isPublishedSecret } from './published-secrets';
 export { ownEntry } from './own-entry';
 export { findString, rejectLoneSurrogates } from './text-guard';

@@ -1,7 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createPublicKey, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
 import { AppError, errors } from './errors';
+import { bearerTokenOf, verifyAccessToken } from './bearer';
+import { headersOnly } from './body-order';
 import { byIp } from './rate-limit';
 import { LOOKUPS_BUSY, type ApiKeyRecord, type KeyDirectory } from './key-directory';
 import type { TenantContext } from './tenant-context';
@@ -49,7 +52,7 @@ const lookupsBusy = () =>
  * lately, before any database work (a flood of made-up keys costs no queries).
  */
 export function requireKeys(directory: KeyDirectory): RequestHandler {
-  return (req, _res, next) => {
+  return headersOnly((req, _res, next) => {
     // Node lowercases header names, so X-API-KEY and x-api-key both arrive here.
     const { headers } = req;
     const apiKey = headers['x-api-key'];
@@ -84,24 +87,40 @@ export function requireKeys(directory: KeyDirectory): RequestHandler {
     if (blocked && !directory.wasRecentlyValid(apiKey)) throw tooManyFailures(blocked, address);
     if (cached === null) return accept(cached);
     return directory.findKey(apiKey).then(accept);
-  };
+  });
+}
+
+/** The public key a request names, in the key headers or in the single credential `Bearer pk_….sk_…`. */
+function namedKey(headers: IncomingHttpHeaders): string | undefined {
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string') return apiKey;
+  return /^Bearer\s+(pk_[^.\s]{1,500})\./.exec(headers.authorization ?? '')?.[1];
 }
 
 /**
- * Runs before the body is read: a request with key headers from an address over its
- * failed-check limit gets 429 without its body being parsed, unless its key is known as valid.
- * A flood of made-up keys with large bodies then costs no parsing either; the 429 is held a while
- * (HeldRefusals), so a client that retries at once slows down to a request per hold and connection.
+ * Runs before the body is read, on every request: from an address over its failed-check limit,
+ * only a key known as valid lately (in the key headers or the single credential) or, when
+ * `accessTokenKey` is given, a valid end-user access token gets through; anything else (another
+ * key, another token, no credential at all) gets 429 before any database lookup and without its
+ * body being read. A flood of made-up keys with large bodies then costs no parsing either; the 429
+ * is held a while (HeldRefusals), so a client that retries at once slows down to a request per
+ * hold and connection.
  */
-export function refuseFloodingAddresses(directory: KeyDirectory): RequestHandler {
+export function refuseFloodingAddresses(
+  directory: KeyDirectory,
+  options: { accessTokenKey?: string } = {},
+): RequestHandler {
+  const tokenKey = options.accessTokenKey ? createPublicKey(options.accessTokenKey) : undefined;
   return (req, _res, next) => {
-    const apiKey = req.headers['x-api-key'];
-    if (apiKey === undefined) return next();
+    // While no check has failed, no address is blocked: the address is not even worked out.
+    if (!directory.failedChecks.counting) return next();
     const address = byIp(req);
     const blocked = directory.failedChecks.blockedFor(address);
     if (!blocked) return next();
-    if (typeof apiKey === 'string' && (directory.cachedKey(apiKey) || directory.wasRecentlyValid(apiKey)))
-      return next();
+    const apiKey = namedKey(req.headers);
+    if (apiKey !== undefined && (directory.cachedKey(apiKey) || directory.wasRecentlyValid(apiKey))) return next();
+    const token = apiKey === undefined && tokenKey ? bearerTokenOf(req.headers.authorization) : undefined;
+    if (token && verifyAccessToken(token, tokenKey!)) return next();
     throw tooManyFailures(blocked, address);
   };
 }

@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Logger } from 'winston';
 import type { PlatformConfig } from './config';
 import type { KeyDirectory } from './key-directory';
+import { headersOnly } from './body-order';
 import { requireKeys } from './keys';
 import { acceptMemberTokens, type MemberTokenDeps } from './member-token';
 import { projectInFlight } from './project-in-flight';
@@ -27,15 +28,17 @@ export interface ProjectKeysDeps extends MemberTokenDeps {
 export function projectKeys(deps: ProjectKeysDeps): RequestHandler[] {
   const { limit, windowMs } = deps.config.projectRateLimit;
   return [
-    acceptMemberTokens(deps, requireKeys(deps.directory)),
-    createRateLimit({
-      name: `${deps.service}-project`,
-      windowMs,
-      limit,
-      key: byProject,
-      redis: deps.redis,
-      logger: deps.logger,
-    }),
-    projectInFlight(deps.config.projectMaxInFlight),
+    headersOnly(acceptMemberTokens(deps, requireKeys(deps.directory))),
+    headersOnly(
+      createRateLimit({
+        name: `${deps.service}-project`,
+        windowMs,
+        limit,
+        key: byProject,
+        redis: deps.redis,
+        logger: deps.logger,
+      }),
+    ),
+    headersOnly(projectInFlight(deps.config.projectMaxInFlight)),
   ];
 }

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, MemoryStore, type Options, type Store } from 'express-rate-limit';
+import { MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
+import { clientAddressKey } from './client-address';
 import { AppError } from './errors';
 import type { Logger } from 'winston';
 
@@ -21,16 +22,16 @@ export interface RateLimitOptions {
 export const byProject = (req: Request): string | undefined =>
   req.tenant ? `${req.tenant.tenantId}:${req.tenant.projectId}` : undefined;
 
-// The subnet key of an IPv6 address (IPv4 clients of a dual-stack server included) costs a
-// parse of the address each time; the key checks ask it for every failed request of a flood.
+// The key of an address costs a parse of it; the key checks ask it for every failed request of a flood.
 const ipKeys = new Map<string, string>();
 
+/** The client's address key (`clientAddressKey`) of the address the trusted proxies vouch for (`req.ip`). */
 export const byIp = (req: Request): string => {
   const ip = req.ip ?? 'unknown';
   let key = ipKeys.get(ip);
   if (key === undefined) {
     if (ipKeys.size >= 10_000) ipKeys.clear();
-    key = ipKeyGenerator(ip);
+    key = clientAddressKey(ip);
     ipKeys.set(ip, key);
   }
   return key;

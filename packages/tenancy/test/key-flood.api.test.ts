@@ -4,9 +4,17 @@ import request from 'supertest';
 import type { Knex } from 'knex';
 import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
-import { createTestDatabase, keyHeaders, waitFor } from '@platform/testkit';
-import { createHttpApp, createLogger } from '@platform/http';
-import { refuseFloodingAddresses, requireKeys, SecretBox, type KeyCheckLimits } from '../src';
+import type { AddressInfo } from 'node:net';
+import { createTestDatabase, keyHeaders, requestFrom, testJwtKeys, waitFor } from '@platform/testkit';
+import { createHttpApp, createLogger, listenHttp } from '@platform/http';
+import {
+  refuseFloodingAddresses,
+  requireBearer,
+  requireKeys,
+  SecretBox,
+  signAccessToken,
+  type KeyCheckLimits,
+} from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -16,8 +24,13 @@ let queries = 0;
 let running = 0;
 let mostAtOnce = 0;
 
+const jwtKeys = testJwtKeys();
+
 function appWith(directory: PlatformDirectory, refusalHolds = { maxHoldMs: 0, perOffender: 0, total: 0 }) {
   const routes = Router();
+  routes.get('/me', requireBearer(jwtKeys.publicKey), (req, res) => {
+    res.json({ userId: req.auth!.userId });
+  });
   routes.get('/whoami', requireKeys(directory), (req, res) => {
     res.json({ projectId: req.tenant!.projectId });
   });
@@ -30,7 +43,7 @@ function appWith(directory: PlatformDirectory, refusalHolds = { maxHoldMs: 0, pe
     openapi: {},
     routes,
     readiness: async () => ({ database: 'up', broker: 'none' }),
-    beforeBody: [refuseFloodingAddresses(directory)],
+    beforeBody: [refuseFloodingAddresses(directory, { accessTokenKey: jwtKeys.publicKey })],
     refusalHolds,
   });
 }
@@ -58,6 +71,36 @@ afterAll(async () => {
 });
 
 describe('bogus keys', () => {
+  it('when an address has used up its failed checks, then any credential form, or none, gets 429 before any query, and a valid access token still passes', async () => {
+    const app = appWith(directoryWith({ failuresPerAddress: 3 }));
+    for (let i = 0; i < 3; i++) expect((await request(app).get('/v1/whoami').set(bogus())).status).toBe(401);
+    const before = queries;
+    const unknownSingle = `Bearer pk_${randomBytes(12).toString('hex')}.sk_${randomBytes(12).toString('hex')}`;
+    for (const headers of [{}, { authorization: unknownSingle }, { authorization: 'Bearer made.up.token' }]) {
+      const refused = await request(app)
+        .post('/v1/echo')
+        .set(headers)
+        .set('content-type', 'application/json')
+        .send('{"not json');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('RATE_LIMITED');
+    }
+    expect(queries).toBe(before);
+    const token = signAccessToken(
+      {
+        userId: 'u1',
+        tenantId: project.tenantId,
+        projectId: project.projectId,
+        email: 'a@example.com',
+        tokenVersion: 0,
+      },
+      jwtKeys.privateKey,
+    );
+    const me = await request(app).get('/v1/me').set('authorization', `Bearer ${token}`);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ userId: 'u1' });
+  });
+
   it('when an address has used up its failed checks, then its unknown keys get 429 with no query and a valid cached key still passes', async () => {
     const app = appWith(directoryWith({ failuresPerAddress: 3 }));
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
@@ -151,5 +194,25 @@ describe('bogus keys', () => {
     expect(new Set(statuses)).toEqual(new Set([401, 429]));
     expect(mostAtOnce).toBe(1);
     expect((await request(app).get('/v1/whoami').set(keyHeaders(project))).status).toBe(200);
+  });
+});
+
+describe('failed key checks per address, against a dual-stack listener', () => {
+  it('when one IPv4 address floods unknown keys, then a key never seen before works from another address', async () => {
+    const server = await listenHttp(appWith(directoryWith({ failuresPerAddress: 3 })), 0, '::');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const from = (localAddress: string, headers: Record<string, string>) =>
+        requestFrom({ port, localAddress, path: '/v1/whoami', headers });
+      for (let i = 0; i < 3; i++) expect((await from('127.0.0.2', bogus())).status).toBe(401);
+      expect((await from('127.0.0.2', bogus())).status).toBe(429);
+      const fresh = await createProject(db, secrets, { tenant: `t-${randomBytes(4).toString('hex')}`, project: 'p' });
+      const res = await from('127.0.0.3', keyHeaders(fresh));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ projectId: fresh.projectId });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -14,7 +14,7 @@ import { deleteMetadataSchema, lookupSchema, updateMeSchema } from './users/user
 import { verifyEmailSchema } from './verification/verification.schemas';
 
 const RATE_LIMITED =
-  'Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.';
+  "Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.";
 const OPTIONAL_KEYS =
   'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
 /** `/me` takes the bearer alone, or with key headers of the same project. */
@@ -95,11 +95,11 @@ const operations: OperationDefinition[] = [
     path: '/verify-email',
     operationId: 'postVerifyEmail',
     summary: 'Confirm an email address with a verification token',
-    description: `The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. ${OPTIONAL_KEYS}`,
+    description: `The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. A public route: its body may be at most 4 KB (413 PAYLOAD_TOO_LARGE beyond). ${OPTIONAL_KEYS}`,
     security: [{}, ...KEYS],
     request: { body: verifyEmailSchema },
     responses: { 200: json('Verified', messageResponse) },
-    errors: [400, 401],
+    errors: [400, 401, 413],
   },
   {
     method: 'post',

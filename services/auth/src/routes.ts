@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { boundedJsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
@@ -34,7 +35,8 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.post('/logout', keys, sessions.logout);
   router.post('/forgot-password', keys, limits('forgot-password'), passwords.forgot);
   router.post('/reset-password', keys, passwords.reset);
-  router.post('/verify-email', optionalKeys, verification.verify);
+  // Public (no keys needed): its body is a token, so it is bounded far below BODY_LIMIT.
+  router.post('/verify-email', optionalKeys, boundedJsonBody('4kb'), verification.verify);
   router.post('/resend-verification', keys, limits('resend-verification'), verification.resend);
   router.get('/me', optionalKeys, bearer, users.getMe);
   router.patch('/me', optionalKeys, bearer, users.updateMe);

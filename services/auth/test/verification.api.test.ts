@@ -69,6 +69,12 @@ describe('registration events', () => {
 });
 
 describe('POST /v1/verify-email', () => {
+  it('when the body is larger than a token needs (over 4 KB), then 413 before it is parsed', async () => {
+    const res = await verify('x'.repeat(5_000));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('when the token from the registration email is sent without any headers, then 200 and emailVerified becomes true', async () => {
     const session = await registerUser(api, verifying);
     const token = tokenOf((await registeredEvent(verifying, session.user.id)).data.verification!.link);

@@ -211,7 +211,8 @@ const payOperations: OperationDefinition[] = [
     summary: 'Receive Stripe events for one project and environment',
     description:
       'No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked ' +
-      'with the Stripe SDK (bad or missing: 400, nothing stored). Each event id is processed once (a replay answers ' +
+      'with the Stripe SDK on the bytes as sent, before they are parsed (bad or missing: 400, nothing stored); a body ' +
+      'over 512 KB is 413 PAYLOAD_TOO_LARGE. Each event id is processed once (a replay answers ' +
       '`duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and ' +
       'invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; ' +
       'other event types are acknowledged. ' +
@@ -224,7 +225,7 @@ const payOperations: OperationDefinition[] = [
       rawBody: { type: 'object', description: 'A Stripe event, exactly as Stripe sent it' },
     },
     responses: { 200: json('Accepted', webhookReceivedResponse) },
-    errors: [400, 403, 404, 500, 502],
+    errors: [400, 403, 404, 413, 500, 502],
   },
 ];
 

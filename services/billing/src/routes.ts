@@ -1,4 +1,5 @@
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
+import { boundedRawBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, createRateLimit, requireBearer } from '@platform/tenancy';
 import { accountHandlers } from './account/account.router';
@@ -64,8 +65,9 @@ export function createRoutes(deps: ServiceDeps, config: BillingConfig, clients: 
   pay.delete('/customers/:id', keys, customerQueries, customers.remove);
   pay.get('/account/status', keys, account.status);
   pay.get('/subscriptions', keys, subscriptions.list);
-  // No keys: Stripe calls this; the signature made with the project's webhook secret is the credential.
-  pay.post('/webhooks/:tenant_id/:project_id', express.raw({ type: () => true, limit: '1mb' }), webhooks.receive);
+  // No keys: Stripe calls this; the signature made with the project's webhook secret is the credential,
+  // checked on the bytes as sent before the event is parsed.
+  pay.post('/webhooks/:tenant_id/:project_id', boundedRawBody('512kb'), webhooks.receive);
 
   const router = Router();
   router.use('/pay', pay);

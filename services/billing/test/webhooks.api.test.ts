@@ -119,6 +119,15 @@ describe('Stripe webhooks and the subscription answer', () => {
     expect(await t.svc.deps.db('stripe_events').where({ event_id: body.id }).first()).toBeUndefined();
   });
 
+  it('when the body is over 512 KB, then 413 and nothing is stored', async () => {
+    const p = await configuredProject(t);
+    const { subscription } = await subscriber(p);
+    const body = { ...event('customer.subscription.created', subscription), padding: 'x'.repeat(600_000) };
+    const res = await deliver(p, body);
+    expect(res.status).toBe(413);
+    expect(await t.svc.deps.db('stripe_events').where({ event_id: body.id }).first()).toBeUndefined();
+  });
+
   it('when the signature is missing or made with another secret, then 400', async () => {
     const p = await configuredProject(t);
     const { subscription } = await subscriber(p);

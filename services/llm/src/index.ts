@@ -14,6 +14,7 @@ import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
+import { openAiErrors } from './gateway/openai-errors';
 
 /** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
 export interface LlmServiceShared extends LlmShared {
@@ -53,6 +54,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   return {
     routes: createRoutes(deps, shared),
     openapi,
+    errorShapes: [openAiErrors],
     metrics: completionLogMetrics(shared.logs),
     jobs,
     shared: { ...shared, batchWorker: () => running },

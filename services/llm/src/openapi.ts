@@ -29,6 +29,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Missing or invalid credentials',
   403: 'Not allowed',
   404: 'Not found',
+  413: 'Request body too large',
   429: 'Rate limited',
   500: 'Server or vendor error',
   502: 'Vendor unreachable',
@@ -63,7 +64,7 @@ const gatewayOperations: OperationDefinition[] = [
       "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. A vendor's 400/404 keeps its status.",
     security: SINGLE_CREDENTIAL,
     request: { jsonBody: { id: 'ChatCompletionRequest', schema: chatRequestSchema } },
-    responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 429, 500, 502) },
+    responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502) },
   },
   {
     method: 'get',
@@ -71,7 +72,7 @@ const gatewayOperations: OperationDefinition[] = [
     operationId: 'getModels',
     summary: "OpenAI's model list: the priced models of the vendors this project has configured",
     security: SINGLE_CREDENTIAL,
-    responses: { 200: json('Models', modelListResponse), ...openAiErrors(401) },
+    responses: { 200: json('Models', modelListResponse), ...openAiErrors(401, 429) },
   },
   {
     method: 'get',

@@ -11,7 +11,8 @@ beforeAll(async () => {
     // One project may hold all the streams here: the admission is what is under test.
     llmEnv: { LLM_GATEWAY_MAX_STREAMS: '2000', LLM_GATEWAY_MAX_STREAMS_PER_PROJECT: '1500' },
   });
-  server = await listen(llm.svc.app);
+  // One client opens the whole burst at once: over the default cap of connections per address.
+  server = await listen(llm.svc.app, { maxConnectionsPerAddress: 2000 });
 });
 
 afterAll(async () => {

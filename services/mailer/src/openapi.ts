@@ -244,11 +244,12 @@ const operations: OperationDefinition[] = [
     description:
       'No keys. The body (List-Unsubscribe=One-Click, form-encoded) is not needed: the token names the project and ' +
       "address and is an HMAC-SHA256 under that project's own secret. Adds the address to the project's suppression " +
-      'list for marketing email (transactional email still goes out). A tampered, foreign or malformed token is 403.',
+      'list for marketing email (transactional email still goes out). A tampered, foreign or malformed token is 403. ' +
+      'A body over 1 KB is 413 PAYLOAD_TOO_LARGE.',
     security: [],
     request: { params: token },
     responses: { 200: json('Unsubscribed', unsubscribedResponse) },
-    errors: [403],
+    errors: [403, 413],
   },
   {
     method: 'post',
@@ -298,11 +299,12 @@ const operations: OperationDefinition[] = [
       'period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event ' +
       'without sg_event_id is skipped. A refused request stores nothing. Suppression: Mailgun failed/permanent, ' +
       'complained and unsubscribed, and SendGrid bounce (not type blocked), spamreport, unsubscribe and ' +
-      "group_unsubscribe put the recipient (event-data.recipient, email) on the project's suppression list.",
+      "group_unsubscribe put the recipient (event-data.recipient, email) on the project's suppression list. " +
+      "SendGrid's signature is checked on the raw body before it is parsed; a body over 1 MB is 413 PAYLOAD_TOO_LARGE.",
     security: [],
     request: { params: providerId, rawBody: { oneOf: [{ type: 'object' }, { type: 'array' }] } },
     responses: { 200: json('Accepted', webhookResultResponse) },
-    errors: [400, 401, 404],
+    errors: [400, 401, 404, 413],
   },
 ];
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { boundedRawBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
 import type { MailerShared } from './index';
@@ -42,10 +43,12 @@ export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
   router.get('/providers', keys, providers.list);
   router.post('/providers/:id/test', keys, providers.test);
 
-  // Vendor delivery events: no keys; the vendor's signature is checked against the provider's key.
-  router.post('/webhooks/:providerId', webhooks.receive);
-  // List-Unsubscribe links: no keys; the token is signed with the project's own secret.
+  // Vendor delivery events: no keys; the vendor's signature is checked against the provider's key,
+  // on the bytes as sent, before they are parsed. SendGrid batches events up to 768 KB.
+  router.post('/webhooks/:providerId', boundedRawBody('1mb'), webhooks.receive);
+  // List-Unsubscribe links: no keys; the token is signed with the project's own secret. The
+  // one-click body (RFC 8058) is `List-Unsubscribe=One-Click`: anything much larger is refused.
   router.get('/unsubscribe/:token', unsubscribe.page);
-  router.post('/unsubscribe/:token', unsubscribe.oneClick);
+  router.post('/unsubscribe/:token', boundedRawBody('1kb'), unsubscribe.oneClick);
   return router;
 }

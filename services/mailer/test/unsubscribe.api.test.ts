@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { mailerClient, useMailerService, type ApiClient } from './support/harness';
 import { formFields } from './support/vendor-stubs';
 
@@ -94,6 +95,17 @@ describe('one-click unsubscribe', () => {
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text).toContain('looker@example.com');
     expect(res.text).toContain('method="post"');
+    expect((await api.get('/v1/suppressions')).body.total).toBe(0);
+  });
+
+  it('when the one-click POST carries a body far larger than `List-Unsubscribe=One-Click`, then 413 and nothing is unsubscribed', async () => {
+    const api = await sendgridProject();
+    const path = await marketingLinkVia(api, 'padded@example.com');
+    const res = await request(ctx.svc.app)
+      .post(path)
+      .set('content-type', 'application/x-www-form-urlencoded')
+      .send(`List-Unsubscribe=One-Click&pad=${'x'.repeat(4_000)}`);
+    expect(res.status).toBe(413);
     expect((await api.get('/v1/suppressions')).body.total).toBe(0);
   });
 

@@ -174,6 +174,13 @@ describe('SendGrid delivery webhooks', () => {
     expect(await logStatus(log.id)).toBe('sent');
   });
 
+  it('when the signature is wrong and the body is not even JSON, then 401: the signature is checked before anything is parsed', async () => {
+    const signedBody = JSON.stringify([{ event: 'processed', sg_event_id: sendgridEventId() }]);
+    const res = await postWebhook(sendgridProviderId, '[{"event": "deliv', sendgridHeaders(signedBody));
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+
   it('when the provider has no verification key, then its webhook is refused', async () => {
     const plain = await api.post('/v1/providers', {
       body: { name: 'no key', type: 'sendgrid', config: { apiKey: 'SG.3' } },

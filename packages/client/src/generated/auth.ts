@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Register with email and password
-         * @description Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). The user's locale (metadata.locale, a BCP 47 tag) picks the locale variant of the project's auth email templates in the Mailer; when metadata has no locale, the most preferred tag of Accept-Language is stored as metadata.locale. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Creates the user and a first session. Writes auth.user.registered to the outbox; when the project setting requireEmailVerification is true it carries a verification link (24 h). The user's locale (metadata.locale, a BCP 47 tag) picks the locale variant of the project's auth email templates in the Mailer; when metadata has no locale, the most preferred tag of Accept-Language is stored as metadata.locale. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
          */
         post: operations["postRegister"];
         delete?: never;
@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
          */
         post: operations["postLogin"];
         delete?: never;
@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password reset email
-         * @description Same answer whether or not the account exists, and in the same time: every answer waits at least AUTH_FORGOT_PASSWORD_MIN_MS (500 ms by default). For an existing account, writes auth.password-reset.requested with a link <appUrl>/reset-password?token=... valid 1 hour; earlier reset links stop working. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Same answer whether or not the account exists, and in the same time: every answer waits at least AUTH_FORGOT_PASSWORD_MIN_MS (500 ms by default). For an existing account, writes auth.password-reset.requested with a link <appUrl>/reset-password?token=... valid 1 hour; earlier reset links stop working. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
          */
         post: operations["postForgotPassword"];
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm an email address with a verification token
-         * @description The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description The token (from the link in the email, valid 24 hours, single use) identifies the user. Unknown, used or expired: 400 VALIDATION_ERROR. A public route: its body may be at most 4 KB (413 PAYLOAD_TOO_LARGE beyond). Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
          */
         post: operations["postVerifyEmail"];
         delete?: never;
@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new verification email
-         * @description Writes auth.verification.requested with a new link (24 h); earlier links stop working. 400 when the email is unknown or already verified. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Writes auth.verification.requested with a new link (24 h); earlier links stop working. 400 when the email is unknown or already verified. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
          */
         post: operations["postResendVerification"];
         delete?: never;
@@ -974,6 +974,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -218,7 +218,7 @@ export interface paths {
         put?: never;
         /**
          * Receive Stripe events for one project and environment
-         * @description No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked with the Stripe SDK (bad or missing: 400, nothing stored). Each event id is processed once (a replay answers `duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; other event types are acknowledged. Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.
+         * @description No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked with the Stripe SDK on the bytes as sent, before they are parsed (bad or missing: 400, nothing stored); a body over 512 KB is 413 PAYLOAD_TOO_LARGE. Each event id is processed once (a replay answers `duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; other event types are acknowledged. Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.
          */
         post: operations["receiveStripeWebhook"];
         delete?: never;
@@ -445,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Receive Stripe events for one project and environment (alias of /pay/webhooks/{tenant_id}/{project_id})
-         * @description No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked with the Stripe SDK (bad or missing: 400, nothing stored). Each event id is processed once (a replay answers `duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; other event types are acknowledged. Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.
+         * @description No key headers: the `Stripe-Signature` header, made with the webhook secret stored by PUT /pay/config, is checked with the Stripe SDK on the bytes as sent, before they are parsed (bad or missing: 400, nothing stored); a body over 512 KB is 413 PAYLOAD_TOO_LARGE. Each event id is processed once (a replay answers `duplicate: true`). checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and invoice.payment_failed keep the subscriptions table current; customer.deleted forgets the customer; other event types are acknowledged. Unknown project 404; no webhook secret for the environment 403 PROVIDER_NOT_CONFIGURED.
          */
         post: operations["receiveStripeWebhookStripe"];
         delete?: never;
@@ -2080,6 +2080,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server or vendor error */
             500: {
                 headers: {
@@ -3497,6 +3506,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -664,6 +664,15 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAiError"];
                 };
             };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -736,7 +745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["OpenAiError"];
                 };
             };
             /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */

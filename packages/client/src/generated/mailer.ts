@@ -204,7 +204,7 @@ export interface paths {
         put?: never;
         /**
          * One-click unsubscribe (RFC 8058)
-         * @description No keys. The body (List-Unsubscribe=One-Click, form-encoded) is not needed: the token names the project and address and is an HMAC-SHA256 under that project's own secret. Adds the address to the project's suppression list for marketing email (transactional email still goes out). A tampered, foreign or malformed token is 403.
+         * @description No keys. The body (List-Unsubscribe=One-Click, form-encoded) is not needed: the token names the project and address and is an HMAC-SHA256 under that project's own secret. Adds the address to the project's suppression list for marketing email (transactional email still goes out). A tampered, foreign or malformed token is 403. A body over 1 KB is 413 PAYLOAD_TOO_LARGE.
          */
         post: operations["postUnsubscribeByToken"];
         delete?: never;
@@ -262,7 +262,7 @@ export interface paths {
         put?: never;
         /**
          * Delivery events from the provider's vendor
-         * @description No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing. Replays: the signed timestamp (Mailgun signature.timestamp, SendGrid timestamp header, unix seconds) must be within MAILER_WEBHOOK_TOLERANCE_SECONDS (default 300) of the server clock in either direction, else 401 UNAUTHORIZED. Mailgun: a token already received by this provider within its window is 401 UNAUTHORIZED. SendGrid: each sg_event_id is applied once per provider (remembered for 24 hours, the vendor redelivery period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event without sg_event_id is skipped. A refused request stores nothing. Suppression: Mailgun failed/permanent, complained and unsubscribed, and SendGrid bounce (not type blocked), spamreport, unsubscribe and group_unsubscribe put the recipient (event-data.recipient, email) on the project's suppression list.
+         * @description No keys. Mailgun: JSON webhook {signature: {timestamp, token, signature}, event-data}, signature = hex HMAC-SHA256 of timestamp+token under config.webhookSigningKey; delivered -> delivered, permanent failed -> bounced, rejected -> failed. SendGrid: signed event webhook (array of events), ECDSA P-256 signature in X-Twilio-Email-Event-Webhook-Signature over X-Twilio-Email-Event-Webhook-Timestamp + raw body, checked with config.webhookPublicKey; delivered -> delivered, bounce -> bounced, dropped -> failed. A missing or wrong signature is 401 and changes nothing. Replays: the signed timestamp (Mailgun signature.timestamp, SendGrid timestamp header, unix seconds) must be within MAILER_WEBHOOK_TOLERANCE_SECONDS (default 300) of the server clock in either direction, else 401 UNAUTHORIZED. Mailgun: a token already received by this provider within its window is 401 UNAUTHORIZED. SendGrid: each sg_event_id is applied once per provider (remembered for 24 hours, the vendor redelivery period): a repeated event is accepted with 200 and changes nothing (not counted in updated); an event without sg_event_id is skipped. A refused request stores nothing. Suppression: Mailgun failed/permanent, complained and unsubscribed, and SendGrid bounce (not type blocked), spamreport, unsubscribe and group_unsubscribe put the recipient (event-data.recipient, email) on the project's suppression list. SendGrid's signature is checked on the raw body before it is parsed; a body over 1 MB is 413 PAYLOAD_TOO_LARGE.
          */
         post: operations["postWebhooksByProviderId"];
         delete?: never;
@@ -1562,6 +1562,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
             503: {
                 headers: {
@@ -1830,6 +1839,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,8 +16,8 @@ const functionConstructors = [http.IncomingMessage, http.ServerResponse].every(
  * pair already has them and Express's call changes nothing. Measured by `pnpm bench tricks`
  * (docs/performance.md).
  */
-export function serverWithAppPrototypes(app: Express): http.Server {
-  if (!functionConstructors) return http.createServer(app);
+export function serverWithAppPrototypes(app: Express, options: http.ServerOptions = {}): http.Server {
+  if (!functionConstructors) return http.createServer(options, app);
   // `prototype` must be the app's own object, so these are functions, not classes; they run
   // node's constructors on the new object as node's own subclasses do. (Reflect.construct with
   // a new target would work with classes too, but measured slower than stock Express.)
@@ -31,6 +31,7 @@ export function serverWithAppPrototypes(app: Express): http.Server {
   AppResponse.prototype = app.response;
   return http.createServer(
     {
+      ...options,
       IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
     },

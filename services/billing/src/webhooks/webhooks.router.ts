@@ -17,8 +17,8 @@ export function webhookHandlers(
   return {
     receive: async (req, res) => {
       const params = parse(webhookParamsSchema, req.params);
-      // The JSON parser keeps the exact bytes in rawBody; other content types arrive as a raw Buffer.
-      const rawBody = req.rawBody ?? (Buffer.isBuffer(req.body) ? req.body : undefined);
+      // The route reads the body as bytes (`boundedRawBody`): Stripe's signature is checked on them before they are parsed.
+      const rawBody = Buffer.isBuffer(req.body) ? req.body : undefined;
       const result = await receiveStripeEvent(db, clients, directory, logger, {
         tenantId: params.tenant_id,
         projectId: params.project_id,

@@ -6,10 +6,9 @@ import { parseChatBody } from './chat-request.schema';
 import { chatCompletion, formatUsd } from './chat.service';
 import { streamChat } from './chat-stream';
 import { listModels } from './models.service';
-import { openAiErrors } from './openai-errors';
 import { singleCredential } from './single-credential';
 
-/** The OpenAI-compatible routes: the key headers or the single credential, errors in OpenAI's shape. */
+/** The OpenAI-compatible routes: the key headers or the single credential; errors in OpenAI's shape (`openAiErrors`, given to the shared stack). */
 export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: RequestHandler[]): Router {
   const auth = [singleCredential(deps.directory), ...keys];
   const router = Router();
@@ -31,6 +30,5 @@ export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: Reque
   router.get('/models', ...auth, async (req, res) => {
     res.json(await listModels(deps.db, tenantOf(req)));
   });
-  router.use(['/chat/completions', '/models'], openAiErrors);
   return router;
 }

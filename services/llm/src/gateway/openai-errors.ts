@@ -1,5 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
-import { AppError } from '@platform/tenancy';
+import type { AppError, ErrorShape } from '@platform/tenancy';
 
 const TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -12,21 +11,21 @@ const TYPES: Record<number, string> = {
 };
 
 /**
- * Errors of the OpenAI-compatible routes in OpenAI's shape (`error.message`, `type`, `code`,
- * `param`), so the OpenAI SDKs raise their usual classes; `success: false` and the details stay,
- * so the body is also our common envelope. Anything else goes on to the common handler (a 500).
+ * Every error of the OpenAI-compatible routes in OpenAI's shape (`error.message`, `type`, `code`,
+ * `param`), wherever it is raised (the flood refusal, reading the body, the route), so the OpenAI
+ * SDKs raise their usual classes; `success: false` and the details stay, so the body is also our
+ * common envelope.
  */
-export const openAiErrors: ErrorRequestHandler = (err, _req, res, next) => {
-  if (!(err instanceof AppError) || res.headersSent) return next(err);
-  for (const [name, value] of Object.entries(err.headers ?? {})) res.setHeader(name, value);
-  res.status(err.status).json({
+export const openAiErrors: ErrorShape = {
+  paths: ['/v1/chat/completions', '/v1/models'],
+  body: (error: AppError) => ({
     success: false,
     error: {
-      message: err.message,
-      type: TYPES[err.status] ?? 'api_error',
-      code: err.code,
-      param: err.details?.[0]?.path ?? null,
-      ...(err.details ? { details: err.details } : {}),
+      message: error.message,
+      type: TYPES[error.status] ?? 'api_error',
+      code: error.code,
+      param: error.details?.[0]?.path ?? null,
+      ...(error.details ? { details: error.details } : {}),
     },
-  });
+  }),
 };

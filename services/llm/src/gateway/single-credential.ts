@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { KeyDirectory } from '@platform/tenancy';
+import { headersOnly, type KeyDirectory } from '@platform/tenancy';
 
 /** `Authorization: Bearer <public key>.<secret key>`: one credential that names exactly one project. */
 const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-]{1,500})$/;
@@ -10,7 +10,7 @@ const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-
  * judge as usual. Requests that carry the key headers are left as they are.
  */
 export function singleCredential(directory: KeyDirectory): RequestHandler {
-  return (req, _res, next) => {
+  return headersOnly((req, _res, next) => {
     if (req.headers['x-api-key'] !== undefined) return next();
     const match = SINGLE_CREDENTIAL.exec(String(req.headers.authorization ?? ''));
     if (!match) return next();
@@ -27,5 +27,5 @@ export function singleCredential(directory: KeyDirectory): RequestHandler {
     if (cached !== undefined) return use(cached);
     // A busy directory is judged by the key check too (429), like any unknown key.
     return directory.findKey(apiKey).then((record) => use(typeof record === 'object' ? record : null));
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import OpenAI from 'openai';
-import { createHttpServer } from '@platform/http';
+import { createHttpServer, type ConnectionLimits } from '@platform/http';
 import type { TestProject } from '@platform/testkit';
 
 export interface Listening {
@@ -10,8 +10,8 @@ export interface Listening {
 }
 
 /** The app on a real port, served as the service serves it, for the OpenAI SDK to call. */
-export async function listen(app: Express): Promise<Listening> {
-  const server = createHttpServer(app);
+export async function listen(app: Express, limits?: Partial<ConnectionLimits>): Promise<Listening> {
+  const server = createHttpServer(app, limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -13,8 +13,16 @@ import { isWithinTolerance, windowEndOf } from './webhook-window';
 
 export interface WebhookRequest {
   headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  rawBody?: Buffer;
+  /** The body as sent, unparsed: SendGrid signs these bytes, and they are parsed only once that signature holds. */
+  rawBody: Buffer;
+}
+
+function parsedBody(raw: Buffer): unknown {
+  try {
+    return raw.length ? (JSON.parse(raw.toString('utf8')) as unknown) : undefined;
+  } catch {
+    throw errors.validation('Request body is not valid JSON');
+  }
 }
 
 /** One event a vendor reported: a status change for the messages it names, and/or an address to suppress. */
@@ -145,10 +153,11 @@ function header(headers: WebhookRequest['headers'], name: string): string | unde
 function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toleranceSeconds: number): VerifiedDelivery {
   const signature = header(request.headers, 'x-twilio-email-event-webhook-signature');
   const timestamp = header(request.headers, 'x-twilio-email-event-webhook-timestamp');
-  if (!config.webhookPublicKey || !signature || !timestamp || !request.rawBody) throw badSignature();
+  if (!config.webhookPublicKey || !signature || !timestamp || !request.rawBody.length) throw badSignature();
   if (!verifySendgridSignature(config.webhookPublicKey, request.rawBody, signature, timestamp)) throw badSignature();
   if (!isWithinTolerance(timestamp, toleranceSeconds)) throw outsideWindow();
-  if (!Array.isArray(request.body)) throw errors.validation('The event webhook body must be a JSON array of events');
+  const events = parsedBody(request.rawBody);
+  if (!Array.isArray(events)) throw errors.validation('The event webhook body must be a JSON array of events');
   const changes: StatusChange[] = [];
   type SendgridEvent = {
     event?: unknown;
@@ -157,7 +166,7 @@ function sendgridDelivery(config: ProviderConfig, request: WebhookRequest, toler
     email?: unknown;
     type?: unknown;
   };
-  for (const event of request.body as SendgridEvent[]) {
+  for (const event of events as SendgridEvent[]) {
     if (
       !str(event?.event) ||
       (!Object.hasOwn(SENDGRID_STATUS, event.event) && !Object.hasOwn(SENDGRID_SUPPRESSION, event.event))
@@ -203,7 +212,7 @@ export async function receiveWebhook(
   if (!provider) throw errors.notFound('Provider');
   const delivery =
     provider.type === 'mailgun'
-      ? mailgunDelivery(provider.config, request.body, toleranceSeconds)
+      ? mailgunDelivery(provider.config, parsedBody(request.rawBody), toleranceSeconds)
       : sendgridDelivery(provider.config, request, toleranceSeconds);
   const { tenant } = provider;
   const window = { expiresAt: delivery.rememberUntil, now: new Date() };

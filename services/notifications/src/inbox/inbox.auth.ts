@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { PlatformDirectory } from '@platform/directory';
-import { bearerTokenOf, errors, verifyAccessToken } from '@platform/tenancy';
+import { bearerTokenOf, errors, headersOnly, verifyAccessToken } from '@platform/tenancy';
 
 /** Methods and headers a browser may send to the end-user routes. */
 const ALLOWED_METHODS = 'GET, PATCH';
@@ -28,7 +28,7 @@ function tokenOf(header: string | undefined, query: unknown, queryToken: boolean
  */
 export function endUser(options: EndUserOptions): RequestHandler {
   const key = createPublicKey(options.publicKey);
-  return async (req, res, next) => {
+  return headersOnly(async (req, res, next) => {
     const origin = req.get('origin');
     res.vary('origin');
     // A 401 says nothing about the project, and the app must be able to read it to refresh its token.
@@ -51,7 +51,7 @@ export function endUser(options: EndUserOptions): RequestHandler {
     req.tenant = { tenantId: project.tenantId, projectId: project.projectId, settings: project.settings };
     req.auth = claims;
     next();
-  };
+  });
 }
 
 /**
