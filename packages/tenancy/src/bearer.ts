@@ -10,6 +10,10 @@ export interface AccessTokenClaims {
   projectId: string;
   email: string;
   tokenVersion: number;
+  /** The sign-in session the token was issued for (`sid`); absent in tokens from before sessions. */
+  sessionId?: string;
+  /** Authenticator assurance level (`aal`): `aal2` after a second factor or a passkey. */
+  aal?: string;
   /** When the token expires (epoch seconds); set by verification. */
   expiresAt?: number;
 }
@@ -22,6 +26,14 @@ interface RawClaims {
   ver?: number;
   typ?: string;
   exp?: number;
+  sid?: string;
+  aal?: string;
+  aud?: string | string[];
+}
+
+/** The audience (`aud`) of a project's access tokens: a verifier of that project checks it. */
+export function accessTokenAudience(projectId: string): string {
+  return `urn:platform:project:${projectId}`;
 }
 
 export const ACCESS_TOKEN_ALGORITHM = 'RS256';
@@ -35,12 +47,16 @@ export function verifyAccessToken(token: string, publicKey: string | KeyObject):
       issuer: ACCESS_TOKEN_ISSUER,
     }) as RawClaims;
     if (claims.typ !== 'access' || !claims.sub || !claims.tid || !claims.pid) return null;
+    // Tokens signed before audiences were added carry none; one that names another project is refused.
+    if (claims.aud !== undefined && claims.aud !== accessTokenAudience(claims.pid)) return null;
     return {
       userId: claims.sub,
       tenantId: claims.tid,
       projectId: claims.pid,
       email: claims.email ?? '',
       tokenVersion: claims.ver ?? 0,
+      ...(claims.sid === undefined ? {} : { sessionId: claims.sid }),
+      ...(claims.aal === undefined ? {} : { aal: claims.aal }),
       ...(claims.exp === undefined ? {} : { expiresAt: claims.exp }),
     };
   } catch {
@@ -90,10 +106,19 @@ export function signAccessToken(
   keyId?: string,
 ): string {
   return jwt.sign(
-    { tid: claims.tenantId, pid: claims.projectId, email: claims.email, ver: claims.tokenVersion, typ: 'access' },
+    {
+      tid: claims.tenantId,
+      pid: claims.projectId,
+      email: claims.email,
+      ver: claims.tokenVersion,
+      typ: 'access',
+      ...(claims.sessionId ? { sid: claims.sessionId } : {}),
+      ...(claims.aal ? { aal: claims.aal } : {}),
+    },
     privateKey,
     {
       algorithm: ACCESS_TOKEN_ALGORITHM,
+      audience: accessTokenAudience(claims.projectId),
       expiresIn: ttlSeconds,
       subject: claims.userId,
       issuer: ACCESS_TOKEN_ISSUER,

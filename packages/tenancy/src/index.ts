@@ -15,6 +15,7 @@ export {
   bearerTokenOf,
   verifyAccessToken,
   signAccessToken,
+  accessTokenAudience,
   signingKey,
   ACCESS_TOKEN_TTL_SECONDS,
   ACCESS_TOKEN_ALGORITHM,

@@ -3,9 +3,16 @@ import { createUsers } from './0001-users';
 import { createRefreshTokens } from './0002-refresh-tokens';
 import { createAccountTokens } from './0003-account-tokens';
 import { createLoginFailures } from './0004-login-failures';
+import { createSessions } from './0005-sessions';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
  * named `NNNN_what`, the name databases record as applied); never reorder or rename one.
  */
-export const migrations: Migration[] = [createUsers, createRefreshTokens, createAccountTokens, createLoginFailures];
+export const migrations: Migration[] = [
+  createUsers,
+  createRefreshTokens,
+  createAccountTokens,
+  createLoginFailures,
+  createSessions,
+];

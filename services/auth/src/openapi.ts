@@ -2,11 +2,22 @@
 import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
 import { BEARER, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
 import { jwksResponse } from './jwks/jwks.responses';
-import { emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
+import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
 import { registerHeaders, registerSchema } from './registration/registration.schemas';
 import { sessionResponse } from './sessions/sessions.responses';
 import { loginSchema, refreshSchema } from './sessions/sessions.schemas';
 import { messageResponse } from './shared/responses';
+import {
+  sessionEnvelopeResponse,
+  sessionListResponse,
+  sessionsEndedResponse,
+} from './user-sessions/user-sessions.responses';
+import {
+  endScopeSchema,
+  sessionIdParams,
+  userIdParams,
+  userSessionParams,
+} from './user-sessions/user-sessions.schemas';
 import { userEnvelopeResponse, userLookupEnvelopeResponse } from './users/users.responses';
 import { deleteMetadataSchema, lookupSchema, updateMeSchema } from './users/users.schemas';
 import { verifyEmailSchema } from './verification/verification.schemas';
@@ -47,7 +58,7 @@ const operations: OperationDefinition[] = [
     operationId: 'postRefreshToken',
     summary: 'Exchange a refresh token for a new pair',
     description:
-      'Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset), or expired is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.',
+      'Rotates: the presented token dies and a new one is returned, and its session (GET /sessions) records the refresh. A token that was already rotated, revoked (logout, password change or reset, a session ended), or expired is 401 INVALID_SESSION; presenting an already-rotated one also ends its session and revokes every token of it.',
     security: KEYS,
     request: { body: refreshSchema },
     responses: { 200: json('New tokens', sessionResponse) },
@@ -59,7 +70,7 @@ const operations: OperationDefinition[] = [
     operationId: 'postLogout',
     summary: 'End every session of the user',
     description:
-      "Increments the user's token version: every refresh token of the user stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.",
+      "Increments the user's token version and ends every session of the user: every refresh token stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.",
     security: KEYS,
     request: { body: refreshSchema },
     responses: { 200: json('Logged out', messageResponse) },
@@ -151,6 +162,100 @@ const operations: OperationDefinition[] = [
     request: { query: lookupSchema },
     responses: { 200: json('The user', userLookupEnvelopeResponse) },
     errors: [400, 401, 404],
+  },
+  {
+    method: 'post',
+    path: '/me/password',
+    operationId: 'postMePassword',
+    summary: 'Change the password of the signed-in user',
+    description: `The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { body: changePasswordSchema },
+    responses: { 200: json('Password changed', messageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/sessions',
+    operationId: 'getSessions',
+    summary: "The signed-in user's live sessions",
+    description: `Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 200: json('Live sessions', sessionListResponse) },
+    errors: [401],
+  },
+  {
+    method: 'delete',
+    path: '/sessions',
+    operationId: 'deleteSessions',
+    summary: 'End the other sessions (scope=others) or all of them (scope=all)',
+    description: `The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { query: endScopeSchema },
+    responses: { 200: json('Sessions ended', sessionsEndedResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}',
+    operationId: 'getSessionsById',
+    summary: 'Is this session still live?',
+    description: `For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: sessionIdParams },
+    responses: { 200: json('The live session', sessionEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/sessions/{id}',
+    operationId: 'deleteSessionsById',
+    summary: 'End one session of the signed-in user',
+    description: `Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: sessionIdParams },
+    responses: { 200: json('Session ended', sessionsEndedResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/sessions',
+    operationId: 'getUsersByUserIdSessions',
+    summary: "A user's live sessions (project keys: console, support staff)",
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('Live sessions', sessionListResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/users/{userId}/sessions',
+    operationId: 'deleteUsersByUserIdSessions',
+    summary: 'End every session of a user (project keys)',
+    security: KEYS,
+    request: { params: userIdParams },
+    responses: { 200: json('Sessions ended', sessionsEndedResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/sessions/{id}',
+    operationId: 'getUsersByUserIdSessionsById',
+    summary: 'One live session of a user (project keys); 404 once ended',
+    security: KEYS,
+    request: { params: userSessionParams },
+    responses: { 200: json('The live session', sessionEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/users/{userId}/sessions/{id}',
+    operationId: 'deleteUsersByUserIdSessionsById',
+    summary: 'End one session of a user (project keys)',
+    security: KEYS,
+    request: { params: userSessionParams },
+    responses: { 200: json('Session ended', sessionsEndedResponse) },
+    errors: [401, 404],
   },
   {
     method: 'get',

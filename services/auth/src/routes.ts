@@ -8,6 +8,7 @@ import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
 import { registrationHandlers } from './registration/registration.router';
 import { sessionHandlers } from './sessions/sessions.router';
+import { userSessionHandlers } from './user-sessions/user-sessions.router';
 import { userHandlers } from './users/users.router';
 import { verificationHandlers } from './verification/verification.router';
 
@@ -24,6 +25,7 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const passwords = passwordHandlers(db, relay, issuer, { minMs: config.forgotPasswordMinMs, logger });
   const verification = verificationHandlers(db, relay, issuer.appUrl);
   const users = userHandlers(db);
+  const userSessions = userSessionHandlers(db);
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -37,7 +39,16 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.get('/me', optionalKeys, bearer, users.getMe);
   router.patch('/me', optionalKeys, bearer, users.updateMe);
   router.delete('/me', optionalKeys, bearer, users.removeMetadata);
+  router.post('/me/password', optionalKeys, bearer, passwords.change);
+  router.get('/sessions', optionalKeys, bearer, userSessions.mine.list);
+  router.delete('/sessions', optionalKeys, bearer, userSessions.mine.endMany);
+  router.get('/sessions/:id', optionalKeys, bearer, userSessions.mine.get);
+  router.delete('/sessions/:id', optionalKeys, bearer, userSessions.mine.end);
   router.get('/users/by-email', keys, users.lookup);
+  router.get('/users/:userId/sessions', keys, userSessions.ofUser.list);
+  router.delete('/users/:userId/sessions', keys, userSessions.ofUser.endAll);
+  router.get('/users/:userId/sessions/:id', keys, userSessions.ofUser.get);
+  router.delete('/users/:userId/sessions/:id', keys, userSessions.ofUser.end);
   router.get('/.well-known/jwks.json', jwksHandler(deps.jwt.publicKey));
   return router;
 }

@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset), or expired is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.
+         * @description Rotates: the presented token dies and a new one is returned, and its session (GET /sessions) records the refresh. A token that was already rotated, revoked (logout, password change or reset, a session ended), or expired is 401 INVALID_SESSION; presenting an already-rotated one also ends its session and revokes every token of it.
          */
         post: operations["postRefreshToken"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * End every session of the user
-         * @description Increments the user's token version: every refresh token of the user stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.
+         * @description Increments the user's token version and ends every session of the user: every refresh token stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.
          */
         post: operations["postLogout"];
         delete?: never;
@@ -205,6 +205,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password of the signed-in user
+         * @description The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        post: operations["postMePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's live sessions
+         * @description Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        get: operations["getSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End the other sessions (scope=others) or all of them (scope=all)
+         * @description The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        delete: operations["deleteSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is this session still live?
+         * @description For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        get: operations["getSessionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * End one session of the signed-in user
+         * @description Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        delete: operations["deleteSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's live sessions (project keys: console, support staff) */
+        get: operations["getUsersByUserIdSessions"];
+        put?: never;
+        post?: never;
+        /** End every session of a user (project keys) */
+        delete: operations["deleteUsersByUserIdSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One live session of a user (project keys); 404 once ended */
+        get: operations["getUsersByUserIdSessionsById"];
+        put?: never;
+        post?: never;
+        /** End one session of a user (project keys) */
+        delete: operations["deleteUsersByUserIdSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -283,7 +387,7 @@ export interface components {
             /** @constant */
             success: true;
             user: components["schemas"]["User"];
-            /** @description RS256 JWT, 15 minutes. Claims: sub (user id), tid (tenant), pid (project), email, ver (token version), typ "access", iss "platform-auth". Verify with GET /.well-known/jwks.json. */
+            /** @description RS256 JWT, 15 minutes. Claims: sub (user id), tid (tenant), pid (project), email, ver (token version), sid (session id), aal ("aal1", or "aal2" after a second factor or a passkey), typ "access", iss "platform-auth", aud "urn:platform:project:<project id>". Verify with GET /.well-known/jwks.json and check iss and aud (e.g. jose jwtVerify(token, jwks, {issuer, audience})). It stays valid until it expires even when its session ends; GET /sessions/{sid} tells whether the session is still live. */
             accessToken: string;
             /** @description Opaque, 30 days, single use: every refresh returns a new one. Presenting a used one revokes the whole session family. */
             refreshToken: string;
@@ -336,6 +440,57 @@ export interface components {
             projectId: string;
             isAdmin: boolean;
             isCoreAccount: boolean;
+        };
+        SignInSession: {
+            /**
+             * Format: uuid
+             * @description The sid claim of the access tokens issued for this session
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the sign-in happened
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last refresh-token rotation (or the sign-in)
+             */
+            lastRefreshedAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless refreshed before
+             */
+            expiresAt: string;
+            /** @description Client address of the sign-in */
+            ip: string | null;
+            /** @description User-Agent of the sign-in */
+            userAgent: string | null;
+            /** @description Readable label from the User-Agent, e.g. "Chrome on macOS" */
+            deviceLabel: string;
+            /** @enum {string} */
+            method: "password" | "registration" | "mfa" | "passkey";
+            /**
+             * @description Assurance level, also the aal claim
+             * @enum {string}
+             */
+            aal: "aal1" | "aal2";
+            /** @description The session of the access token that asked (always false keys-side) */
+            current: boolean;
+        };
+        SignInSessionList: {
+            /** @description Live sessions, most recently used first */
+            sessions: components["schemas"]["SignInSession"][];
+        };
+        SessionsEnded: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description Ids of the sessions ended */
+            ended: string[];
+        };
+        SignInSessionEnvelope: {
+            session: components["schemas"]["SignInSession"];
         };
         Jwks: {
             keys: {
@@ -1162,6 +1317,543 @@ export interface operations {
             };
         };
     };
+    postMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** @description 8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Password changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSessions: {
+        parameters: {
+            query: {
+                /** @description others: every session but the one of this access token; all: every session, like logout */
+                scope: "others" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id (the sid claim) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id (the sid claim) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByUserIdSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersByUserIdSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByUserIdSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersByUserIdSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWellKnownJwksJson: {
         parameters: {
             query?: never;
@@ -1344,6 +2036,134 @@ export const operations = {
   "getUsersByEmail": {
     "method": "get",
     "path": "/users/by-email",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postMePassword": {
+    "method": "post",
+    "path": "/me/password",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getSessions": {
+    "method": "get",
+    "path": "/sessions",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteSessions": {
+    "method": "delete",
+    "path": "/sessions",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getSessionsById": {
+    "method": "get",
+    "path": "/sessions/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteSessionsById": {
+    "method": "delete",
+    "path": "/sessions/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getUsersByUserIdSessions": {
+    "method": "get",
+    "path": "/users/{userId}/sessions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteUsersByUserIdSessions": {
+    "method": "delete",
+    "path": "/users/{userId}/sessions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUsersByUserIdSessionsById": {
+    "method": "get",
+    "path": "/users/{userId}/sessions/{id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteUsersByUserIdSessionsById": {
+    "method": "delete",
+    "path": "/users/{userId}/sessions/{id}",
     "security": [
       [
         "apiKey",

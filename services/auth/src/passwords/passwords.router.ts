@@ -1,16 +1,16 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { parse, tenantOf } from '@platform/tenancy';
+import { errors, parse, tenantOf } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
-import { emailOnlySchema, resetPasswordSchema } from './passwords.schemas';
-import { forgotPassword, resetPassword, type ResponseFloor } from './passwords.service';
+import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords.schemas';
+import { changePassword, forgotPassword, resetPassword, type ResponseFloor } from './passwords.service';
 
 export function passwordHandlers(
   db: Knex,
   relay: { kick(): void },
   issuer: Issuer,
   floor: ResponseFloor,
-): Record<'forgot' | 'reset', RequestHandler> {
+): Record<'forgot' | 'reset' | 'change', RequestHandler> {
   return {
     forgot: async (req, res) => {
       const { email } = parse(emailOnlySchema, req.body);
@@ -18,6 +18,10 @@ export function passwordHandlers(
     },
     reset: async (req, res) => {
       res.json(await resetPassword(db, issuer.passwords, tenantOf(req), parse(resetPasswordSchema, req.body)));
+    },
+    change: async (req, res) => {
+      if (!req.auth) throw errors.invalidSession();
+      res.json(await changePassword(db, issuer.passwords, req.auth, parse(changePasswordSchema, req.body)));
     },
   };
 }

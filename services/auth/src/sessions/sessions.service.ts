@@ -6,6 +6,8 @@ import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { recordLoginFailure } from '../lockout/lockout.service';
+import type { ClientInfo } from '../shared/client';
+import { endSessions, findSession, touchSession } from '../user-sessions/user-sessions.service';
 import { toUser } from '../users/users.mapper';
 import type { UserRow } from '../users/users.model';
 import { bumpTokenVersion, findUserById } from '../users/users.service';
@@ -16,12 +18,24 @@ import {
   revokeFamily,
   type RefreshTokenRow,
 } from './refresh-tokens.repository';
-import { accessTokenFor, mintRefreshToken, storeRefreshToken } from './session-tokens';
+import {
+  accessTokenFor,
+  mintRefreshToken,
+  REFRESH_TOKEN_TTL_MS,
+  storeRefreshToken,
+  type TokenSession,
+} from './session-tokens';
 import { findLoginAttempt, recordSignIn } from './sign-in.repository';
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password');
 
-export async function login(db: Knex, issuer: Issuer, tenant: Owner, input: { email: string; password: string }) {
+export async function login(
+  db: Knex,
+  issuer: Issuer,
+  tenant: Owner,
+  input: { email: string; password: string },
+  client: ClientInfo,
+) {
   // The lock belongs to the email, account or none: an unknown email locks and answers alike.
   const { user: found, lockedUntil } = await findLoginAttempt(db, tenant, input.email);
   if (isLocked(lockedUntil)) throw accountLocked(lockedUntil);
@@ -33,7 +47,11 @@ export async function login(db: Knex, issuer: Issuer, tenant: Owner, input: { em
     throw invalidCredentials();
   }
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
-  const user = await recordSignIn(db, tenant, found, { familyId: randomUUID(), tokenHash, expiresAt });
+  const session: TokenSession = { id: randomUUID(), aal: 'aal1' };
+  const user = await recordSignIn(db, tenant, found, {
+    session: { id: session.id, method: 'password', aal: session.aal, client, expiresAt },
+    tokenHash,
+  });
   if (!user) {
     // While bcrypt ran, a concurrent failure locked the email or a reset changed the password.
     const current = await findLoginAttempt(db, tenant, input.email);
@@ -43,7 +61,7 @@ export async function login(db: Knex, issuer: Issuer, tenant: Owner, input: { em
   return {
     success: true as const,
     user: toUser(user),
-    accessToken: accessTokenFor(issuer.signer, tenant, user),
+    accessToken: accessTokenFor(issuer.signer, tenant, user, session),
     refreshToken,
   };
 }
@@ -51,7 +69,7 @@ export async function login(db: Knex, issuer: Issuer, tenant: Owner, input: { em
 type RefreshOutcome =
   | { kind: 'invalid' }
   | { kind: 'reused'; record: RefreshTokenRow }
-  | { kind: 'rotated'; user: UserRow; refreshToken: string };
+  | { kind: 'rotated'; user: UserRow; session: TokenSession; refreshToken: string };
 
 /**
  * Rotates a refresh token. A token that was already rotated means two parties hold the same
@@ -62,16 +80,21 @@ export async function refresh(db: Knex, issuer: Issuer, logger: Logger, tenant: 
     const record = await findRefreshToken(trx, tenant, sha256Hex(refreshToken), { forUpdate: true });
     if (!record || record.revoked_at) return { kind: 'invalid' };
     if (record.rotated_at) {
-      // Committed before the 401 is thrown, so the revocation sticks.
+      // Committed before the 401 is thrown, so the revocation sticks: the session ends with it.
       await revokeFamily(trx, tenant, record.family_id);
+      await endSessions(trx, tenant, { userId: record.user_id, only: record.family_id }, 'reuse_detected');
       return { kind: 'reused', record };
     }
     if (record.expires_at.getTime() <= Date.now()) return { kind: 'invalid' };
+    const session = await findSession(trx, tenant, record.family_id);
+    if (!session || session.ended_at) return { kind: 'invalid' };
     const user = await findUserById(trx, tenant, record.user_id);
     // Logout or a password reset raised the version: tokens from before it are dead.
     if (!user || user.token_version !== record.token_version) return { kind: 'invalid' };
     await markRotated(trx, tenant, record.id);
-    return { kind: 'rotated', user, refreshToken: await storeRefreshToken(trx, tenant, user, record.family_id) };
+    const next = await storeRefreshToken(trx, tenant, user, record.family_id);
+    await touchSession(trx, tenant, session.id, new Date(Date.now() + REFRESH_TOKEN_TTL_MS));
+    return { kind: 'rotated', user, session: { id: session.id, aal: session.aal }, refreshToken: next };
   });
   if (outcome.kind === 'reused') {
     logger.warn('refresh token reuse detected, session family revoked', {
@@ -83,7 +106,7 @@ export async function refresh(db: Knex, issuer: Issuer, logger: Logger, tenant: 
   return {
     success: true as const,
     user: toUser(outcome.user),
-    accessToken: accessTokenFor(issuer.signer, tenant, outcome.user),
+    accessToken: accessTokenFor(issuer.signer, tenant, outcome.user, outcome.session),
     refreshToken: outcome.refreshToken,
   };
 }
@@ -95,6 +118,7 @@ export async function logout(db: Knex, tenant: Owner, refreshToken: string) {
     await db.transaction(async (trx) => {
       await bumpTokenVersion(trx, tenant, record.user_id);
       await revokeAllOfUser(trx, tenant, record.user_id);
+      await endSessions(trx, tenant, { userId: record.user_id }, 'logout');
     });
   }
   return { success: true as const, message: 'Logged out' };
