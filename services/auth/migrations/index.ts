@@ -4,6 +4,7 @@ import { createRefreshTokens } from './0002-refresh-tokens';
 import { createAccountTokens } from './0003-account-tokens';
 import { createLoginFailures } from './0004-login-failures';
 import { createSessions } from './0005-sessions';
+import { createSecurityEvents } from './0006-security-events';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   createAccountTokens,
   createLoginFailures,
   createSessions,
+  createSecurityEvents,
 ];

@@ -1,6 +1,8 @@
 /** The Authentication service's contract: every operation, its request schemas (the routes' own) and responses. */
 import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
 import { BEARER, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { eventPageResponse } from './audit/audit.responses';
+import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';
 import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
 import { registerHeaders, registerSchema } from './registration/registration.schemas';
@@ -26,6 +28,8 @@ const RATE_LIMITED =
   'Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.';
 const OPTIONAL_KEYS =
   'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
+const TRAIL =
+  'sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.';
 /** `/me` takes the bearer alone, or with key headers of the same project. */
 const BEARER_OPTIONAL_KEYS = [...BEARER, ...KEYS_AND_BEARER];
 
@@ -256,6 +260,39 @@ const operations: OperationDefinition[] = [
     request: { params: userSessionParams },
     responses: { 200: json('Session ended', sessionsEndedResponse) },
     errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/events',
+    operationId: 'getEvents',
+    summary: "The project's security audit trail (project keys)",
+    description: `Security events of every user of the project, newest first: ${TRAIL}`,
+    security: KEYS,
+    request: { query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/events',
+    operationId: 'getUsersByUserIdEvents',
+    summary: "One user's security audit trail (project keys)",
+    description: `Newest first: ${TRAIL} An unknown user (or one of another project) is 404.`,
+    security: KEYS,
+    request: { params: eventUserParams, query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'get',
+    path: '/me/events',
+    operationId: 'getMeEvents',
+    summary: "The signed-in user's own security history",
+    description: `Newest first: ${TRAIL} ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401],
   },
   {
     method: 'get',

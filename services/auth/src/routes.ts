@@ -3,6 +3,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { auditHandlers } from './audit/audit.router';
 import { jwksHandler } from './jwks/jwks.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
@@ -26,6 +27,7 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const verification = verificationHandlers(db, relay, issuer.appUrl);
   const users = userHandlers(db);
   const userSessions = userSessionHandlers(db);
+  const audit = auditHandlers(db);
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -40,6 +42,9 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.patch('/me', optionalKeys, bearer, users.updateMe);
   router.delete('/me', optionalKeys, bearer, users.removeMetadata);
   router.post('/me/password', optionalKeys, bearer, passwords.change);
+  router.get('/me/events', optionalKeys, bearer, audit.mine);
+  router.get('/events', keys, audit.project);
+  router.get('/users/:userId/events', keys, audit.user);
   router.get('/sessions', optionalKeys, bearer, userSessions.mine.list);
   router.delete('/sessions', optionalKeys, bearer, userSessions.mine.endMany);
   router.get('/sessions/:id', optionalKeys, bearer, userSessions.mine.get);

@@ -36,10 +36,12 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual(
       [
         '/.well-known/jwks.json',
+        '/events',
         '/forgot-password',
         '/login',
         '/logout',
         '/me',
+        '/me/events',
         '/me/password',
         '/refresh-token',
         '/register',
@@ -48,6 +50,7 @@ describe('GET /v1/openapi.json', () => {
         '/sessions',
         '/sessions/{id}',
         '/users/by-email',
+        '/users/{userId}/events',
         '/users/{userId}/sessions',
         '/users/{userId}/sessions/{id}',
         '/verify-email',

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { errors, parse, tenantOf } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
+import { clientOf } from '../shared/client';
 import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords.schemas';
 import { changePassword, forgotPassword, resetPassword, type ResponseFloor } from './passwords.service';
 
@@ -17,11 +18,14 @@ export function passwordHandlers(
       res.json(await forgotPassword(db, relay, issuer.appUrl, floor, tenantOf(req), email));
     },
     reset: async (req, res) => {
-      res.json(await resetPassword(db, issuer.passwords, tenantOf(req), parse(resetPasswordSchema, req.body)));
+      const input = parse(resetPasswordSchema, req.body);
+      res.json(await resetPassword(db, issuer.passwords, tenantOf(req), input, clientOf(req)));
     },
     change: async (req, res) => {
       if (!req.auth) throw errors.invalidSession();
-      res.json(await changePassword(db, issuer.passwords, req.auth, parse(changePasswordSchema, req.body)));
+      const input = parse(changePasswordSchema, req.body);
+      const actor = { client: clientOf(req), sessionId: req.auth.sessionId };
+      res.json(await changePassword(db, issuer.passwords, req.auth, input, actor));
     },
   };
 }

@@ -5,6 +5,7 @@ import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { Issuer } from '../issuer';
 import { clearLoginFailures } from '../lockout/lockout.service';
 import { accessTokenFor, startSession } from '../sessions/session-tokens';
+import { recordEvents } from '../audit/audit.service';
 import type { ClientInfo } from '../shared/client';
 import { toUser } from '../users/users.mapper';
 import { preferredLocale, userLocale } from '../users/user-locale';
@@ -49,6 +50,13 @@ export async function register(
       method: 'registration',
       aal: 'aal1',
       client: input.client,
+    });
+    await recordEvents(trx, tenant, {
+      type: 'sign_up',
+      userId: user.id,
+      client: input.client,
+      sessionId: session.id,
+      data: { method: 'password' },
     });
     const verification =
       tenant.settings.requireEmailVerification === true

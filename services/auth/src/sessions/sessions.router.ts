@@ -17,10 +17,12 @@ export function sessionHandlers(
       res.json(await login(db, issuer, tenantOf(req), parse(loginSchema, req.body), clientOf(req)));
     },
     refresh: async (req, res) => {
-      res.json(await refresh(db, issuer, logger, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      const { refreshToken } = parse(refreshSchema, req.body);
+      res.json(await refresh(db, issuer, logger, tenantOf(req), refreshToken, clientOf(req)));
     },
     logout: async (req, res) => {
-      res.json(await logout(db, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      const { refreshToken } = parse(refreshSchema, req.body);
+      res.json(await logout(db, tenantOf(req), refreshToken, { client: clientOf(req) }));
     },
   };
 }

@@ -6,7 +6,8 @@ import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { recordLoginFailure } from '../lockout/lockout.service';
-import type { ClientInfo } from '../shared/client';
+import { recordEvents } from '../audit/audit.service';
+import type { Actor, ClientInfo } from '../shared/client';
 import { endSessions, findSession, touchSession } from '../user-sessions/user-sessions.service';
 import { toUser } from '../users/users.mapper';
 import type { UserRow } from '../users/users.model';
@@ -38,12 +39,27 @@ export async function login(
 ) {
   // The lock belongs to the email, account or none: an unknown email locks and answers alike.
   const { user: found, lockedUntil } = await findLoginAttempt(db, tenant, input.email);
-  if (isLocked(lockedUntil)) throw accountLocked(lockedUntil);
+  const failed = (reason: string) => ({
+    type: 'sign_in_failed' as const,
+    userId: found?.id ?? null,
+    client,
+    data: { reason },
+  });
+  if (isLocked(lockedUntil)) {
+    await recordEvents(db, tenant, failed('locked'));
+    throw accountLocked(lockedUntil);
+  }
   // Unknown email and wrong password take the same path through bcrypt and give the same answer.
   const matches = await issuer.passwords.verify(input.password, found?.password_hash ?? null);
   if (!found || !matches) {
-    // The same statement on the same kind of row for both, so both cost and count the same.
-    await recordLoginFailure(db, tenant, input.email);
+    // The same statements on the same kinds of row for both, so both cost and count the same.
+    const locked = await recordLoginFailure(db, tenant, input.email);
+    await recordEvents(
+      db,
+      tenant,
+      failed(found ? 'wrong_password' : 'unknown_email'),
+      ...(locked ? [{ type: 'lockout' as const, userId: found?.id ?? null, client }] : []),
+    );
     throw invalidCredentials();
   }
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
@@ -55,9 +71,18 @@ export async function login(
   if (!user) {
     // While bcrypt ran, a concurrent failure locked the email or a reset changed the password.
     const current = await findLoginAttempt(db, tenant, input.email);
-    if (isLocked(current.lockedUntil)) throw accountLocked(current.lockedUntil);
+    const until = current.lockedUntil;
+    await recordEvents(db, tenant, failed(isLocked(until) ? 'locked' : 'password_changed_meanwhile'));
+    if (isLocked(until)) throw accountLocked(until);
     throw invalidCredentials();
   }
+  await recordEvents(db, tenant, {
+    type: 'sign_in',
+    userId: user.id,
+    client,
+    sessionId: session.id,
+    data: { method: 'password', aal: session.aal },
+  });
   return {
     success: true as const,
     user: toUser(user),
@@ -75,14 +100,28 @@ type RefreshOutcome =
  * Rotates a refresh token. A token that was already rotated means two parties hold the same
  * chain (one of them a thief): the whole family dies, and the call fails like any bad token.
  */
-export async function refresh(db: Knex, issuer: Issuer, logger: Logger, tenant: Owner, refreshToken: string) {
+export async function refresh(
+  db: Knex,
+  issuer: Issuer,
+  logger: Logger,
+  tenant: Owner,
+  refreshToken: string,
+  client: ClientInfo,
+) {
   const outcome = await db.transaction(async (trx): Promise<RefreshOutcome> => {
     const record = await findRefreshToken(trx, tenant, sha256Hex(refreshToken), { forUpdate: true });
     if (!record || record.revoked_at) return { kind: 'invalid' };
     if (record.rotated_at) {
       // Committed before the 401 is thrown, so the revocation sticks: the session ends with it.
       await revokeFamily(trx, tenant, record.family_id);
-      await endSessions(trx, tenant, { userId: record.user_id, only: record.family_id }, 'reuse_detected');
+      await recordEvents(trx, tenant, {
+        type: 'refresh_token_reused',
+        userId: record.user_id,
+        client,
+        sessionId: record.family_id,
+      });
+      const actor = { client };
+      await endSessions(trx, tenant, { userId: record.user_id, only: record.family_id }, 'reuse_detected', actor);
       return { kind: 'reused', record };
     }
     if (record.expires_at.getTime() <= Date.now()) return { kind: 'invalid' };
@@ -112,13 +151,13 @@ export async function refresh(db: Knex, issuer: Issuer, logger: Logger, tenant: 
 }
 
 /** Ends every session of the token's user; an unknown token is already logged out (200). */
-export async function logout(db: Knex, tenant: Owner, refreshToken: string) {
+export async function logout(db: Knex, tenant: Owner, refreshToken: string, actor: Actor) {
   const record = await findRefreshToken(db, tenant, sha256Hex(refreshToken));
   if (record) {
     await db.transaction(async (trx) => {
       await bumpTokenVersion(trx, tenant, record.user_id);
       await revokeAllOfUser(trx, tenant, record.user_id);
-      await endSessions(trx, tenant, { userId: record.user_id }, 'logout');
+      await endSessions(trx, tenant, { userId: record.user_id }, 'logout', { ...actor, sessionId: record.family_id });
     });
   }
   return { success: true as const, message: 'Logged out' };

@@ -6,6 +6,12 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
+/** Who acted: the request's client, and the session of its access token when it had one. */
+export interface Actor {
+  client: ClientInfo;
+  sessionId?: string;
+}
+
 /** The client address (the proxy-aware `req.ip`) and the User-Agent, capped so a huge header is not stored. */
 export function clientOf(req: Request): ClientInfo {
   const userAgent = req.get('user-agent');

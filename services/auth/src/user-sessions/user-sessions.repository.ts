@@ -83,7 +83,7 @@ export interface EndSelection {
  * Ends the selected live sessions of the user and revokes their refresh tokens at once, in the
  * caller's transaction. Returns the ids it ended.
  */
-export async function endSessions(
+export async function endSessionRows(
   db: Knex,
   tenant: Owner,
   selection: EndSelection,

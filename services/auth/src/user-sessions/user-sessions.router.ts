@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { errors, parse, tenantOf, type AccessTokenClaims } from '@platform/tenancy';
+import { clientOf } from '../shared/client';
 import { endScopeSchema } from './user-sessions.schemas';
 import * as sessions from './user-sessions.service';
 
@@ -27,11 +28,15 @@ export function userSessionHandlers(db: Knex) {
       res.json(await sessions.getMySession(db, claimsOf(req), req.params.id));
     },
     end: async (req, res) => {
-      res.json(ended([await sessions.endMySession(db, claimsOf(req), req.params.id)]));
+      const claims = claimsOf(req);
+      const actor = { client: clientOf(req), sessionId: claims.sessionId };
+      res.json(ended([await sessions.endMySession(db, claims, req.params.id, actor)]));
     },
     endMany: async (req, res) => {
       const { scope } = parse(endScopeSchema, req.query);
-      res.json(ended(await sessions.endMySessions(db, claimsOf(req), scope)));
+      const claims = claimsOf(req);
+      const actor = { client: clientOf(req), sessionId: claims.sessionId };
+      res.json(ended(await sessions.endMySessions(db, claims, scope, actor)));
     },
   };
   const ofUser: Record<'list' | 'get' | 'end' | 'endAll', RequestHandler<Params>> = {
@@ -42,10 +47,11 @@ export function userSessionHandlers(db: Knex) {
       res.json(await sessions.getUserSession(db, tenantOf(req), req.params.userId, req.params.id));
     },
     end: async (req, res) => {
-      res.json(ended([await sessions.endUserSession(db, tenantOf(req), req.params.userId, req.params.id)]));
+      const actor = { client: clientOf(req) };
+      res.json(ended([await sessions.endUserSession(db, tenantOf(req), req.params.userId, req.params.id, actor)]));
     },
     endAll: async (req, res) => {
-      res.json(ended(await sessions.endUserSessions(db, tenantOf(req), req.params.userId)));
+      res.json(ended(await sessions.endUserSessions(db, tenantOf(req), req.params.userId, { client: clientOf(req) })));
     },
   };
   return { mine, ofUser };

@@ -1,12 +1,41 @@
 import type { Knex } from 'knex';
 import type { Owner } from '@platform/db';
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
+import { recordEvents } from '../audit/audit.service';
+import type { Actor } from '../shared/client';
 import { findUserById } from '../users/users.service';
 import { toSession, type Session } from './user-sessions.mapper';
-import { endSessions, findLiveSession, listLiveSessions } from './user-sessions.repository';
+import type { EndedBy } from './user-sessions.model';
+import { endSessionRows, findLiveSession, listLiveSessions, type EndSelection } from './user-sessions.repository';
 
 /** What the other features do with sessions (they never reach into the repository). */
-export { endSessions, findSession, insertSession, sessionColumns, touchSession } from './user-sessions.repository';
+export { findSession, insertSession, sessionColumns, touchSession } from './user-sessions.repository';
+
+/**
+ * Ends the selected live sessions (their refresh tokens die at once) and records a
+ * `session_ended` event for each, saying by whom, in the caller's transaction.
+ */
+export async function endSessions(
+  db: Knex,
+  tenant: Owner,
+  selection: EndSelection,
+  endedBy: EndedBy,
+  actor: Actor,
+): Promise<string[]> {
+  const ids = await endSessionRows(db, tenant, selection, endedBy);
+  await recordEvents(
+    db,
+    tenant,
+    ...ids.map((id) => ({
+      type: 'session_ended' as const,
+      userId: selection.userId,
+      client: actor.client,
+      sessionId: id,
+      data: { endedBy, ...(actor.sessionId ? { bySessionId: actor.sessionId } : {}) },
+    })),
+  );
+  return ids;
+}
 
 export const ownerOfClaims = (claims: AccessTokenClaims): Owner => ({
   tenantId: claims.tenantId,
@@ -30,20 +59,27 @@ export async function getMySession(db: Knex, claims: AccessTokenClaims, id: stri
   return { session: toSession(row, claims.sessionId) };
 }
 
-export async function endMySession(db: Knex, claims: AccessTokenClaims, id: string): Promise<string> {
+export async function endMySession(db: Knex, claims: AccessTokenClaims, id: string, actor: Actor): Promise<string> {
   const tenant = ownerOfClaims(claims);
   const ended = await db.transaction(async (trx) => {
     if (!(await findLiveSession(trx, tenant, claims.userId, id))) return [];
-    return endSessions(trx, tenant, { userId: claims.userId, only: id }, 'user');
+    return endSessions(trx, tenant, { userId: claims.userId, only: id }, 'user', actor);
   });
   if (!ended.length) throw sessionNotFound();
   return id;
 }
 
 /** Ends all sessions of the token's user but its own (`others`), or all of them. */
-export async function endMySessions(db: Knex, claims: AccessTokenClaims, scope: EndScope): Promise<string[]> {
+export async function endMySessions(
+  db: Knex,
+  claims: AccessTokenClaims,
+  scope: EndScope,
+  actor: Actor,
+): Promise<string[]> {
   const except = scope === 'others' ? claims.sessionId : undefined;
-  return endSessions(db, ownerOfClaims(claims), { userId: claims.userId, except }, 'user');
+  return db.transaction((trx) =>
+    endSessions(trx, ownerOfClaims(claims), { userId: claims.userId, except }, 'user', actor),
+  );
 }
 
 async function existingUser(db: Knex, tenant: Owner, userId: string): Promise<void> {
@@ -67,16 +103,22 @@ export async function getUserSession(
   return { session: toSession(row) };
 }
 
-export async function endUserSession(db: Knex, tenant: Owner, userId: string, id: string): Promise<string> {
+export async function endUserSession(
+  db: Knex,
+  tenant: Owner,
+  userId: string,
+  id: string,
+  actor: Actor,
+): Promise<string> {
   const ended = await db.transaction(async (trx) => {
     if (!(await findLiveSession(trx, tenant, userId, id))) return [];
-    return endSessions(trx, tenant, { userId, only: id }, 'project');
+    return endSessions(trx, tenant, { userId, only: id }, 'project', actor);
   });
   if (!ended.length) throw sessionNotFound();
   return id;
 }
 
-export async function endUserSessions(db: Knex, tenant: Owner, userId: string): Promise<string[]> {
+export async function endUserSessions(db: Knex, tenant: Owner, userId: string, actor: Actor): Promise<string[]> {
   await existingUser(db, tenant, userId);
-  return endSessions(db, tenant, { userId }, 'project');
+  return db.transaction((trx) => endSessions(trx, tenant, { userId }, 'project', actor));
 }
