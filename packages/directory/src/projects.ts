@@ -94,6 +94,7 @@ const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   requireEmailVerification: (v) => typeof v === 'boolean',
   appUrl: (v) => typeof v === 'string' && /^https?:\/\/[^\s]+$/.test(v),
   allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string'),
+  requireMfa: (v) => typeof v === 'boolean',
 };
 
 export async function setSetting(

@@ -16,6 +16,7 @@ export {
   verifyAccessToken,
   signAccessToken,
   accessTokenAudience,
+  MFA_ENROLLMENT_SCOPE,
   signingKey,
   ACCESS_TOKEN_TTL_SECONDS,
   ACCESS_TOKEN_ALGORITHM,

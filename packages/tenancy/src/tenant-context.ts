@@ -5,6 +5,8 @@ export interface ProjectSettings {
   requireEmailVerification?: boolean;
   appUrl?: string;
   allowedOrigins?: string[];
+  /** Authentication: users without a second factor get tokens good only for enrolling one. */
+  requireMfa?: boolean;
   [key: string]: unknown;
 }
 

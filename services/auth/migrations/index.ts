@@ -5,6 +5,7 @@ import { createAccountTokens } from './0003-account-tokens';
 import { createLoginFailures } from './0004-login-failures';
 import { createSessions } from './0005-sessions';
 import { createSecurityEvents } from './0006-security-events';
+import { createMfa } from './0007-mfa';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   createLoginFailures,
   createSessions,
   createSecurityEvents,
+  createMfa,
 ];

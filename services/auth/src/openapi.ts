@@ -1,9 +1,17 @@
 /** The Authentication service's contract: every operation, its request schemas (the routes' own) and responses. */
 import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { BEARER, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { BEARER, Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
 import { eventPageResponse } from './audit/audit.responses';
 import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';
+import {
+  activatedResponse,
+  challengeResponse,
+  enrollResponse,
+  factorListResponse,
+  recoveryCodesResponse,
+} from './mfa/mfa.responses';
+import { activateSchema, factorIdParams, secondFactorSchema, verifySchema } from './mfa/mfa.schemas';
 import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
 import { registerHeaders, registerSchema } from './registration/registration.schemas';
 import { sessionResponse } from './sessions/sessions.responses';
@@ -33,7 +41,9 @@ const TRAIL =
 /** `/me` takes the bearer alone, or with key headers of the same project. */
 const BEARER_OPTIONAL_KEYS = [...BEARER, ...KEYS_AND_BEARER];
 
-const operations: OperationDefinition[] = [
+const loginResponse = Joi.alternatives().try(sessionResponse, challengeResponse).id('LoginResult');
+
+const listed: OperationDefinition[] = [
   {
     method: 'post',
     path: '/register',
@@ -50,10 +60,10 @@ const operations: OperationDefinition[] = [
     path: '/login',
     operationId: 'postLogin',
     summary: 'Log in with email and password',
-    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). ${RATE_LIMITED}`,
+    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). When the user has an active second factor, the answer is an MFA challenge ({mfaRequired: true, challengeId, expiresAt, factors}) instead of tokens: complete it with POST /mfa/verify. When the project sets requireMfa and the user has no factor, the access token carries scp "mfa_enroll" and every service refuses it except the MFA enrolment endpoints. ${RATE_LIMITED}`,
     security: KEYS,
     request: { body: loginSchema },
-    responses: { 200: json('Logged in', sessionResponse) },
+    responses: { 200: json('Logged in, or an MFA challenge', loginResponse) },
     errors: [400, 401, 423, 429],
   },
   {
@@ -295,6 +305,70 @@ const operations: OperationDefinition[] = [
     errors: [400, 401],
   },
   {
+    method: 'post',
+    path: '/mfa/totp',
+    operationId: 'postMfaTotp',
+    summary: 'Start enrolling a TOTP authenticator',
+    description: `A new secret (sealed at rest with the platform's secret box), its otpauth:// URI and the URI as an SVG QR code. The factor stays pending until POST /mfa/totp/{id}/activate; a newer enrolment replaces a pending one. 409 when a TOTP factor is already active. Works with a token issued under requireMfa (good only for enrolling). ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 201: json('Enrolment started', enrollResponse) },
+    errors: [401, 409],
+  },
+  {
+    method: 'post',
+    path: '/mfa/totp/{id}/activate',
+    operationId: 'postMfaTotpByIdActivate',
+    summary: 'Activate a TOTP factor with a first code',
+    description: `A code of the current 30-second step (one step of clock skew either way) activates the factor and returns ten single-use recovery codes, shown this once. From then on a password sign-in answers an MFA challenge. A wrong code: 400. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: factorIdParams, body: activateSchema },
+    responses: { 200: json('Active, with recovery codes', activatedResponse) },
+    errors: [400, 401, 404, 409],
+  },
+  {
+    method: 'get',
+    path: '/mfa/factors',
+    operationId: 'getMfaFactors',
+    summary: "The signed-in user's second factors",
+    description: OPTIONAL_KEYS,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 200: json('Factors', factorListResponse) },
+    errors: [401],
+  },
+  {
+    method: 'delete',
+    path: '/mfa/factors/{id}',
+    operationId: 'deleteMfaFactorsById',
+    summary: 'Remove a factor (an active one needs a fresh second factor)',
+    description: `Removing an active factor takes a current code or a recovery code in the body: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout (423 once locked). Removing the last active factor also deletes the recovery codes. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: factorIdParams, body: secondFactorSchema, bodyRequired: false },
+    responses: { 200: json('Removed', messageResponse) },
+    errors: [400, 401, 404, 423],
+  },
+  {
+    method: 'post',
+    path: '/mfa/recovery-codes',
+    operationId: 'postMfaRecoveryCodes',
+    summary: 'Replace the recovery codes',
+    description: `Takes a current code or a recovery code (wrong: 401, counted toward the lockout); the old codes stop working and ten new ones are shown this once. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { body: secondFactorSchema },
+    responses: { 200: json('New recovery codes', recoveryCodesResponse) },
+    errors: [400, 401, 423],
+  },
+  {
+    method: 'post',
+    path: '/mfa/verify',
+    operationId: 'postMfaVerify',
+    summary: 'Complete a password sign-in with the second factor',
+    description: `The challengeId from POST /login and a current code (each code works once; one step of clock skew) or a recovery code (each works once). Success: a new session with aal2 tokens. A wrong code: 401 INVALID_CREDENTIALS, counted toward the lockout like a wrong password (423 ACCOUNT_LOCKED once locked); an unknown, used or expired (5 minutes) challenge: 401 INVALID_SESSION. ${RATE_LIMITED}`,
+    security: KEYS,
+    request: { body: verifySchema },
+    responses: { 200: json('Signed in', sessionResponse) },
+    errors: [400, 401, 423, 429],
+  },
+  {
     method: 'get',
     path: '/.well-known/jwks.json',
     operationId: 'getWellKnownJwksJson',
@@ -303,6 +377,20 @@ const operations: OperationDefinition[] = [
     responses: { 200: json('JSON Web Key Set', jwksResponse) },
   },
 ];
+
+/** Where a token issued under requireMfa (scp "mfa_enroll") is accepted; every other bearer route refuses it. */
+const ENROLLING = new Set(['postMfaTotp', 'postMfaTotpByIdActivate', 'getMfaFactors']);
+
+const operations: OperationDefinition[] = listed.map((op) =>
+  op.security === BEARER_OPTIONAL_KEYS && !ENROLLING.has(op.operationId)
+    ? {
+        ...op,
+        description:
+          `${op.description ?? ''} A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.`.trim(),
+        errors: [...(op.errors ?? []), 403].sort(),
+      }
+    : op,
+);
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds until the next attempt may succeed', schema: { type: 'integer' } },

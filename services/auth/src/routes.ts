@@ -5,6 +5,7 @@ import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
 import { auditHandlers } from './audit/audit.router';
 import { jwksHandler } from './jwks/jwks.router';
+import { mfaHandlers } from './mfa/mfa.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
 import { registrationHandlers } from './registration/registration.router';
@@ -19,6 +20,8 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const keys = projectKeys(deps);
   const optionalKeys = keysWhenSent(deps.directory);
   const bearer = requireBearer(deps.jwt.publicKey);
+  // Enrolling a second factor is what a token issued under requireMfa without one is for.
+  const enrollingBearer = requireBearer(deps.jwt.publicKey, { allowEnrollmentOnly: true });
   const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps);
 
   const registration = registrationHandlers(db, relay, issuer);
@@ -28,6 +31,7 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const users = userHandlers(db);
   const userSessions = userSessionHandlers(db);
   const audit = auditHandlers(db);
+  const mfa = mfaHandlers({ db, secrets: deps.secrets, issuer });
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -49,6 +53,12 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.delete('/sessions', optionalKeys, bearer, userSessions.mine.endMany);
   router.get('/sessions/:id', optionalKeys, bearer, userSessions.mine.get);
   router.delete('/sessions/:id', optionalKeys, bearer, userSessions.mine.end);
+  router.post('/mfa/totp', optionalKeys, enrollingBearer, mfa.enroll);
+  router.post('/mfa/totp/:id/activate', optionalKeys, enrollingBearer, mfa.activate);
+  router.get('/mfa/factors', optionalKeys, enrollingBearer, mfa.list);
+  router.delete('/mfa/factors/:id', optionalKeys, bearer, mfa.remove);
+  router.post('/mfa/recovery-codes', optionalKeys, bearer, mfa.regenerate);
+  router.post('/mfa/verify', keys, limits('mfa-verify'), mfa.verify);
   router.get('/users/by-email', keys, users.lookup);
   router.get('/users/:userId/sessions', keys, userSessions.ofUser.list);
   router.delete('/users/:userId/sessions', keys, userSessions.ofUser.endAll);

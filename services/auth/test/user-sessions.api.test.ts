@@ -103,7 +103,11 @@ describe('GET /v1/sessions', () => {
   });
 
   it('when there is no bearer, then 401', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
     expect((await api.get('/sessions')).status).toBe(401);
+    expect((await api.delete('/sessions', { query: { scope: 'others' } })).status).toBe(401);
+    expect((await api.get(`/sessions/${id}`)).status).toBe(401);
+    expect((await api.delete(`/sessions/${id}`)).status).toBe(401);
   });
 });
 

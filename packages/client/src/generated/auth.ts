@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). When the user has an active second factor, the answer is an MFA challenge ({mfaRequired: true, challengeId, expiresAt, factors}) instead of tokens: complete it with POST /mfa/verify. When the project sets requireMfa and the user has no factor, the access token carries scp "mfa_enroll" and every service refuses it except the MFA enrolment endpoints. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
          */
         post: operations["postLogin"];
         delete?: never;
@@ -169,21 +169,21 @@ export interface paths {
         };
         /**
          * The signed-in user
-         * @description Bearer access token alone. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Bearer access token alone. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getMe"];
         put?: never;
         post?: never;
         /**
          * Remove metadata keys
-         * @description Each top-level key named in metadata is removed (send null as its value; values are ignored). An empty metadata object, or an empty body, removes all metadata. The account itself is not deleted. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Each top-level key named in metadata is removed (send null as its value; values are ignored). An empty metadata object, or an empty body, removes all metadata. The account itself is not deleted. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         delete: operations["deleteMe"];
         options?: never;
         head?: never;
         /**
          * Update the profile
-         * @description Only fields sent change. metadata is merged shallowly: top-level keys sent are added or replaced, others are kept. null clears phoneNumber, avatarUrl or username. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Only fields sent change. metadata is merged shallowly: top-level keys sent are added or replaced, others are kept. null clears phoneNumber, avatarUrl or username. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         patch: operations["patchMe"];
         trace?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password of the signed-in user
-         * @description The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         post: operations["postMePassword"];
         delete?: never;
@@ -234,14 +234,14 @@ export interface paths {
         };
         /**
          * The signed-in user's live sessions
-         * @description Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getSessions"];
         put?: never;
         post?: never;
         /**
          * End the other sessions (scope=others) or all of them (scope=all)
-         * @description The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         delete: operations["deleteSessions"];
         options?: never;
@@ -258,14 +258,14 @@ export interface paths {
         };
         /**
          * Is this session still live?
-         * @description For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getSessionsById"];
         put?: never;
         post?: never;
         /**
          * End one session of the signed-in user
-         * @description Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         delete: operations["deleteSessionsById"];
         options?: never;
@@ -358,11 +358,131 @@ export interface paths {
         };
         /**
          * The signed-in user's own security history
-         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getMeEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling a TOTP authenticator
+         * @description A new secret (sealed at rest with the platform's secret box), its otpauth:// URI and the URI as an SVG QR code. The factor stays pending until POST /mfa/totp/{id}/activate; a newer enrolment replaces a pending one. 409 when a TOTP factor is already active. Works with a token issued under requireMfa (good only for enrolling). Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        post: operations["postMfaTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/totp/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a TOTP factor with a first code
+         * @description A code of the current 30-second step (one step of clock skew either way) activates the factor and returns ten single-use recovery codes, shown this once. From then on a password sign-in answers an MFA challenge. A wrong code: 400. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        post: operations["postMfaTotpByIdActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's second factors
+         * @description Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        get: operations["getMfaFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/factors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a factor (an active one needs a fresh second factor)
+         * @description Removing an active factor takes a current code or a recovery code in the body: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout (423 once locked). Removing the last active factor also deletes the recovery codes. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        delete: operations["deleteMfaFactorsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Takes a current code or a recovery code (wrong: 401, counted toward the lockout); the old codes stop working and ten new ones are shown this once. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        post: operations["postMfaRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a password sign-in with the second factor
+         * @description The challengeId from POST /login and a current code (each code works once; one step of clock skew) or a recovery code (each works once). Success: a new session with aal2 tokens. A wrong code: 401 INVALID_CREDENTIALS, counted toward the lockout like a wrong password (423 ACCOUNT_LOCKED once locked); an unknown, used or expired (5 minutes) challenge: 401 INVALID_SESSION. Limited per client IP and per email (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS): 429 RATE_LIMITED with Retry-After.
+         */
+        post: operations["postMfaVerify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -452,6 +572,29 @@ export interface components {
             /** @description Opaque, 30 days, single use: every refresh returns a new one. Presenting a used one revokes the whole session family. */
             refreshToken: string;
         };
+        MfaChallenge: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            mfaRequired: true;
+            /**
+             * Format: uuid
+             * @description Send to POST /mfa/verify with a code
+             */
+            challengeId: string;
+            /**
+             * Format: date-time
+             * @description 5 minutes after the password was checked
+             */
+            expiresAt: string;
+            factors: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                type: "totp";
+            }[];
+        };
+        LoginResult: components["schemas"]["Session"] | components["schemas"]["MfaChallenge"];
         Message: {
             /** @constant */
             success: true;
@@ -577,6 +720,47 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last */
             nextCursor: string | null;
         };
+        MfaFactor: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "totp";
+            /**
+             * @description pending until a first code activates it
+             * @enum {string}
+             */
+            status: "pending" | "active";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            activatedAt: string | null;
+        };
+        MfaEnrollment: {
+            factor: components["schemas"]["MfaFactor"];
+            /** @description Base32 secret, for typing into an app by hand; shown this once */
+            secret: string;
+            /** @description otpauth://totp/... (SHA1, 6 digits, 30 s) */
+            otpauthUri: string;
+            /** @description The otpauth URI as a QR code, an SVG document */
+            qrCodeSvg: string;
+        };
+        MfaActivated: {
+            /** @constant */
+            success: true;
+            factor: components["schemas"]["MfaFactor"];
+            /** @description Ten single-use recovery codes, shown this once (stored hashed) */
+            recoveryCodes: string[];
+        };
+        MfaFactorList: {
+            factors: components["schemas"]["MfaFactor"][];
+            recoveryCodesRemaining: number;
+        };
+        MfaRecoveryCodes: {
+            /** @constant */
+            success: true;
+            /** @description Ten single-use recovery codes, shown this once (stored hashed) */
+            recoveryCodes: string[];
+        };
         Jwks: {
             keys: {
                 /** @constant */
@@ -698,13 +882,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Logged in */
+            /** @description Logged in, or an MFA challenge */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["LoginResult"];
                 };
             };
             /** @description Invalid request */
@@ -1181,6 +1365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -1237,6 +1430,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1304,6 +1506,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1446,6 +1657,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -1487,6 +1707,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1554,6 +1783,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -1598,6 +1836,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1658,6 +1905,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2131,9 +2387,473 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enrolment started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaEnrollment"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaTotpByIdActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Factor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Active, with recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaActivated"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMfaFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Factors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaFactorList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMfaFactorsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Factor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description New recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaRecoveryCodes"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description challengeId of the login answer */
+                    challengeId: string;
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2508,6 +3228,98 @@ export const operations = {
         "tenantId",
         "projectId",
         "bearer"
+      ]
+    ]
+  },
+  "postMfaTotp": {
+    "method": "post",
+    "path": "/mfa/totp",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaTotpByIdActivate": {
+    "method": "post",
+    "path": "/mfa/totp/{id}/activate",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getMfaFactors": {
+    "method": "get",
+    "path": "/mfa/factors",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteMfaFactorsById": {
+    "method": "delete",
+    "path": "/mfa/factors/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaRecoveryCodes": {
+    "method": "post",
+    "path": "/mfa/recovery-codes",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaVerify": {
+    "method": "post",
+    "path": "/mfa/verify",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
       ]
     ]
   },

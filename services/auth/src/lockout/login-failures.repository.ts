@@ -39,6 +39,14 @@ export async function recordLoginFailure(db: Knex, tenant: Owner, email: string)
   return result.rows[0]?.locked === true;
 }
 
+/** The lock on the email (it may lie in the past), or null. */
+export async function findLock(db: Knex, tenant: Owner, email: string): Promise<Date | null> {
+  const row = await tenantTable(db, tenant, 'login_failures')
+    .where({ email_hash: emailKey(email) })
+    .first('locked_until');
+  return (row?.locked_until as Date | null | undefined) ?? null;
+}
+
 /** Forgets the email's failures and lifts its lock (a password reset, a new account). */
 export async function clearLoginFailures(db: Knex, tenant: Owner, email: string): Promise<void> {
   await tenantTable(db, tenant, 'login_failures')

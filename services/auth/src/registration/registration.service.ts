@@ -4,7 +4,7 @@ import { AppError, type TenantContext } from '@platform/tenancy';
 import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { Issuer } from '../issuer';
 import { clearLoginFailures } from '../lockout/lockout.service';
-import { accessTokenFor, startSession } from '../sessions/session-tokens';
+import { accessTokenFor, enrollmentOnly, startSession } from '../sessions/session-tokens';
 import { recordEvents } from '../audit/audit.service';
 import type { ClientInfo } from '../shared/client';
 import { toUser } from '../users/users.mapper';
@@ -79,7 +79,10 @@ export async function register(
   return {
     success: true as const,
     user: toUser(created.user),
-    accessToken: accessTokenFor(issuer.signer, tenant, created.user, created.session),
+    accessToken: accessTokenFor(issuer.signer, tenant, created.user, {
+      ...created.session,
+      enrollmentOnly: enrollmentOnly(tenant.settings, created.session.aal),
+    }),
     refreshToken: created.refreshToken,
   };
 }

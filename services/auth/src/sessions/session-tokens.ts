@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { randomToken, sha256Hex, signAccessToken } from '@platform/tenancy';
+import { randomToken, sha256Hex, signAccessToken, type ProjectSettings } from '@platform/tenancy';
 import type { Owner } from '@platform/db';
 import type { AccessTokenSigner } from '../issuer';
 import type { ClientInfo } from '../shared/client';
@@ -21,7 +21,13 @@ export function mintRefreshToken(): { refreshToken: string; tokenHash: string; e
 export interface TokenSession {
   id: string;
   aal: AssuranceLevel;
+  /** The project requires MFA and the session has none: the token is good only for enrolling. */
+  enrollmentOnly?: boolean;
 }
+
+/** Whether a session of this level gets enrollment-only tokens in this project (`requireMfa`). */
+export const enrollmentOnly = (settings: ProjectSettings, aal: AssuranceLevel): boolean =>
+  settings.requireMfa === true && aal !== 'aal2';
 
 /** A 15-minute RS256 access token naming the user, tenant, project, token version and session. */
 export function accessTokenFor(signer: AccessTokenSigner, tenant: Owner, user: UserRow, session: TokenSession): string {
@@ -34,6 +40,7 @@ export function accessTokenFor(signer: AccessTokenSigner, tenant: Owner, user: U
       tokenVersion: user.token_version,
       sessionId: session.id,
       aal: session.aal,
+      enrollmentOnly: session.enrollmentOnly,
     },
     signer.signingKey,
     undefined,

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Owner } from '@platform/db';
+import type { TenantContext } from '@platform/tenancy';
 import type { Logger } from '@platform/http';
 import { AppError, errors, sha256Hex } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
+import { hasActiveFactor, startChallenge } from '../mfa/mfa.service';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { recordLoginFailure } from '../lockout/lockout.service';
 import { recordEvents } from '../audit/audit.service';
@@ -23,6 +25,7 @@ import {
   accessTokenFor,
   mintRefreshToken,
   REFRESH_TOKEN_TTL_MS,
+  enrollmentOnly,
   storeRefreshToken,
   type TokenSession,
 } from './session-tokens';
@@ -33,7 +36,7 @@ const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid em
 export async function login(
   db: Knex,
   issuer: Issuer,
-  tenant: Owner,
+  tenant: TenantContext,
   input: { email: string; password: string },
   client: ClientInfo,
 ) {
@@ -62,8 +65,14 @@ export async function login(
     );
     throw invalidCredentials();
   }
+  // The password was right; with a second factor active, it is only half a sign-in.
+  if (await hasActiveFactor(db, tenant, found.id)) return startChallenge(db, tenant, found);
   const { refreshToken, tokenHash, expiresAt } = mintRefreshToken();
-  const session: TokenSession = { id: randomUUID(), aal: 'aal1' };
+  const session: TokenSession = {
+    id: randomUUID(),
+    aal: 'aal1',
+    enrollmentOnly: enrollmentOnly(tenant.settings, 'aal1'),
+  };
   const user = await recordSignIn(db, tenant, found, {
     session: { id: session.id, method: 'password', aal: session.aal, client, expiresAt },
     tokenHash,
@@ -104,7 +113,7 @@ export async function refresh(
   db: Knex,
   issuer: Issuer,
   logger: Logger,
-  tenant: Owner,
+  tenant: TenantContext,
   refreshToken: string,
   client: ClientInfo,
 ) {
@@ -133,7 +142,12 @@ export async function refresh(
     await markRotated(trx, tenant, record.id);
     const next = await storeRefreshToken(trx, tenant, user, record.family_id);
     await touchSession(trx, tenant, session.id, new Date(Date.now() + REFRESH_TOKEN_TTL_MS));
-    return { kind: 'rotated', user, session: { id: session.id, aal: session.aal }, refreshToken: next };
+    const tokenSession = {
+      id: session.id,
+      aal: session.aal,
+      enrollmentOnly: enrollmentOnly(tenant.settings, session.aal),
+    };
+    return { kind: 'rotated', user, session: tokenSession, refreshToken: next };
   });
   if (outcome.kind === 'reused') {
     logger.warn('refresh token reuse detected, session family revoked', {

@@ -116,3 +116,8 @@ export async function setPassword(db: Knex, tenant: Owner, id: string, passwordH
 export async function markEmailVerified(db: Knex, tenant: Owner, id: string): Promise<void> {
   await users(db, tenant).where({ id }).update({ email_verified: true, updated_at: db.fn.now() });
 }
+
+/** A sign-in that did not go through the one-statement password path (MFA, passkey). */
+export async function markSignedIn(db: Knex, tenant: Owner, id: string): Promise<UserRow | null> {
+  return updateReturning(db, tenant, id, { last_login: db.fn.now() });
+}

@@ -12,6 +12,7 @@ export {
   findUserById,
   insertUser,
   markEmailVerified,
+  markSignedIn,
   setPassword,
 } from './users.repository';
 
