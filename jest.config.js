@@ -8,7 +8,13 @@ module.exports = {
       '@swc/jest',
       { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
     ],
+    // otplib's audited crypto and base32 (@noble, @scure) ship as ES modules only.
+    '/node_modules/\\.pnpm/@(noble|scure)\\+.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
+  transformIgnorePatterns: ['^(?!.*/node_modules/\\.pnpm/@(noble|scure)\\+).*/node_modules/'],
   globalSetup: '<rootDir>/packages/testkit/global-setup.js',
   globalTeardown: '<rootDir>/packages/testkit/global-teardown.js',
   testTimeout: 30000,

@@ -29,6 +29,8 @@ const steps: [string, Step | undefined, (config: ExampleConfig) => string | unde
       const password = 'correct horse battery';
       ok(await app.server.auth.postRegister({ body: { email: app.email, password } }));
       const login = ok(await app.server.auth.postLogin({ body: { email: app.email, password } }));
+      // A user with a second factor gets a challenge to answer (POST /v1/mfa/verify) instead of tokens.
+      if (!('accessToken' in login)) return 'a second factor is required: answer the challenge with /v1/mfa/verify';
       // From here on the user's calls carry the session; the client refreshes it when it expires.
       await app.user.setSession({ accessToken: login.accessToken, refreshToken: login.refreshToken });
       const { user } = ok(await app.user.auth.getMe());

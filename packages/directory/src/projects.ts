@@ -112,6 +112,7 @@ const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   appUrl: (v) => typeof v === 'string' && parseWebUrl(v) !== undefined,
   allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string' && isWebOrigin(o)),
   searchLanguage: (v) => typeof v === 'string' && (SEARCH_LANGUAGES as readonly string[]).includes(v),
+  requireMfa: (v) => typeof v === 'boolean',
 };
 
 export async function setSetting(

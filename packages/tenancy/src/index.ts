@@ -30,6 +30,8 @@ export {
   bearerTokenOf,
   verifyAccessToken,
   signAccessToken,
+  accessTokenAudience,
+  MFA_ENROLLMENT_SCOPE,
   signingKey,
   ACCESS_TOKEN_TTL_SECONDS,
   ACCESS_TOKEN_ALGORITHM,

@@ -36,6 +36,8 @@ export interface ProjectSettings {
   appUrl?: string;
   allowedOrigins?: string[];
   searchLanguage?: (typeof SEARCH_LANGUAGES)[number];
+  /** Authentication: users without a second factor get tokens good only for enrolling one. */
+  requireMfa?: boolean;
   [key: string]: unknown;
 }
 

@@ -1,6 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import { redact } from '@platform/http';
-import { loadPlatformConfig, assertProductionSecrets, ConfigError, SecretBox, TtlCache } from '../src';
+import {
+  accessTokenAudience,
+  loadPlatformConfig,
+  assertProductionSecrets,
+  ConfigError,
+  SecretBox,
+  signAccessToken,
+  TtlCache,
+  verifyAccessToken,
+} from '../src';
 import { toAppError } from '../src/error-handler';
 
 describe('SecretBox', () => {
@@ -91,5 +101,33 @@ describe('errors from an unreachable database', () => {
 
   it('when a query fails for another reason, then it stays a 500', () => {
     expect(toAppError(new Error('select 1 - column "x" does not exist')).status).toBe(500);
+  });
+});
+
+describe('access token audience', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const claims = { userId: 'u1', tenantId: 't1', projectId: 'p1', email: 'a@example.com', tokenVersion: 0 };
+
+  it('when a token names its project as audience, with sid and aal, then it verifies with them', () => {
+    const token = signAccessToken({ ...claims, sessionId: 's1', aal: 'aal2' }, privateKey);
+    expect(verifyAccessToken(token, publicKey)).toMatchObject({ ...claims, sessionId: 's1', aal: 'aal2' });
+  });
+
+  it('when the audience names another project, then the token is refused', () => {
+    const forged = jwt.sign(
+      { tid: 't1', pid: 'p1', typ: 'access', aud: accessTokenAudience('p2') },
+      privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      { algorithm: 'RS256', subject: 'u1', issuer: 'platform-auth', expiresIn: 60 },
+    );
+    expect(verifyAccessToken(forged, publicKey)).toBeNull();
+  });
+
+  it('when a token from before audiences has none, then it is still accepted', () => {
+    const legacy = jwt.sign(
+      { tid: 't1', pid: 'p1', typ: 'access' },
+      privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      { algorithm: 'RS256', subject: 'u1', issuer: 'platform-auth', expiresIn: 60 },
+    );
+    expect(verifyAccessToken(legacy, publicKey)).toMatchObject({ userId: 'u1', projectId: 'p1' });
   });
 });

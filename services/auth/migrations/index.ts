@@ -3,7 +3,10 @@ import { createUsers } from './0001-users';
 import { createRefreshTokens } from './0002-refresh-tokens';
 import { createAccountTokens } from './0003-account-tokens';
 import { createLoginFailures } from './0004-login-failures';
-import { addUserAdmin } from './0005-user-admin';
+import { createSessions } from './0005-sessions';
+import { createSecurityEvents } from './0006-security-events';
+import { createMfa } from './0007-mfa';
+import { addUserAdmin } from './0008-user-admin';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -14,5 +17,8 @@ export const migrations: Migration[] = [
   createRefreshTokens,
   createAccountTokens,
   createLoginFailures,
+  createSessions,
+  createSecurityEvents,
+  createMfa,
   addUserAdmin,
 ];

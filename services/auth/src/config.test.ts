@@ -6,6 +6,7 @@ describe('loadAuthConfig', () => {
       bcryptCost: 10,
       appUrl: 'http://localhost:3000',
       forgotPasswordMinMs: 500,
+      eventRetentionDays: 90,
       rateLimit: { windowMs: 900_000, perIp: 300, perEmail: 10 },
     });
   });
@@ -18,11 +19,13 @@ describe('loadAuthConfig', () => {
       AUTH_RATE_LIMIT_WINDOW_MS: '60000',
       AUTH_RATE_LIMIT_PER_IP: '5',
       AUTH_RATE_LIMIT_PER_EMAIL: '2',
+      AUTH_EVENT_RETENTION_DAYS: '30',
     });
     expect(config).toEqual({
       bcryptCost: 12,
       appUrl: 'https://app.example.com',
       forgotPasswordMinMs: 0,
+      eventRetentionDays: 30,
       rateLimit: { windowMs: 60_000, perIp: 5, perEmail: 2 },
     });
   });
@@ -33,6 +36,7 @@ describe('loadAuthConfig', () => {
     ['APP_URL', 'ftp://x'],
     ['AUTH_RATE_LIMIT_PER_IP', '0'],
     ['AUTH_FORGOT_PASSWORD_MIN_MS', '-1'],
+    ['AUTH_EVENT_RETENTION_DAYS', '0'],
   ])('when %s is %s, then start-up is refused', (name, value) => {
     expect(() => loadAuthConfig({ [name]: value })).toThrow(/Invalid auth configuration/);
   });

@@ -16,6 +16,8 @@ export interface AuthConfig {
    * it must stay well above the time a real reset takes (a token and an outbox event committed).
    */
   forgotPasswordMinMs: number;
+  /** Days a security event stays in the audit trail before the prune job removes it. */
+  eventRetentionDays: number;
   rateLimit: {
     windowMs: number;
     /** Requests per window from one client IP, per endpoint. */
@@ -32,6 +34,7 @@ interface AuthEnv {
   AUTH_RATE_LIMIT_WINDOW_MS: number;
   AUTH_RATE_LIMIT_PER_IP: number;
   AUTH_RATE_LIMIT_PER_EMAIL: number;
+  AUTH_EVENT_RETENTION_DAYS: number;
 }
 
 const schema = Joi.object<AuthEnv>({
@@ -46,6 +49,7 @@ const schema = Joi.object<AuthEnv>({
     .default(15 * 60_000),
   AUTH_RATE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
   AUTH_RATE_LIMIT_PER_EMAIL: Joi.number().integer().min(1).default(10),
+  AUTH_EVENT_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(90),
 }).unknown(true);
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
@@ -58,6 +62,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     bcryptCost: value.BCRYPT_COST,
     appUrl: value.APP_URL.replace(/\/+$/, ''),
     forgotPasswordMinMs: value.AUTH_FORGOT_PASSWORD_MIN_MS,
+    eventRetentionDays: value.AUTH_EVENT_RETENTION_DAYS,
     rateLimit: {
       windowMs: value.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: value.AUTH_RATE_LIMIT_PER_IP,

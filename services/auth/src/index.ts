@@ -3,6 +3,7 @@ import { ConfigError, signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { startSecurityEventPrune } from './audit/audit.prune';
 import { jwksOf } from './jwks/jwks';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
 import { openapi } from './openapi';
@@ -19,7 +20,7 @@ export interface AuthShared {
   issuer: Issuer;
 }
 
-/** The composition root: config, the signing key and hasher, the route table the prune and erasure jobs. */
+/** The composition root: config, the signing key and hasher, the route table, the prune and erasure jobs. */
 export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
   const config = loadAuthConfig(deps.env);
   const { privateKey, publicKey } = deps.jwt;
@@ -35,6 +36,10 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
     jobs: [
       { name: 'login-failures-prune', start: async () => startLoginFailurePrune(deps.db, deps.logger) },
       projectErasureJob(deps, 'auth', ERASURE_TABLES),
+      {
+        name: 'security-events-prune',
+        start: async () => startSecurityEventPrune(deps.db, deps.logger, config.eventRetentionDays),
+      },
     ],
     shared: { config, issuer },
     close: async () => undefined,

@@ -1,14 +1,35 @@
 /** The Authentication service's contract: every operation, its request schemas (the routes' own) and responses. */
 import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { BEARER, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { BEARER, Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { eventPageResponse } from './audit/audit.responses';
+import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';
-import { emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
+import {
+  activatedResponse,
+  challengeResponse,
+  enrollResponse,
+  factorListResponse,
+  recoveryCodesResponse,
+} from './mfa/mfa.responses';
+import { activateSchema, factorIdParams, secondFactorSchema, verifySchema } from './mfa/mfa.schemas';
+import { changePasswordSchema, emailOnlySchema, resetPasswordSchema } from './passwords/passwords.schemas';
 import { registerHeaders, registerSchema } from './registration/registration.schemas';
 import { sessionResponse } from './sessions/sessions.responses';
 import { loginSchema, refreshSchema } from './sessions/sessions.schemas';
 import { messageResponse } from './shared/responses';
 import { managedUserEnvelopeResponse, userPageResponse } from './user-admin/user-admin.responses';
 import { listUsersSchema, userIdParams } from './user-admin/user-admin.schemas';
+import {
+  sessionEnvelopeResponse,
+  sessionListResponse,
+  sessionsEndedResponse,
+} from './user-sessions/user-sessions.responses';
+import {
+  endScopeSchema,
+  sessionIdParams,
+  userIdParams as sessionUserIdParams,
+  userSessionParams,
+} from './user-sessions/user-sessions.schemas';
 import { userEnvelopeResponse, userLookupEnvelopeResponse } from './users/users.responses';
 import { deleteMetadataSchema, lookupSchema, updateMeSchema } from './users/users.schemas';
 import { verifyEmailSchema } from './verification/verification.schemas';
@@ -17,10 +38,14 @@ const RATE_LIMITED =
   "Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.";
 const OPTIONAL_KEYS =
   'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
+const TRAIL =
+  'sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.';
 /** `/me` takes the bearer alone, or with key headers of the same project. */
 const BEARER_OPTIONAL_KEYS = [...BEARER, ...KEYS_AND_BEARER];
 
-const operations: OperationDefinition[] = [
+const loginResponse = Joi.alternatives().try(sessionResponse, challengeResponse).id('LoginResult');
+
+const listed: OperationDefinition[] = [
   {
     method: 'post',
     path: '/register',
@@ -37,10 +62,10 @@ const operations: OperationDefinition[] = [
     path: '/login',
     operationId: 'postLogin',
     summary: 'Log in with email and password',
-    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. ${RATE_LIMITED}`,
+    description: `Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. When the user has an active second factor, the answer is an MFA challenge ({mfaRequired: true, challengeId, expiresAt, factors}) instead of tokens: complete it with POST /mfa/verify. When the project sets requireMfa and the user has no factor, the access token carries scp "mfa_enroll" and every service refuses it except the MFA enrolment endpoints. ${RATE_LIMITED}`,
     security: KEYS,
     request: { body: loginSchema },
-    responses: { 200: json('Logged in', sessionResponse) },
+    responses: { 200: json('Logged in, or an MFA challenge', loginResponse) },
     errors: [400, 401, 403, 423, 429],
   },
   {
@@ -49,7 +74,7 @@ const operations: OperationDefinition[] = [
     operationId: 'postRefreshToken',
     summary: 'Exchange a refresh token for a new pair',
     description:
-      'Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.',
+      'Rotates: the presented token dies and a new one is returned, and its session (GET /sessions) records the refresh. A token that was already rotated, revoked (logout, password change or reset, a session ended, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also ends its session and revokes every token of it.',
     security: KEYS,
     request: { body: refreshSchema },
     responses: { 200: json('New tokens', sessionResponse) },
@@ -61,7 +86,7 @@ const operations: OperationDefinition[] = [
     operationId: 'postLogout',
     summary: 'End every session of the user',
     description:
-      "Increments the user's token version: every refresh token of the user stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.",
+      "Increments the user's token version and ends every session of the user: every refresh token stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.",
     security: KEYS,
     request: { body: refreshSchema },
     responses: { 200: json('Logged out', messageResponse) },
@@ -155,6 +180,197 @@ const operations: OperationDefinition[] = [
     errors: [400, 401, 404],
   },
   {
+    method: 'post',
+    path: '/me/password',
+    operationId: 'postMePassword',
+    summary: 'Change the password of the signed-in user',
+    description: `The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { body: changePasswordSchema },
+    responses: { 200: json('Password changed', messageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/sessions',
+    operationId: 'getSessions',
+    summary: "The signed-in user's live sessions",
+    description: `Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 200: json('Live sessions', sessionListResponse) },
+    errors: [401],
+  },
+  {
+    method: 'delete',
+    path: '/sessions',
+    operationId: 'deleteSessions',
+    summary: 'End the other sessions (scope=others) or all of them (scope=all)',
+    description: `The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { query: endScopeSchema },
+    responses: { 200: json('Sessions ended', sessionsEndedResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/sessions/{id}',
+    operationId: 'getSessionsById',
+    summary: 'Is this session still live?',
+    description: `For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: sessionIdParams },
+    responses: { 200: json('The live session', sessionEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/sessions/{id}',
+    operationId: 'deleteSessionsById',
+    summary: 'End one session of the signed-in user',
+    description: `Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: sessionIdParams },
+    responses: { 200: json('Session ended', sessionsEndedResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/sessions',
+    operationId: 'getUsersByUserIdSessions',
+    summary: "A user's live sessions (project keys: console, support staff)",
+    security: KEYS,
+    request: { params: sessionUserIdParams },
+    responses: { 200: json('Live sessions', sessionListResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/users/{userId}/sessions',
+    operationId: 'deleteUsersByUserIdSessions',
+    summary: 'End every session of a user (project keys)',
+    security: KEYS,
+    request: { params: sessionUserIdParams },
+    responses: { 200: json('Sessions ended', sessionsEndedResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/sessions/{id}',
+    operationId: 'getUsersByUserIdSessionsById',
+    summary: 'One live session of a user (project keys); 404 once ended',
+    security: KEYS,
+    request: { params: userSessionParams },
+    responses: { 200: json('The live session', sessionEnvelopeResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'delete',
+    path: '/users/{userId}/sessions/{id}',
+    operationId: 'deleteUsersByUserIdSessionsById',
+    summary: 'End one session of a user (project keys)',
+    security: KEYS,
+    request: { params: userSessionParams },
+    responses: { 200: json('Session ended', sessionsEndedResponse) },
+    errors: [401, 404],
+  },
+  {
+    method: 'get',
+    path: '/events',
+    operationId: 'getEvents',
+    summary: "The project's security audit trail (project keys)",
+    description: `Security events of every user of the project, newest first: ${TRAIL}`,
+    security: KEYS,
+    request: { query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'get',
+    path: '/users/{userId}/events',
+    operationId: 'getUsersByUserIdEvents',
+    summary: "One user's security audit trail (project keys)",
+    description: `Newest first: ${TRAIL} An unknown user (or one of another project) is 404.`,
+    security: KEYS,
+    request: { params: eventUserParams, query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401, 404],
+  },
+  {
+    method: 'get',
+    path: '/me/events',
+    operationId: 'getMeEvents',
+    summary: "The signed-in user's own security history",
+    description: `Newest first: ${TRAIL} ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { query: eventsQuerySchema },
+    responses: { 200: json('A page of events', eventPageResponse) },
+    errors: [400, 401],
+  },
+  {
+    method: 'post',
+    path: '/mfa/totp',
+    operationId: 'postMfaTotp',
+    summary: 'Start enrolling a TOTP authenticator',
+    description: `A new secret (sealed at rest with the platform's secret box), its otpauth:// URI and the URI as an SVG QR code. The factor stays pending until POST /mfa/totp/{id}/activate; a newer enrolment replaces a pending one. 409 when a TOTP factor is already active. Works with a token issued under requireMfa (good only for enrolling). ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 201: json('Enrolment started', enrollResponse) },
+    errors: [401, 409],
+  },
+  {
+    method: 'post',
+    path: '/mfa/totp/{id}/activate',
+    operationId: 'postMfaTotpByIdActivate',
+    summary: 'Activate a TOTP factor with a first code',
+    description: `A code of the current 30-second step (one step of clock skew either way) activates the factor and returns ten single-use recovery codes, shown this once. From then on a password sign-in answers an MFA challenge. A wrong code: 400. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: factorIdParams, body: activateSchema },
+    responses: { 200: json('Active, with recovery codes', activatedResponse) },
+    errors: [400, 401, 404, 409],
+  },
+  {
+    method: 'get',
+    path: '/mfa/factors',
+    operationId: 'getMfaFactors',
+    summary: "The signed-in user's second factors",
+    description: OPTIONAL_KEYS,
+    security: BEARER_OPTIONAL_KEYS,
+    responses: { 200: json('Factors', factorListResponse) },
+    errors: [401],
+  },
+  {
+    method: 'delete',
+    path: '/mfa/factors/{id}',
+    operationId: 'deleteMfaFactorsById',
+    summary: 'Remove a factor (an active one needs a fresh second factor)',
+    description: `Removing an active factor takes a current code or a recovery code in the body: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout (423 once locked). Removing the last active factor also deletes the recovery codes. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { params: factorIdParams, body: secondFactorSchema, bodyRequired: false },
+    responses: { 200: json('Removed', messageResponse) },
+    errors: [400, 401, 404, 423],
+  },
+  {
+    method: 'post',
+    path: '/mfa/recovery-codes',
+    operationId: 'postMfaRecoveryCodes',
+    summary: 'Replace the recovery codes',
+    description: `Takes a current code or a recovery code (wrong: 401, counted toward the lockout); the old codes stop working and ten new ones are shown this once. ${OPTIONAL_KEYS}`,
+    security: BEARER_OPTIONAL_KEYS,
+    request: { body: secondFactorSchema },
+    responses: { 200: json('New recovery codes', recoveryCodesResponse) },
+    errors: [400, 401, 423],
+  },
+  {
+    method: 'post',
+    path: '/mfa/verify',
+    operationId: 'postMfaVerify',
+    summary: 'Complete a password sign-in with the second factor',
+    description: `The challengeId from POST /login and a current code (each code works once; one step of clock skew) or a recovery code (each works once). Success: a new session with aal2 tokens. A wrong code: 401 INVALID_CREDENTIALS, counted toward the lockout like a wrong password (423 ACCOUNT_LOCKED once locked); an unknown, used or expired (5 minutes) challenge: 401 INVALID_SESSION. ${RATE_LIMITED}`,
+    security: KEYS,
+    request: { body: verifySchema },
+    responses: { 200: json('Signed in', sessionResponse) },
+    errors: [400, 401, 423, 429],
+  },
+  {
     method: 'get',
     path: '/users',
     operationId: 'getUsers',
@@ -232,6 +448,20 @@ const operations: OperationDefinition[] = [
     responses: { 200: json('JSON Web Key Set', jwksResponse) },
   },
 ];
+
+/** Where a token issued under requireMfa (scp "mfa_enroll") is accepted; every other bearer route refuses it. */
+const ENROLLING = new Set(['postMfaTotp', 'postMfaTotpByIdActivate', 'getMfaFactors']);
+
+const operations: OperationDefinition[] = listed.map((op) =>
+  op.security === BEARER_OPTIONAL_KEYS && !ENROLLING.has(op.operationId)
+    ? {
+        ...op,
+        description:
+          `${op.description ?? ''} A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.`.trim(),
+        errors: [...(op.errors ?? []), 403].sort(),
+      }
+    : op,
+);
 
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds until the next attempt may succeed', schema: { type: 'integer' } },

@@ -1,5 +1,16 @@
 /**
  * Every table of this service that holds a project's rows, in the order a deleted project's
- * rows are erased (issue #33). Tokens go before their users so their batches stay small.
+ * rows are erased (issue #33). Rows that hang off a user go before the users so their batches
+ * stay small; security events without a user (a failed sign-in for an unknown e-mail) go by project.
  */
-export const ERASURE_TABLES = ['refresh_tokens', 'account_tokens', 'login_failures', 'users'] as const;
+export const ERASURE_TABLES = [
+  'refresh_tokens',
+  'account_tokens',
+  'login_failures',
+  'mfa_challenges',
+  'mfa_recovery_codes',
+  'mfa_factors',
+  'security_events',
+  'sessions',
+  'users',
+] as const;

@@ -4,12 +4,15 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { auditHandlers } from './audit/audit.router';
 import { jwksHandler } from './jwks/jwks.router';
+import { mfaHandlers } from './mfa/mfa.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passwordHandlers } from './passwords/passwords.router';
 import { registrationHandlers } from './registration/registration.router';
 import { sessionHandlers } from './sessions/sessions.router';
 import { userAdminHandlers } from './user-admin/user-admin.router';
+import { userSessionHandlers } from './user-sessions/user-sessions.router';
 import { userHandlers } from './users/users.router';
 import { verificationHandlers } from './verification/verification.router';
 
@@ -19,6 +22,8 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const keys = projectKeys(deps);
   const optionalKeys = keysWhenSent(deps.directory);
   const bearer = requireBearer(deps.jwt.publicKey);
+  // Enrolling a second factor is what a token issued under requireMfa without one is for.
+  const enrollingBearer = requireBearer(deps.jwt.publicKey, { allowEnrollmentOnly: true });
   const limits = (endpoint: string) => ipAndEmailLimits(endpoint, config, deps);
 
   const registration = registrationHandlers(db, relay, issuer);
@@ -27,6 +32,9 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const verification = verificationHandlers(db, relay, issuer.appUrl);
   const users = userHandlers(db);
   const userAdmin = userAdminHandlers(db, relay, issuer.appUrl);
+  const userSessions = userSessionHandlers(db);
+  const audit = auditHandlers(db);
+  const mfa = mfaHandlers({ db, secrets: deps.secrets, issuer });
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -41,6 +49,20 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.get('/me', optionalKeys, bearer, users.getMe);
   router.patch('/me', optionalKeys, bearer, users.updateMe);
   router.delete('/me', optionalKeys, bearer, users.removeMetadata);
+  router.post('/me/password', optionalKeys, bearer, passwords.change);
+  router.get('/me/events', optionalKeys, bearer, audit.mine);
+  router.get('/events', keys, audit.project);
+  router.get('/users/:userId/events', keys, audit.user);
+  router.get('/sessions', optionalKeys, bearer, userSessions.mine.list);
+  router.delete('/sessions', optionalKeys, bearer, userSessions.mine.endMany);
+  router.get('/sessions/:id', optionalKeys, bearer, userSessions.mine.get);
+  router.delete('/sessions/:id', optionalKeys, bearer, userSessions.mine.end);
+  router.post('/mfa/totp', optionalKeys, enrollingBearer, mfa.enroll);
+  router.post('/mfa/totp/:id/activate', optionalKeys, enrollingBearer, mfa.activate);
+  router.get('/mfa/factors', optionalKeys, enrollingBearer, mfa.list);
+  router.delete('/mfa/factors/:id', optionalKeys, bearer, mfa.remove);
+  router.post('/mfa/recovery-codes', optionalKeys, bearer, mfa.regenerate);
+  router.post('/mfa/verify', keys, limits('mfa-verify'), mfa.verify);
   router.get('/users/by-email', keys, users.lookup);
   router.get('/users', keys, userAdmin.list);
   router.get('/users/:user_id', keys, userAdmin.get);
@@ -48,6 +70,10 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.post('/users/:user_id/disable', keys, userAdmin.disable);
   router.post('/users/:user_id/enable', keys, userAdmin.enable);
   router.post('/users/:user_id/resend-verification', keys, userAdmin.resendVerification);
+  router.get('/users/:userId/sessions', keys, userSessions.ofUser.list);
+  router.delete('/users/:userId/sessions', keys, userSessions.ofUser.endAll);
+  router.get('/users/:userId/sessions/:id', keys, userSessions.ofUser.get);
+  router.delete('/users/:userId/sessions/:id', keys, userSessions.ofUser.end);
   router.get('/.well-known/jwks.json', jwksHandler(deps.jwt.publicKey));
   return router;
 }

@@ -188,9 +188,14 @@ describe('POST /v1/logout', () => {
 
 describe('recording a sign-in (after bcrypt said yes)', () => {
   const token = () => ({
-    familyId: randomUUID(),
+    session: {
+      id: randomUUID(),
+      method: 'password' as const,
+      aal: 'aal1' as const,
+      client: { ip: '203.0.113.7', userAgent: null },
+      expiresAt: new Date(Date.now() + 60_000),
+    },
     tokenHash: randomUUID().replace(/-/g, ''),
-    expiresAt: new Date(Date.now() + 60_000),
   });
   const tenant = (p: TestProject = project) => ({ tenantId: p.tenantId, projectId: p.projectId });
 
@@ -227,7 +232,9 @@ describe('recording a sign-in (after bcrypt said yes)', () => {
       .db('refresh_tokens')
       .where({ token_hash: issued.tokenHash })
       .first('user_id', 'token_version', 'family_id');
-    expect(refresh).toEqual({ user_id: user.id, token_version: 3, family_id: issued.familyId });
+    expect(refresh).toEqual({ user_id: user.id, token_version: 3, family_id: issued.session.id });
+    const session = await svc.deps.db('sessions').where({ id: issued.session.id }).first('user_id', 'ip', 'method');
+    expect(session).toEqual({ user_id: user.id, ip: '203.0.113.7', method: 'password' });
     expect(await failuresOf(user.email)).toEqual([]);
   });
 

@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         * @description Unknown email and wrong password both give 401 INVALID_CREDENTIALS in about the same time. 5 consecutive failures lock the email for 15 minutes, whether or not it has an account (423 ACCOUNT_LOCKED with Retry-After, even for the right password). Success resets the count and sets lastLogin. An unverified email does not block login (the app reads user.emailVerified). The right password of a disabled user (POST /users/{user_id}/disable) is 403 FORBIDDEN. When the user has an active second factor, the answer is an MFA challenge ({mfaRequired: true, challengeId, expiresAt, factors}) instead of tokens: complete it with POST /mfa/verify. When the project sets requireMfa and the user has no factor, the access token carries scp "mfa_enroll" and every service refuses it except the MFA enrolment endpoints. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
          */
         post: operations["postLogin"];
         delete?: never;
@@ -51,7 +51,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotates: the presented token dies and a new one is returned. A token that was already rotated, revoked (logout, password reset, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also revokes every token of that login.
+         * @description Rotates: the presented token dies and a new one is returned, and its session (GET /sessions) records the refresh. A token that was already rotated, revoked (logout, password change or reset, a session ended, disabling the user), or expired, or one of a disabled user, is 401 INVALID_SESSION; presenting an already-rotated one also ends its session and revokes every token of it.
          */
         post: operations["postRefreshToken"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * End every session of the user
-         * @description Increments the user's token version: every refresh token of the user stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.
+         * @description Increments the user's token version and ends every session of the user: every refresh token stops working. Access tokens stay valid until they expire (15 minutes). An unknown refresh token also gets 200.
          */
         post: operations["postLogout"];
         delete?: never;
@@ -169,21 +169,21 @@ export interface paths {
         };
         /**
          * The signed-in user
-         * @description Bearer access token alone. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Bearer access token alone. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getMe"];
         put?: never;
         post?: never;
         /**
          * Remove metadata keys
-         * @description Each top-level key named in metadata is removed (send null as its value; values are ignored). An empty metadata object, or an empty body, removes all metadata. The account itself is not deleted. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Each top-level key named in metadata is removed (send null as its value; values are ignored). An empty metadata object, or an empty body, removes all metadata. The account itself is not deleted. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         delete: operations["deleteMe"];
         options?: never;
         head?: never;
         /**
          * Update the profile
-         * @description Only fields sent change. metadata is merged shallowly: top-level keys sent are added or replaced, others are kept. null clears phoneNumber, avatarUrl or username. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         * @description Only fields sent change. metadata is merged shallowly: top-level keys sent are added or replaced, others are kept. null clears phoneNumber, avatarUrl or username. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         patch: operations["patchMe"];
         trace?: never;
@@ -199,6 +199,290 @@ export interface paths {
         get: operations["getUsersByEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password of the signed-in user
+         * @description The current password must be right: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout like a failed login. Every other session of the user ends (its refresh tokens die at once); the session of this access token goes on. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        post: operations["postMePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's live sessions
+         * @description Every sign-in (registration, password, MFA completion, passkey) is a session; the one of this access token (its sid claim) has current: true. A session ends by DELETE, logout, a password change (the others) or reset (all), reuse of a rotated refresh token, or 30 days without a refresh. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        get: operations["getSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End the other sessions (scope=others) or all of them (scope=all)
+         * @description The refresh tokens of the sessions ended die at once. Access tokens already issued stay valid until they expire (15 minutes); a resource server that must know sooner asks GET /sessions/{id}. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        delete: operations["deleteSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is this session still live?
+         * @description For a resource server holding the user's access token: 200 with the session while it is live, 404 once it has ended (or when it is another user's). Pass the token's sid claim. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        get: operations["getSessionsById"];
+        put?: never;
+        post?: never;
+        /**
+         * End one session of the signed-in user
+         * @description Its refresh tokens die at once. Another user's session, an ended or unknown one: 404. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        delete: operations["deleteSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's live sessions (project keys: console, support staff) */
+        get: operations["getUsersByUserIdSessions"];
+        put?: never;
+        post?: never;
+        /** End every session of a user (project keys) */
+        delete: operations["deleteUsersByUserIdSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One live session of a user (project keys); 404 once ended */
+        get: operations["getUsersByUserIdSessionsById"];
+        put?: never;
+        post?: never;
+        /** End one session of a user (project keys) */
+        delete: operations["deleteUsersByUserIdSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's security audit trail (project keys)
+         * @description Security events of every user of the project, newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.
+         */
+        get: operations["getEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user's security audit trail (project keys)
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. An unknown user (or one of another project) is 404.
+         */
+        get: operations["getUsersByUserIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's own security history
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        get: operations["getMeEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling a TOTP authenticator
+         * @description A new secret (sealed at rest with the platform's secret box), its otpauth:// URI and the URI as an SVG QR code. The factor stays pending until POST /mfa/totp/{id}/activate; a newer enrolment replaces a pending one. 409 when a TOTP factor is already active. Works with a token issued under requireMfa (good only for enrolling). Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        post: operations["postMfaTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/totp/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a TOTP factor with a first code
+         * @description A code of the current 30-second step (one step of clock skew either way) activates the factor and returns ten single-use recovery codes, shown this once. From then on a password sign-in answers an MFA challenge. A wrong code: 400. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        post: operations["postMfaTotpByIdActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's second factors
+         * @description Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.
+         */
+        get: operations["getMfaFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/factors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a factor (an active one needs a fresh second factor)
+         * @description Removing an active factor takes a current code or a recovery code in the body: a wrong one is 401 INVALID_CREDENTIALS and counts toward the lockout (423 once locked). Removing the last active factor also deletes the recovery codes. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        delete: operations["deleteMfaFactorsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Takes a current code or a recovery code (wrong: 401, counted toward the lockout); the old codes stop working and ten new ones are shown this once. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        post: operations["postMfaRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a password sign-in with the second factor
+         * @description The challengeId from POST /login and a current code (each code works once; one step of clock skew) or a recovery code (each works once). Success: a new session with aal2 tokens. A wrong code: 401 INVALID_CREDENTIALS, counted toward the lockout like a wrong password (423 ACCOUNT_LOCKED once locked); an unknown, used or expired (5 minutes) challenge: 401 INVALID_SESSION. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postMfaVerify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -380,11 +664,34 @@ export interface components {
             /** @constant */
             success: true;
             user: components["schemas"]["User"];
-            /** @description RS256 JWT, 15 minutes. Claims: sub (user id), tid (tenant), pid (project), email, ver (token version), typ "access", iss "platform-auth". Verify with GET /.well-known/jwks.json. */
+            /** @description RS256 JWT, 15 minutes. Claims: sub (user id), tid (tenant), pid (project), email, ver (token version), sid (session id), aal ("aal1", or "aal2" after a second factor or a passkey), typ "access", iss "platform-auth", aud "urn:platform:project:<project id>". Verify with GET /.well-known/jwks.json and check iss and aud (e.g. jose jwtVerify(token, jwks, {issuer, audience})). It stays valid until it expires even when its session ends; GET /sessions/{sid} tells whether the session is still live. */
             accessToken: string;
             /** @description Opaque, 30 days, single use: every refresh returns a new one. Presenting a used one revokes the whole session family. */
             refreshToken: string;
         };
+        MfaChallenge: {
+            /** @constant */
+            success: true;
+            /** @constant */
+            mfaRequired: true;
+            /**
+             * Format: uuid
+             * @description Send to POST /mfa/verify with a code
+             */
+            challengeId: string;
+            /**
+             * Format: date-time
+             * @description 5 minutes after the password was checked
+             */
+            expiresAt: string;
+            factors: {
+                /** Format: uuid */
+                id: string;
+                /** @constant */
+                type: "totp";
+            }[];
+        };
+        LoginResult: components["schemas"]["Session"] | components["schemas"]["MfaChallenge"];
         Message: {
             /** @constant */
             success: true;
@@ -433,6 +740,123 @@ export interface components {
             projectId: string;
             isAdmin: boolean;
             isCoreAccount: boolean;
+        };
+        SignInSession: {
+            /**
+             * Format: uuid
+             * @description The sid claim of the access tokens issued for this session
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the sign-in happened
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last refresh-token rotation (or the sign-in)
+             */
+            lastRefreshedAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless refreshed before
+             */
+            expiresAt: string;
+            /** @description Client address of the sign-in */
+            ip: string | null;
+            /** @description User-Agent of the sign-in */
+            userAgent: string | null;
+            /** @description Readable label from the User-Agent, e.g. "Chrome on macOS" */
+            deviceLabel: string;
+            /** @enum {string} */
+            method: "password" | "registration" | "mfa" | "passkey";
+            /**
+             * @description Assurance level, also the aal claim
+             * @enum {string}
+             */
+            aal: "aal1" | "aal2";
+            /** @description The session of the access token that asked (always false keys-side) */
+            current: boolean;
+        };
+        SignInSessionList: {
+            /** @description Live sessions, most recently used first */
+            sessions: components["schemas"]["SignInSession"][];
+        };
+        SessionsEnded: {
+            /** @constant */
+            success: true;
+            message: string;
+            /** @description Ids of the sessions ended */
+            ended: string[];
+        };
+        SignInSessionEnvelope: {
+            session: components["schemas"]["SignInSession"];
+        };
+        SecurityEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "sign_up" | "sign_in" | "sign_in_failed" | "lockout" | "refresh_token_reused" | "password_changed" | "password_reset" | "email_verified" | "session_ended" | "mfa_enrolled" | "mfa_removed" | "mfa_challenge_failed" | "recovery_code_used" | "passkey_added" | "passkey_removed";
+            /** @description null for a failed sign-in with an email of no account */
+            userId: string | null;
+            /** @description The session concerned (or the one that acted) */
+            sessionId: string | null;
+            /** @description Client address of the request */
+            ip: string | null;
+            userAgent: string | null;
+            /** @description Details by type: sign_in {method, aal}; sign_in_failed {reason}; session_ended {endedBy, bySessionId?}; mfa_* {factorId}; passkey_* {passkeyId}. Never a password, code or token. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SecurityEventPage: {
+            /** @description Newest first */
+            events: components["schemas"]["SecurityEvent"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        MfaFactor: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            type: "totp";
+            /**
+             * @description pending until a first code activates it
+             * @enum {string}
+             */
+            status: "pending" | "active";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            activatedAt: string | null;
+        };
+        MfaEnrollment: {
+            factor: components["schemas"]["MfaFactor"];
+            /** @description Base32 secret, for typing into an app by hand; shown this once */
+            secret: string;
+            /** @description otpauth://totp/... (SHA1, 6 digits, 30 s) */
+            otpauthUri: string;
+            /** @description The otpauth URI as a QR code, an SVG document */
+            qrCodeSvg: string;
+        };
+        MfaActivated: {
+            /** @constant */
+            success: true;
+            factor: components["schemas"]["MfaFactor"];
+            /** @description Ten single-use recovery codes, shown this once (stored hashed) */
+            recoveryCodes: string[];
+        };
+        MfaFactorList: {
+            factors: components["schemas"]["MfaFactor"][];
+            recoveryCodesRemaining: number;
+        };
+        MfaRecoveryCodes: {
+            /** @constant */
+            success: true;
+            /** @description Ten single-use recovery codes, shown this once (stored hashed) */
+            recoveryCodes: string[];
         };
         ManagedUser: {
             /** Format: uuid */
@@ -603,13 +1027,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Logged in */
+            /** @description Logged in, or an MFA challenge */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["LoginResult"];
                 };
             };
             /** @description Invalid request */
@@ -1104,6 +1528,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
@@ -1163,6 +1596,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1233,6 +1675,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1313,6 +1764,1265 @@ export interface operations {
             /** @description Rate limited */
             429: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** @description 8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Password changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSessions: {
+        parameters: {
+            query: {
+                /** @description others: every session but the one of this access token; all: every session, like logout */
+                scope: "others" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id (the sid claim) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id (the sid claim) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByUserIdSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Live sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersByUserIdSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByUserIdSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInSessionEnvelope"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersByUserIdSessionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+                /** @description Session id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsEnded"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                type?: string;
+                /** @description Events at or after this time */
+                from?: string;
+                /** @description Events before this time */
+                to?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPage"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByUserIdEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                type?: string;
+                /** @description Events at or after this time */
+                from?: string;
+                /** @description Events before this time */
+                to?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description User id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPage"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                type?: string;
+                /** @description Events at or after this time */
+                from?: string;
+                /** @description Events before this time */
+                to?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPage"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Enrolment started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaEnrollment"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaTotpByIdActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Factor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Active, with recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaActivated"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMfaFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Factors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaFactorList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMfaFactorsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Factor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description New recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MfaRecoveryCodes"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMfaVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description challengeId of the login answer */
+                    challengeId: string;
+                    /** @description The current 6-digit code of the authenticator app */
+                    code?: string;
+                    /** @description One of the recovery codes (each works once) */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1912,6 +3622,266 @@ export const operations = {
   "getUsersByEmail": {
     "method": "get",
     "path": "/users/by-email",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postMePassword": {
+    "method": "post",
+    "path": "/me/password",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getSessions": {
+    "method": "get",
+    "path": "/sessions",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteSessions": {
+    "method": "delete",
+    "path": "/sessions",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getSessionsById": {
+    "method": "get",
+    "path": "/sessions/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteSessionsById": {
+    "method": "delete",
+    "path": "/sessions/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getUsersByUserIdSessions": {
+    "method": "get",
+    "path": "/users/{userId}/sessions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteUsersByUserIdSessions": {
+    "method": "delete",
+    "path": "/users/{userId}/sessions",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUsersByUserIdSessionsById": {
+    "method": "get",
+    "path": "/users/{userId}/sessions/{id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteUsersByUserIdSessionsById": {
+    "method": "delete",
+    "path": "/users/{userId}/sessions/{id}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getEvents": {
+    "method": "get",
+    "path": "/events",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getUsersByUserIdEvents": {
+    "method": "get",
+    "path": "/users/{userId}/events",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getMeEvents": {
+    "method": "get",
+    "path": "/me/events",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaTotp": {
+    "method": "post",
+    "path": "/mfa/totp",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaTotpByIdActivate": {
+    "method": "post",
+    "path": "/mfa/totp/{id}/activate",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "getMfaFactors": {
+    "method": "get",
+    "path": "/mfa/factors",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteMfaFactorsById": {
+    "method": "delete",
+    "path": "/mfa/factors/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaRecoveryCodes": {
+    "method": "post",
+    "path": "/mfa/recovery-codes",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMfaVerify": {
+    "method": "post",
+    "path": "/mfa/verify",
     "security": [
       [
         "apiKey",

@@ -1,2 +1,2 @@
 /** What the other features do with an email's login failures (they never reach into the repository). */
-export { clearLoginFailures, recordLoginFailure } from './login-failures.repository';
+export { clearLoginFailures, findLock, recordLoginFailure } from './login-failures.repository';

@@ -18,22 +18,33 @@ values (:tenantId, :projectId, :emailHash, 1, now(), null)
 on conflict (tenant_id, project_id, email_hash) do update
    set failed_count = case when ${NEXT_COUNT} >= :threshold then 0 else ${NEXT_COUNT} end,
        locked_until = case when ${NEXT_COUNT} >= :threshold then ${LOCK_END} else f.locked_until end,
-       last_failed_at = now()`;
+       last_failed_at = now()
+returning f.failed_count = 0 and f.locked_until > now() as locked`;
 
 /**
  * Counts one failed login against the email, whether or not an account has it, in a single
  * statement (the upsert locks the row, so concurrent failures each count); the
  * LOCKOUT_THRESHOLD-th failure of a run locks the email for LOCKOUT_MS and starts a fresh
- * count. Known and unknown emails run the same statement on the same kind of row.
+ * count. Known and unknown emails run the same statement on the same kind of row. True when
+ * this failure locked the email.
  */
-export async function recordLoginFailure(db: Knex, tenant: Owner, email: string): Promise<void> {
-  await db.raw(LOGIN_FAILURE, {
+export async function recordLoginFailure(db: Knex, tenant: Owner, email: string): Promise<boolean> {
+  const result = await db.raw<{ rows: { locked: boolean }[] }>(LOGIN_FAILURE, {
     ...ownerBindings(tenant),
     emailHash: emailKey(email),
     threshold: LOCKOUT_THRESHOLD,
     lockMs: LOCKOUT_MS,
     windowMs: FAILURE_WINDOW_MS,
   });
+  return result.rows[0]?.locked === true;
+}
+
+/** The lock on the email (it may lie in the past), or null. */
+export async function findLock(db: Knex, tenant: Owner, email: string): Promise<Date | null> {
+  const row = await tenantTable(db, tenant, 'login_failures')
+    .where({ email_hash: emailKey(email) })
+    .first('locked_until');
+  return (row?.locked_until as Date | null | undefined) ?? null;
 }
 
 /** Forgets the email's failures and lifts its lock (a password reset, a new account). */

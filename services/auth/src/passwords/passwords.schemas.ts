@@ -18,3 +18,13 @@ export const resetPasswordSchema = Joi.object<ResetPasswordInput>({
   token: Joi.string().max(512).required(),
   password: newPasswordField.required(),
 });
+
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+}
+
+export const changePasswordSchema = Joi.object<ChangePasswordInput>({
+  currentPassword: Joi.string().max(1024).required(),
+  newPassword: newPasswordField.required(),
+});

@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
 import type { Owner } from '@platform/db';
 import type { Logger } from '@platform/http';
-import { AppError, type TenantContext } from '@platform/tenancy';
+import { AppError, errors, type AccessTokenClaims, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
-import { clearLoginFailures } from '../lockout/lockout.service';
-import { revokeAllOfUser } from '../sessions/session-tokens';
+import { clearLoginFailures, recordLoginFailure } from '../lockout/lockout.service';
+import { restampFamily } from '../sessions/session-tokens';
+import { recordEvents } from '../audit/audit.service';
+import type { Actor, ClientInfo } from '../shared/client';
+import { endSessions, ownerOfClaims } from '../user-sessions/user-sessions.service';
 import { takeAtLeast } from '../timing/take-at-least';
-import { findUserByEmail, setPassword } from '../users/users.service';
+import { findUserByEmail, findUserById, setPassword } from '../users/users.service';
 import type { PasswordHasher } from './password-hasher';
 
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent';
@@ -58,6 +61,7 @@ export async function resetPassword(
   passwords: PasswordHasher,
   tenant: Owner,
   input: { token: string; password: string },
+  client: ClientInfo,
 ) {
   // Refuse a bad token before spending a bcrypt hash on it.
   await checkAccountToken(db, tenant, 'reset_password', input.token, resetExpired);
@@ -67,7 +71,44 @@ export async function resetPassword(
     const user = await setPassword(trx, tenant, record.user_id, passwordHash);
     // The owner of the email proved it: the failures counted against it go, and the lock with them.
     if (user) await clearLoginFailures(trx, tenant, user.email);
-    await revokeAllOfUser(trx, tenant, record.user_id);
+    await recordEvents(trx, tenant, { type: 'password_reset', userId: record.user_id, client });
+    await endSessions(trx, tenant, { userId: record.user_id }, 'password_reset', { client });
   });
   return { success: true as const, message: 'Password has been reset' };
+}
+
+/**
+ * A signed-in user changes their password: the current one must be right (a wrong one counts
+ * toward the lockout like a failed login), and every other session ends; the session that asked
+ * goes on.
+ */
+export async function changePassword(
+  db: Knex,
+  passwords: PasswordHasher,
+  claims: AccessTokenClaims,
+  input: { currentPassword: string; newPassword: string },
+  actor: Actor,
+) {
+  const tenant = ownerOfClaims(claims);
+  const user = await findUserById(db, tenant, claims.userId);
+  if (!user) throw errors.invalidSession();
+  if (!(await passwords.verify(input.currentPassword, user.password_hash))) {
+    const locked = await recordLoginFailure(db, tenant, user.email);
+    await recordEvents(
+      db,
+      tenant,
+      { type: 'sign_in_failed', userId: user.id, ...actor, data: { reason: 'wrong_current_password' } },
+      ...(locked ? [{ type: 'lockout' as const, userId: user.id, ...actor }] : []),
+    );
+    throw new AppError('INVALID_CREDENTIALS', 'Current password is wrong');
+  }
+  const passwordHash = await passwords.hash(input.newPassword);
+  await db.transaction(async (trx) => {
+    const changed = await setPassword(trx, tenant, user.id, passwordHash);
+    if (!changed) throw errors.invalidSession();
+    await recordEvents(trx, tenant, { type: 'password_changed', userId: user.id, ...actor });
+    await endSessions(trx, tenant, { userId: user.id, except: claims.sessionId }, 'password_change', actor);
+    if (claims.sessionId) await restampFamily(trx, tenant, claims.sessionId, changed.token_version);
+  });
+  return { success: true as const, message: 'Password has been changed' };
 }

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
+import { clientOf } from '../shared/client';
 import { registerSchema } from './registration.schemas';
 import { register } from './registration.service';
 
@@ -14,7 +15,16 @@ export function registrationHandlers(
     register: async (req, res) => {
       const { metadata = {}, ...input } = parse(registerSchema, req.body);
       const acceptLanguage = req.get('accept-language');
-      res.status(201).json(await register(db, relay, issuer, tenantOf(req), { ...input, metadata, acceptLanguage }));
+      res
+        .status(201)
+        .json(
+          await register(db, relay, issuer, tenantOf(req), {
+            ...input,
+            metadata,
+            acceptLanguage,
+            client: clientOf(req),
+          }),
+        );
     },
   };
 }

@@ -4,7 +4,9 @@ import { AppError, type TenantContext } from '@platform/tenancy';
 import { issueAccountLink } from '../account-tokens/account-tokens.service';
 import type { Issuer } from '../issuer';
 import { clearLoginFailures } from '../lockout/lockout.service';
-import { accessTokenFor, storeRefreshToken } from '../sessions/session-tokens';
+import { accessTokenFor, enrollmentOnly, startSession } from '../sessions/session-tokens';
+import { recordEvents } from '../audit/audit.service';
+import type { ClientInfo } from '../shared/client';
 import { toUser } from '../users/users.mapper';
 import { preferredLocale, userLocale } from '../users/user-locale';
 import { findUserByEmail, insertUser } from '../users/users.service';
@@ -15,6 +17,7 @@ export interface RegisterInput {
   metadata: Record<string, unknown>;
   /** The Accept-Language of the registration request: kept as metadata.locale when metadata names none. */
   acceptLanguage?: string;
+  client: ClientInfo;
 }
 
 const alreadyExists = () => new AppError('USER_ALREADY_EXISTS', 'A user with this email already exists');
@@ -43,7 +46,18 @@ export async function register(
     if (!user) return null;
     // Failures counted while the email had no account are not the new account's: it starts unlocked.
     await clearLoginFailures(trx, tenant, user.email);
-    const refreshToken = await storeRefreshToken(trx, tenant, user);
+    const { session, refreshToken } = await startSession(trx, tenant, user, {
+      method: 'registration',
+      aal: 'aal1',
+      client: input.client,
+    });
+    await recordEvents(trx, tenant, {
+      type: 'sign_up',
+      userId: user.id,
+      client: input.client,
+      sessionId: session.id,
+      data: { method: 'password' },
+    });
     const verification =
       tenant.settings.requireEmailVerification === true
         ? await issueAccountLink(trx, tenant, user.id, 'verify_email', issuer.appUrl)
@@ -59,13 +73,16 @@ export async function register(
         ...(locale ? { locale } : {}),
       },
     });
-    return { user, refreshToken };
+    return { user, session, refreshToken };
   });
   if (!created) throw alreadyExists();
   return {
     success: true as const,
     user: toUser(created.user),
-    accessToken: accessTokenFor(issuer.signer, tenant, created.user),
+    accessToken: accessTokenFor(issuer.signer, tenant, created.user, {
+      ...created.session,
+      enrollmentOnly: enrollmentOnly(tenant.settings, created.session.aal),
+    }),
     refreshToken: created.refreshToken,
   };
 }

@@ -76,3 +76,11 @@ export async function revokeAllOfUser(db: Knex, tenant: Owner, userId: string): 
     .whereNull('revoked_at')
     .update({ revoked_at: db.fn.now() });
 }
+
+/** Moves a session's live tokens to the user's new version, so a version bump spares that session. */
+export async function restampFamily(db: Knex, tenant: Owner, familyId: string, tokenVersion: number): Promise<void> {
+  await refreshTokens(db, tenant)
+    .where({ family_id: familyId })
+    .whereNull('revoked_at')
+    .update({ token_version: tokenVersion });
+}

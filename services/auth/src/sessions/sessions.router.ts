@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import { parse, tenantOf } from '@platform/tenancy';
 import type { Issuer } from '../issuer';
+import { clientOf } from '../shared/client';
 import { loginSchema, refreshSchema } from './sessions.schemas';
 import { login, logout, refresh } from './sessions.service';
 
@@ -13,13 +14,15 @@ export function sessionHandlers(
 ): Record<'login' | 'refresh' | 'logout', RequestHandler> {
   return {
     login: async (req, res) => {
-      res.json(await login(db, issuer, tenantOf(req), parse(loginSchema, req.body)));
+      res.json(await login(db, issuer, tenantOf(req), parse(loginSchema, req.body), clientOf(req)));
     },
     refresh: async (req, res) => {
-      res.json(await refresh(db, issuer, logger, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      const { refreshToken } = parse(refreshSchema, req.body);
+      res.json(await refresh(db, issuer, logger, tenantOf(req), refreshToken, clientOf(req)));
     },
     logout: async (req, res) => {
-      res.json(await logout(db, tenantOf(req), parse(refreshSchema, req.body).refreshToken));
+      const { refreshToken } = parse(refreshSchema, req.body);
+      res.json(await logout(db, tenantOf(req), refreshToken, { client: clientOf(req) }));
     },
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ownerBindings, type Owner } from '@platform/db';
+import type { NewSession } from '../user-sessions/user-sessions.model';
+import { sessionColumns } from '../user-sessions/user-sessions.service';
 import { emailKey, normalizeEmail } from '../users/user-email';
 import { USER_COLUMNS, type UserRow } from '../users/users.model';
 
@@ -31,10 +33,10 @@ export async function findLoginAttempt(db: Knex, tenant: Owner, email: string): 
   return { user: user.id ? (user as UserRow) : null, lockedUntil };
 }
 
+/** The session a sign-in starts (its id is the family of its refresh tokens) and its first token's hash. */
 export interface FirstRefreshToken {
-  familyId: string;
+  session: Omit<NewSession, 'userId'>;
   tokenHash: string;
-  expiresAt: Date;
 }
 
 const returned = USER_COLUMNS.map((c) => `signed_in.${c}`).join(', ');
@@ -55,6 +57,9 @@ with signed_in as (
    where tenant_id = :tenantId and project_id = :projectId and email_hash = :emailHash
      and (locked_until is null or locked_until <= now())
      and exists (select 1 from signed_in)
+), started as (
+  insert into sessions (id, tenant_id, project_id, user_id, method, aal, ip, user_agent, device_label, expires_at)
+  select :familyId, tenant_id, project_id, id, :method, :aal, :ip, :userAgent, :deviceLabel, :expiresAt from signed_in
 ), issued as (
   insert into refresh_tokens (id, tenant_id, project_id, user_id, family_id, token_version, token_hash, expires_at)
   select :tokenId, tenant_id, project_id, id, :familyId, token_version, :tokenHash, :expiresAt from signed_in
@@ -62,8 +67,8 @@ with signed_in as (
 select ${returned} from signed_in`;
 
 /**
- * Records a successful login: forgets the email's failures, sets last_login and stores the
- * first refresh token of a new family under the user's current token version, all atomically
+ * Records a successful login: forgets the email's failures, sets last_login, starts the session
+ * and stores its first refresh token (a new family) under the user's current token version, all atomically
  * and only while the email is unlocked and the password is still the hash that was checked
  * (a concurrent failure may have locked it, or a reset changed it, while bcrypt ran). Null when
  * either no longer holds. A lock set by a failure that races this very statement is kept.
@@ -74,15 +79,21 @@ export async function recordSignIn(
   checked: Pick<UserRow, 'id' | 'email' | 'password_hash'>,
   token: FirstRefreshToken,
 ): Promise<UserRow | null> {
+  const session = sessionColumns({ ...token.session, userId: checked.id });
   const result = await db.raw<{ rows: UserRow[] }>(SIGN_IN, {
     ...ownerBindings(tenant),
     userId: checked.id,
     passwordHash: checked.password_hash,
     emailHash: emailKey(checked.email),
     tokenId: randomUUID(),
-    familyId: token.familyId,
+    familyId: session.id,
+    method: session.method,
+    aal: session.aal,
+    ip: session.ip,
+    userAgent: session.user_agent,
+    deviceLabel: session.device_label,
     tokenHash: token.tokenHash,
-    expiresAt: token.expiresAt,
+    expiresAt: session.expires_at,
   });
   return result.rows[0] ?? null;
 }

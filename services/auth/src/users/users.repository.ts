@@ -167,3 +167,8 @@ export async function deleteUser(db: Knex, tenant: Owner, id: string): Promise<b
   if (!isUuid(id)) return false;
   return (await users(db, tenant).where({ id }).delete()) > 0;
 }
+
+/** A sign-in that did not go through the one-statement password path (MFA, passkey). */
+export async function markSignedIn(db: Knex, tenant: Owner, id: string): Promise<UserRow | null> {
+  return updateReturning(db, tenant, id, { last_login: db.fn.now() });
+}

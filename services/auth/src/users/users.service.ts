@@ -15,6 +15,7 @@ export {
   listUsers,
   markEmailVerified,
   setDisabled,
+  markSignedIn,
   setPassword,
 } from './users.repository';
 

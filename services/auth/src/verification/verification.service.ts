@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { Owner } from '@platform/db';
 import { errors, type TenantContext } from '@platform/tenancy';
 import { emailAccountLink, ownerOfToken, redeemAccountToken } from '../account-tokens/account-tokens.service';
+import { recordEvents } from '../audit/audit.service';
+import type { ClientInfo } from '../shared/client';
 import { findUserByEmail, markEmailVerified } from '../users/users.service';
 
 // SPEC.md: verify-email answers 400 for an invalid or expired token (reset-password uses 410).
@@ -12,7 +14,7 @@ const invalidToken = () => errors.validation('Token is invalid or has already be
  * Marks the email verified. The token alone identifies the user (the link in the email is
  * all the caller has); when keys were sent, the token must belong to that project.
  */
-export async function verifyEmail(db: Knex, keysTenant: Owner | undefined, token: string) {
+export async function verifyEmail(db: Knex, keysTenant: Owner | undefined, token: string, client: ClientInfo) {
   const owner = await ownerOfToken(db, 'verify_email', token);
   if (!owner) throw invalidToken();
   if (keysTenant && (keysTenant.tenantId !== owner.tenantId || keysTenant.projectId !== owner.projectId)) {
@@ -21,6 +23,7 @@ export async function verifyEmail(db: Knex, keysTenant: Owner | undefined, token
   await db.transaction(async (trx) => {
     const record = await redeemAccountToken(trx, owner, 'verify_email', token, verifyExpired);
     await markEmailVerified(trx, owner, record.user_id);
+    await recordEvents(trx, owner, { type: 'email_verified', userId: record.user_id, client });
   });
   return { success: true as const, message: 'Email verified' };
 }

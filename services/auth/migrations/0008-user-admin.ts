@@ -6,7 +6,7 @@ import type { Migration } from '@platform/db';
  * index whatever the database's collation, and the list's order is the same on every server.
  */
 export const addUserAdmin: Migration = {
-  name: '0005_user_admin',
+  name: '0008_user_admin',
   async up(db) {
     await db.schema.alterTable('users', (t) => {
       t.timestamp('disabled_at', { useTz: true });
