@@ -61,7 +61,7 @@ const gatewayOperations: OperationDefinition[] = [
     operationId: 'postChatCompletions',
     summary: 'OpenAI-compatible chat completion, whole or streamed',
     description:
-      "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. A vendor's 400/404 keeps its status.",
+      "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. Under a monthly budget, a model (or fallback) without a price is refused with 400 naming it. A vendor's 400/404 keeps its status.",
     security: SINGLE_CREDENTIAL,
     request: { jsonBody: { id: 'ChatCompletionRequest', schema: chatRequestSchema } },
     responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502) },
@@ -87,7 +87,8 @@ const gatewayOperations: OperationDefinition[] = [
     method: 'put',
     path: '/limits',
     operationId: 'putLimits',
-    summary: "Set the project's budget and rate limits (enforced on /chat/completions across replicas)",
+    summary:
+      "Set the project's budget and rate limits (enforced on /chat/completions, /completions and batch items, across replicas)",
     security: KEYS,
     request: { body: limitsSchema },
     responses: { 200: json('Limits', limitsResponse) },
@@ -121,11 +122,11 @@ const operations: OperationDefinition[] = [
     operationId: 'postCompletions',
     summary: 'Create a completion',
     description:
-      "403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).",
+      "Admitted under the project's limits before the vendor is called, as /chat/completions: 429 BUDGET_EXCEEDED or RATE_LIMITED with Retry-After; under a budget, a model without a price is 400. 403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).",
     security: KEYS,
     request: { body: completionSchema },
     responses: { 200: json('The completion', completionResponse) },
-    errors: [400, 401, 403, 500, 502],
+    errors: [400, 401, 403, 429, 500, 502],
   },
   {
     method: 'post',
@@ -133,11 +134,11 @@ const operations: OperationDefinition[] = [
     operationId: 'postBatch',
     summary: 'Submit a batch',
     description:
-      'Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).',
+      "Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise); under a monthly budget, a priced model (400 otherwise) and a budget not yet spent (429 BUDGET_EXCEEDED with Retry-After). Each item is then admitted under the project's limits before its vendor call: an item the budget refuses fails with that message; one a rate limit refuses waits for the next minute.",
     security: KEYS,
     request: { body: submitBatchSchema(BATCH_MAX_REQUESTS_DEFAULT) },
     responses: { 201: json('Stored and queued (pending)', batchCreatedResponse) },
-    errors: [400, 401, 403, 413],
+    errors: [400, 401, 403, 413, 429],
   },
   {
     method: 'get',

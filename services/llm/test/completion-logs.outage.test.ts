@@ -47,7 +47,11 @@ async function storedIds(ids: string[]): Promise<string[]> {
 
 beforeAll(async () => {
   // api role: the background work is the webhook deliverer only, so the database traffic is the logs'.
-  llm = await startLlmTestService({ llmEnv: { LLM_ROLE: 'api', LLM_LOG_SHUTDOWN_GRACE_MS: '10000' } });
+  // Limits off: a completion is admitted under them from the database (or a lease that lives a
+  // second at most), and the outage under test is the logs'.
+  llm = await startLlmTestService({
+    llmEnv: { LLM_ROLE: 'api', LLM_LOG_SHUTDOWN_GRACE_MS: '10000', LLM_GATEWAY_LIMITS: 'false' },
+  });
   svc = llm.svc;
   const server = new URL(process.env.TEST_DATABASE_URL!);
   proxy = await startTcpProxy(server.hostname, Number(server.port || 5432));

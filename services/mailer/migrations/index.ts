@@ -8,6 +8,7 @@ import { m0006ProviderPriority } from './0006-provider-priority';
 import { m0007SendIdempotencyKeys } from './0007-send-idempotency-keys';
 import { m0008UnsubscribeSecrets } from './0008-unsubscribe-secrets';
 import { m0009LocaleVariantsAndLogCategory } from './0009-locale-variants-and-log-category';
+import { m0010EmailLogAttempts } from './0010-email-log-attempts';
 
 /** The Mailer service's schema changes, oldest first; never reorder or rename an applied one (databases record each `name`). */
 export const migrations: Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   m0007SendIdempotencyKeys,
   m0008UnsubscribeSecrets,
   m0009LocaleVariantsAndLogCategory,
+  m0010EmailLogAttempts,
 ];

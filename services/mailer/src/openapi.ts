@@ -54,11 +54,15 @@ const operations: OperationDefinition[] = [
     description:
       'Either html (with optional text) or templateId (id or templateKey, with optional templateData and locale). subject is required ' +
       'unless the template gives it. `to` is one address or a list (MAILER_MAX_RECIPIENTS, default 50); each distinct ' +
-      'recipient (case-insensitive) gets its own email and log. A recipient on the suppression list is not handed to any ' +
+      'recipient (case-insensitive) gets its own email and log; recipients go out several at once (the share of send slots of the project' +
+      '), and one whose turn comes after the vendor deadline (MAILER_VENDOR_TIMEOUT_MS from the start) is not tried ' +
+      'and logged failed. ' +
+      'A recipient on the suppression list is not handed to any ' +
       'provider: its result and log say `suppressed` with the reason, and the other recipients still go out. ' +
       'Providers are tried in failover order (priority, then the default, then the oldest): a timeout, connection error, 5xx, ' +
       'refused credentials (401/403) or throttling (408/429) moves on to the next provider; any other 4xx (the message itself) ' +
-      'does not. Every attempt is logged. A provider that failed MAILER_FAILOVER_FAILURES times in a row is skipped for ' +
+      'does not. Each recipient gets one log entry (one count in the stats) holding every provider it tried in `attempts`. ' +
+      'A provider that failed MAILER_FAILOVER_FAILURES times in a row is skipped for ' +
       'MAILER_FAILOVER_COOLDOWN_SECONDS, then tried again (unless every provider is cooling down). No provider: 403 ' +
       'PROVIDER_NOT_CONFIGURED in production. When every recipient that was tried failed, the send is 500 VENDOR_ERROR ' +
       '(502 when unreachable). category marketing adds List-Unsubscribe (a signed link to POST /v1/unsubscribe/{token}) and ' +
@@ -66,7 +70,8 @@ const operations: OperationDefinition[] = [
       'Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again ' +
       '(with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a ' +
       'different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. ' +
-      'A project with MAILER_SENDS_PER_PROJECT (default 4) sends in flight on one replica, or a replica with MAILER_SENDS_TOTAL (default 8) sends of all projects in flight, answers 429 RATE_LIMITED with Retry-After.',
+      "A project holding its share of the replica's send slots (MAILER_SENDS_TOTAL / (projects sending + 1), at least 1, at most " +
+      'MAILER_SENDS_PER_PROJECT, default 4), or a replica with all MAILER_SENDS_TOTAL (default 8) in use, answers 429 RATE_LIMITED with Retry-After.',
     security: KEYS,
     request: {
       headers: Joi.object({

@@ -2,7 +2,7 @@ import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '
 import { waitFor, type TestProject } from '@platform/testkit';
 import { authEmailHandler } from '../src';
 import { useMailerService } from './support/harness';
-import { BAD_SENDGRID_KEY, formFields } from './support/vendor-stubs';
+import { BAD_SENDGRID_KEY, DOWN_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
 const ctx = useMailerService();
 const { freshProject } = ctx;
@@ -143,6 +143,25 @@ describe('auth emails', () => {
     await handle(event);
     expect(ctx.sendgrid.requests.length).toBe(before + 1);
     expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, failed: 1 });
+  });
+
+  it('when the first provider is down and the second takes the email, then it is one log entry with both attempts, counted once', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', {
+      body: { name: 'sg', type: 'sendgrid', priority: 1, config: { apiKey: DOWN_SENDGRID_KEY } },
+    });
+    await api.post('/v1/providers', {
+      body: { name: 'mg', type: 'mailgun', priority: 2, config: { apiKey: 'key-ok', domain: 'mg.example.com' } },
+    });
+    await handle(linkEvent(project, AUTH_EVENTS.verificationRequested, 'y@example.com', 'https://a/v?token=2'));
+    const logs = (await api.get('/v1/logs')).body.logs;
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ provider: 'mailgun', status: 'sent', source: 'auth.verify-email' });
+    expect(logs[0].attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome])).toEqual([
+      ['sendgrid', 'failed'],
+      ['mailgun', 'sent'],
+    ]);
+    expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, sent: 1, failed: 0 });
   });
 
   it('when an event is published on the bus once the jobs started, then the consumer sends the email', async () => {

@@ -53,7 +53,7 @@ describe('provider failover', () => {
     // Never idle, so only the overall deadline (MAILER_VENDOR_TIMEOUT_MS) ends it.
     ['an answer trickled a byte at a time', TRICKLING_SENDGRID_KEY],
   ])(
-    'when the primary fails with %s, then the next provider delivers and the log records both attempts',
+    'when the primary fails with %s, then the next provider delivers and the email is one log entry holding both attempts, counted once',
     async (_, key) => {
       const { api, sendgridId, mailgunId } = await projectWithPrimary(key);
       const mailgunBefore = ctx.mailgun.requests.length;
@@ -64,15 +64,30 @@ describe('provider failover', () => {
       const logs = await logsOf(api);
       expect(logs).toEqual([
         expect.objectContaining({
-          providerId: sendgridId,
-          provider: 'sendgrid',
-          status: 'failed',
+          id: res.body.messageId,
+          providerId: mailgunId,
+          provider: 'mailgun',
+          status: 'sent',
           to: 'ann@example.com',
+          error: null,
         }),
-        expect.objectContaining({ id: res.body.messageId, providerId: mailgunId, provider: 'mailgun', status: 'sent' }),
       ]);
+      const [sendgridTry, mailgunTry] = logs[0].attempts;
+      expect(logs[0].attempts).toHaveLength(2);
+      expect(sendgridTry).toMatchObject({ provider: 'sendgrid', providerId: sendgridId, outcome: 'failed' });
+      expect(sendgridTry.error).toEqual(expect.any(String));
+      expect(mailgunTry).toEqual({
+        provider: 'mailgun',
+        providerId: mailgunId,
+        outcome: 'sent',
+        error: null,
+        vendorStatus: null,
+        at: expect.stringMatching(/Z$/),
+      });
+      expect(Date.parse(mailgunTry.at)).toBeGreaterThanOrEqual(Date.parse(sendgridTry.at));
       // The sender is the delivering provider's own.
-      expect(logs[1].from).toBe('mg@example.com');
+      expect(logs[0].from).toBe('mg@example.com');
+      expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, sent: 1, failed: 0 });
     },
   );
 
@@ -83,19 +98,28 @@ describe('provider failover', () => {
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe('VENDOR_ERROR');
     expect(ctx.mailgun.requests.length).toBe(mailgunBefore);
-    expect(await logsOf(api)).toEqual([expect.objectContaining({ providerId: sendgridId, status: 'failed' })]);
+    const logs = await logsOf(api);
+    expect(logs).toEqual([expect.objectContaining({ providerId: sendgridId, status: 'failed' })]);
+    expect(logs[0].attempts).toEqual([
+      expect.objectContaining({ provider: 'sendgrid', outcome: 'failed', vendorStatus: expect.any(Number) }),
+    ]);
   });
 
-  it('when every provider fails, then the send is 500 and each attempt is logged', async () => {
+  it('when every provider fails, then the send is 500 and the email is one failed log entry with each attempt inside, counted once', async () => {
     const { api } = await ctx.freshProject();
     await api.post('/v1/providers', { body: sendgridWith(DOWN_SENDGRID_KEY, 1) });
     await api.post('/v1/providers', { body: mailgunWith(DOWN_MAILGUN_KEY, 2) });
     const res = await send(api);
     expect(res.status).toBe(500);
-    expect((await logsOf(api)).map((l: { provider: string; status: string }) => [l.provider, l.status])).toEqual([
+    const logs = await logsOf(api);
+    expect(logs.map((l: { provider: string; status: string }) => [l.provider, l.status])).toEqual([
+      ['mailgun', 'failed'],
+    ]);
+    expect(logs[0].attempts.map((a: { provider: string; outcome: string }) => [a.provider, a.outcome])).toEqual([
       ['sendgrid', 'failed'],
       ['mailgun', 'failed'],
     ]);
+    expect((await api.get('/v1/stats')).body).toMatchObject({ total: 1, sent: 0, failed: 1 });
   });
 
   it('when priorities are given, then the lower one is tried first even if the other is the default', async () => {
@@ -116,7 +140,9 @@ describe('provider failover', () => {
     expect(third.body.recipients[0]).toMatchObject({ status: 'sent', providerId: mailgunId });
     expect(ctx.sendgrid.requests.length).toBe(sendgridBefore + 2);
     const logs = await logsOf(api);
-    expect(logs.filter((l: { to: string }) => l.to === 'three@example.com')).toHaveLength(1);
+    const thirdLogs = logs.filter((l: { to: string }) => l.to === 'three@example.com');
+    expect(thirdLogs).toHaveLength(1);
+    expect(thirdLogs[0].attempts).toEqual([expect.objectContaining({ provider: 'mailgun', outcome: 'sent' })]);
   });
 
   it('when the only provider is cooling down, then it is still tried (there is nothing better)', async () => {

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * OpenAI-compatible chat completion, whole or streamed
-         * @description Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. A vendor's 400/404 keeps its status.
+         * @description Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. Under a monthly budget, a model (or fallback) without a price is refused with 400 naming it. A vendor's 400/404 keeps its status.
          */
         post: operations["postChatCompletions"];
         delete?: never;
@@ -46,7 +46,7 @@ export interface paths {
         };
         /** The project's budget and rate limits, and its spend this month */
         get: operations["getLimits"];
-        /** Set the project's budget and rate limits (enforced on /chat/completions across replicas) */
+        /** Set the project's budget and rate limits (enforced on /chat/completions, /completions and batch items, across replicas) */
         put: operations["putLimits"];
         post?: never;
         delete?: never;
@@ -84,7 +84,7 @@ export interface paths {
         put?: never;
         /**
          * Create a completion
-         * @description 403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).
+         * @description Admitted under the project's limits before the vendor is called, as /chat/completions: 429 BUDGET_EXCEEDED or RATE_LIMITED with Retry-After; under a budget, a model without a price is 400. 403 PROVIDER_NOT_CONFIGURED when the project has no key for the model's vendor; 500 VENDOR_ERROR with the vendor's message; 502 VENDOR_ERROR when the vendor cannot be reached or times out (LLM_VENDOR_TIMEOUT_MS).
          */
         post: operations["postCompletions"];
         delete?: never;
@@ -105,7 +105,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a batch
-         * @description Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise).
+         * @description Every request is checked first: unique custom_id, known model, a configured vendor (403 PROVIDER_NOT_CONFIGURED otherwise); under a monthly budget, a priced model (400 otherwise) and a budget not yet spent (429 BUDGET_EXCEEDED with Retry-After). Each item is then admitted under the project's limits before its vendor call: an item the budget refuses fails with that message; one a rate limit refuses waits for the next minute.
          */
         post: operations["postBatch"];
         delete?: never;

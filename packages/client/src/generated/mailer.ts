@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Send an email
-         * @description Either html (with optional text) or templateId (id or templateKey, with optional templateData and locale). subject is required unless the template gives it. `to` is one address or a list (MAILER_MAX_RECIPIENTS, default 50); each distinct recipient (case-insensitive) gets its own email and log. A recipient on the suppression list is not handed to any provider: its result and log say `suppressed` with the reason, and the other recipients still go out. Providers are tried in failover order (priority, then the default, then the oldest): a timeout, connection error, 5xx, refused credentials (401/403) or throttling (408/429) moves on to the next provider; any other 4xx (the message itself) does not. Every attempt is logged. A provider that failed MAILER_FAILOVER_FAILURES times in a row is skipped for MAILER_FAILOVER_COOLDOWN_SECONDS, then tried again (unless every provider is cooling down). No provider: 403 PROVIDER_NOT_CONFIGURED in production. When every recipient that was tried failed, the send is 500 VENDOR_ERROR (502 when unreachable). category marketing adds List-Unsubscribe (a signed link to POST /v1/unsubscribe/{token}) and List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058), and honours marketing-only suppressions. Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again (with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. A project with MAILER_SENDS_PER_PROJECT (default 4) sends in flight on one replica, or a replica with MAILER_SENDS_TOTAL (default 8) sends of all projects in flight, answers 429 RATE_LIMITED with Retry-After.
+         * @description Either html (with optional text) or templateId (id or templateKey, with optional templateData and locale). subject is required unless the template gives it. `to` is one address or a list (MAILER_MAX_RECIPIENTS, default 50); each distinct recipient (case-insensitive) gets its own email and log; recipients go out several at once (the share of send slots of the project), and one whose turn comes after the vendor deadline (MAILER_VENDOR_TIMEOUT_MS from the start) is not tried and logged failed. A recipient on the suppression list is not handed to any provider: its result and log say `suppressed` with the reason, and the other recipients still go out. Providers are tried in failover order (priority, then the default, then the oldest): a timeout, connection error, 5xx, refused credentials (401/403) or throttling (408/429) moves on to the next provider; any other 4xx (the message itself) does not. Each recipient gets one log entry (one count in the stats) holding every provider it tried in `attempts`. A provider that failed MAILER_FAILOVER_FAILURES times in a row is skipped for MAILER_FAILOVER_COOLDOWN_SECONDS, then tried again (unless every provider is cooling down). No provider: 403 PROVIDER_NOT_CONFIGURED in production. When every recipient that was tried failed, the send is 500 VENDOR_ERROR (502 when unreachable). category marketing adds List-Unsubscribe (a signed link to POST /v1/unsubscribe/{token}) and List-Unsubscribe-Post: List-Unsubscribe=One-Click (RFC 8058), and honours marketing-only suppressions. Idempotency-Key: the same key from the same project within 24 hours answers the first 200 response again (with Idempotent-Replayed: true) and sends nothing, also when the requests arrive at once; the same key with a different body is 409 CONFLICT. A send that failed keeps no answer, so a retry with its key sends. A project holding its share of the replica's send slots (MAILER_SENDS_TOTAL / (projects sending + 1), at least 1, at most MAILER_SENDS_PER_PROJECT, default 4), or a replica with all MAILER_SENDS_TOTAL (default 8) in use, answers 429 RATE_LIMITED with Retry-After.
          */
         post: operations["postEmailsSend"];
         delete?: never;
@@ -302,7 +302,7 @@ export interface components {
              * @enum {string}
              */
             reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
-            /** @description Present when every provider tried failed for this recipient */
+            /** @description Present when every provider tried failed for this recipient, or when it was not tried (the send's vendor deadline had passed) */
             error?: string;
         };
         /** @description The top-level fields describe the first recipient (the whole answer for a single `to`); `recipients` has one entry per distinct recipient. */
@@ -321,6 +321,22 @@ export interface components {
             reason?: "bounce" | "complaint" | "unsubscribe" | "manual";
             recipients: components["schemas"]["RecipientResult"][];
         };
+        SendAttempt: {
+            /** @enum {string} */
+            provider: "mailgun" | "sendgrid" | "outbox";
+            providerId: string | null;
+            /** @enum {string} */
+            outcome: "sent" | "failed";
+            /** @description The vendor's error, or that it did not answer; null when it took the email */
+            error: string | null;
+            /** @description HTTP status of the vendor's refusal */
+            vendorStatus: number | null;
+            /**
+             * Format: date-time
+             * @description When this provider was asked
+             */
+            at: string;
+        };
         EmailLog: {
             id: string;
             /** @description Same as id; the messageId that send returned */
@@ -331,7 +347,7 @@ export interface components {
             /** @enum {string} */
             status: "sent" | "delivered" | "bounced" | "failed" | "suppressed";
             /**
-             * @description none: suppressed, no provider was asked
+             * @description none: no provider was asked (suppressed, or not tried before the send's vendor deadline)
              * @enum {string}
              */
             provider: "mailgun" | "sendgrid" | "outbox" | "none";
@@ -345,6 +361,8 @@ export interface components {
             category: "transactional" | "marketing";
             /** @description Why a suppressed email was not sent */
             suppressionReason: string | null;
+            /** @description The providers this email was handed to, in order (failover): the last one delivered it or failed last; empty when none was asked. An email is one log entry however many providers it tried. */
+            attempts: components["schemas"]["SendAttempt"][];
             /** @description Rendered html, kept only for the outbox transport */
             html: string | null;
             /** @description Rendered text, kept only for the outbox transport */

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { ownerOf } from '@platform/db';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { Tenant } from '@platform/tenancy';
-import { DEFAULT_TEMPERATURE, runCompletion } from '../completions/completion-runner';
+import { AppError, type Tenant } from '@platform/tenancy';
+import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from '../completions/completion-runner';
+import type { CompletionRequest } from '../completions/completions.schemas';
+import { admitSpend, settleSpend } from '../limits/spend';
 import type { LlmShared } from '../llm-shared';
 import { vendorClientFor } from '../providers/providers.service';
 import { NO_USAGE } from '../vendors/sdk-options';
@@ -30,6 +32,22 @@ export type RunOutcome = 'finished' | 'handed-on' | 'gone' | 'crashed';
 const FLUSH_SIZE = 100;
 const FLUSH_INTERVAL_MS = 50;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits `ms` unless the signal ends the wait first; whether the full wait passed. */
+function waitUnlessStopped(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve(true);
+    }, ms);
+    function stop() {
+      clearTimeout(timer);
+      resolve(false);
+    }
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
 
 interface Finished {
   result: ItemResult;
@@ -223,20 +241,32 @@ export class BatchRun {
       this.pushFailure(item, `No credentials configured for ${item.provider}`);
       return;
     }
+    const input = {
+      model: item.model,
+      messages: item.messages,
+      max_tokens: item.max_tokens ?? undefined,
+      temperature: item.temperature ?? DEFAULT_TEMPERATURE,
+    };
+    let reservedUsd: number;
+    try {
+      const admitted = await this.admit(input);
+      if (admitted === undefined) return; // stopping: the item stays claimed and is handed on
+      reservedUsd = admitted;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      this.pushFailure(item, error.message);
+      return;
+    }
     const call = new AbortController();
     if (this.controller.signal.aborted) call.abort();
     this.calls.add(call);
-    const outcome = await runCompletion(
-      client,
-      {
-        model: item.model,
-        messages: item.messages,
-        max_tokens: item.max_tokens ?? undefined,
-        temperature: item.temperature ?? DEFAULT_TEMPERATURE,
-      },
-      this.batch.id,
-      call.signal,
-    ).finally(() => this.calls.delete(call));
+    let outcome: CompletionOutcome | undefined;
+    try {
+      outcome = await runCompletion(client, input, this.batch.id, call.signal);
+    } finally {
+      this.calls.delete(call);
+      settleSpend(this.runtime, this.tenant, reservedUsd, outcome?.log);
+    }
     // An abandoned call leaves its item claimed: given back on a clean stop, taken over when stale.
     if (!outcome.ok && outcome.failure.kind === 'aborted') return;
     this.push({
@@ -259,6 +289,23 @@ export class BatchRun {
           },
       log: outcome.log,
     });
+  }
+
+  /**
+   * Admits the item under the project's limits before its vendor call: a spent budget (or a model
+   * without a price under a budget) fails the item; a rate limit makes it wait for the next
+   * minute, as long as the run goes on (undefined when it stops).
+   */
+  private async admit(input: CompletionRequest): Promise<number | undefined> {
+    for (;;) {
+      try {
+        return await admitSpend(this.runtime, this.tenant, input);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
+        const waitMs = Number(error.headers?.['Retry-After'] ?? 1) * 1000;
+        if (!(await waitUnlessStopped(waitMs, this.stopWaiting.signal))) return undefined;
+      }
+    }
   }
 
   /** Anything but a vendor answer (a broken stored key, say) fails the item rather than the worker. */

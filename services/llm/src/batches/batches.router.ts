@@ -12,7 +12,7 @@ export function batchHandlers(deps: ServiceDeps, runtime: LlmShared): Handlers {
   const idOf = (params: unknown) => parse(batchIdSchema, params).batch_id;
   return {
     submit: async (req, res) => {
-      res.status(201).json(await submitBatch(deps, tenantOf(req), parse(submitSchema, req.body)));
+      res.status(201).json(await submitBatch(deps, runtime, tenantOf(req), parse(submitSchema, req.body)));
     },
     list: async (req, res) => {
       res.json(await getBatches(deps, tenantOf(req), parse(listBatchesSchema, req.query)));

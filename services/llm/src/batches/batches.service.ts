@@ -4,6 +4,8 @@ import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
+import type { LlmShared } from '../llm-shared';
+import { checkBatchBudget } from '../limits/limits.service';
 import { configuredProviders, notConfigured } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import type { ProviderType } from '../vendors/vendor-types';
@@ -16,7 +18,7 @@ import type { SubmitBatchInput } from './batches.schemas';
 type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
 
 /** Checks every request up front (models, vendors), stores the batch and queues it, all or nothing. */
-export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatchInput) {
+export async function submitBatch(deps: Deps, runtime: LlmShared, tenant: Tenant, input: SubmitBatchInput) {
   const details: ErrorDetail[] = [];
   const needed = new Set<ProviderType>();
   const requests = input.requests.map((request, index) => {
@@ -34,6 +36,13 @@ export async function submitBatch(deps: Deps, tenant: Tenant, input: SubmitBatch
     return { ...request, provider: provider as ProviderType };
   });
   if (details.length) throw errors.validation('Request validation failed', details.slice(0, 100));
+  // Refused at once when the budget is already spent; each item is still admitted before its vendor call.
+  if (runtime.config.gatewayLimits)
+    await checkBatchBudget(
+      deps.db,
+      tenant,
+      requests.map((request) => request.model),
+    );
   const configured = new Set(await configuredProviders(deps.db, tenant));
   const missing = [...needed].filter((provider) => !configured.has(provider));
   if (missing.length) throw notConfigured(missing);

@@ -5,7 +5,8 @@ import { requireVendorClient } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
 import { vendorAppError } from '../vendors/vendor-errors';
 import type { ProviderType } from '../vendors/vendor-types';
-import { DEFAULT_TEMPERATURE, runCompletion } from './completion-runner';
+import { admitSpend, settleSpend } from '../limits/spend';
+import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from './completion-runner';
 import { toCompletion, type Completion } from './completions.mapper';
 import type { CompletionRequest } from './completions.schemas';
 
@@ -33,6 +34,7 @@ export function checkMessagesFor(
   }
 }
 
+/** One completion, admitted under the project's limits before the vendor is called. */
 export async function createCompletion(
   deps: Pick<ServiceDeps, 'db' | 'secrets'>,
   runtime: LlmShared,
@@ -42,11 +44,17 @@ export async function createCompletion(
   const provider = routeModel(request.model);
   checkMessagesFor(provider, request);
   const client = await requireVendorClient(deps, runtime, tenant, provider);
-  const outcome = await runCompletion(
-    client,
-    { ...request, temperature: request.temperature ?? DEFAULT_TEMPERATURE },
-    null,
-  );
+  const reservedUsd = await admitSpend(runtime, tenant, request);
+  let outcome: CompletionOutcome | undefined;
+  try {
+    outcome = await runCompletion(
+      client,
+      { ...request, temperature: request.temperature ?? DEFAULT_TEMPERATURE },
+      null,
+    );
+  } finally {
+    settleSpend(runtime, tenant, reservedUsd, outcome?.log);
+  }
   runtime.logs.write(tenant, outcome.log);
   // The SDK error itself stays out of the log: its text may echo part of the key.
   if (!outcome.ok) throw vendorAppError(outcome.failure);

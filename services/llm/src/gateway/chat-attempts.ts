@@ -15,6 +15,8 @@ export class AttemptLog {
   readonly requestId = randomUUID();
   attempts = 0;
   costUsd: number | null = 0;
+  /** What the priced attempts cost: the spend metered, as the logs' costs sum it (a null cost adds nothing). */
+  spentUsd = 0;
   tokens = 0;
 
   constructor(
@@ -34,6 +36,7 @@ export class AttemptLog {
     const metered = meteredUsage(model, tokens);
     const { costUsd } = metered;
     this.costUsd = this.costUsd === null || costUsd === null ? null : this.costUsd + costUsd;
+    if (costUsd !== null) this.spentUsd += costUsd;
     this.tokens += tokens.prompt + tokens.completion;
     const entry: CompletionLogEntry = {
       id: randomUUID(),

@@ -54,8 +54,8 @@ export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, 
     const defaults = body.fallbacks ? [] : await runtime.admissions.defaults(tenant);
     return { request, models: chainOf(defaults), log, reservedUsd: 0 };
   }
-  const { defaults, reservedUsd } = await runtime.admissions.admit(tenant, (defaults) =>
-    worstCaseCostUsd(request, chainOf(defaults), runtime.config.defaultMaxTokens),
+  const { defaults, reservedUsd } = await runtime.admissions.admit(tenant, (defaults, budgeted) =>
+    worstCaseCostUsd(request, chainOf(defaults), runtime.config.defaultMaxTokens, budgeted),
   );
   return { request, models: chainOf(defaults), log, reservedUsd };
 }
@@ -65,7 +65,7 @@ export function finish(runtime: LlmShared, tenant: Tenant, chat: AdmittedChat): 
   if (!runtime.config.gatewayLimits) return;
   runtime.admissions.settled(tenant, chat.log.tokens);
   runtime.meters.add(tenant, {
-    spentUsd: chat.log.costUsd ?? 0,
+    spentUsd: chat.log.spentUsd,
     releasedUsd: chat.reservedUsd,
     tokens: chat.log.tokens,
   });

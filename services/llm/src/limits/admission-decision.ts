@@ -9,8 +9,12 @@ export interface Admitted {
   reservedUsd: number;
 }
 
-/** The request's worst-case cost, given the project's default fallbacks (used when it names none). */
-export type Reservation = (defaults: string[]) => number;
+/**
+ * The request's worst-case cost, given the project's default fallbacks (used when it names none).
+ * `budgeted`: the project has a budget; a request that cannot be priced then throws an AppError,
+ * which refuses it.
+ */
+export type Reservation = (defaults: string[], budgeted: boolean) => number;
 
 export interface Waiter {
   reserve: Reservation;
@@ -78,7 +82,13 @@ export function decide(
   const outcomes = group.map((waiter): Outcome => {
     const refused = refusalAt(state, used, requests);
     if (refused) return { waiter, refused };
-    const reserved = waiter.reserve(state.fallbacks);
+    let reserved: number;
+    try {
+      reserved = waiter.reserve(state.fallbacks, state.monthlyBudgetUsd !== null);
+    } catch (error) {
+      if (error instanceof AppError) return { waiter, refused: error };
+      throw error;
+    }
     largestReservationUsd = Math.max(largestReservationUsd, reserved);
     used += reserved;
     reservedUsd += reserved;

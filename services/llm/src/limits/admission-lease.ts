@@ -84,7 +84,10 @@ export function drawLease(
   };
 }
 
-/** Admits a request from the lease if its worst case fits and the lease's limit state allows it. */
+/**
+ * Admits a request from the lease if its worst case fits and the lease's limit state allows it.
+ * A request the budget refuses outright (`reserve` throws) throws here too.
+ */
 export function takeFromLease(lease: Lease, reserve: Reservation, now: number): Admitted | undefined {
   if (now >= lease.expiresAt || lease.slots < 1) return undefined;
   const { state } = lease;
@@ -92,7 +95,7 @@ export function takeFromLease(lease: Lease, reserve: Reservation, now: number): 
     return undefined;
   }
   const reservesUsd = Number.isFinite(lease.usd);
-  const reservedUsd = reservesUsd ? reserve(state.fallbacks) : 0;
+  const reservedUsd = reservesUsd ? reserve(state.fallbacks, true) : 0;
   if (reservedUsd > lease.usd) return undefined;
   lease.slots -= 1;
   lease.usd = roundUsd(lease.usd - reservedUsd);

@@ -60,7 +60,12 @@ export class Admissions {
     project.demand++;
     if (project.lease && !project.waiting.length) {
       const now = performance.now();
-      const admitted = takeFromLease(project.lease, reserve, now);
+      let admitted: Admitted | undefined;
+      try {
+        admitted = takeFromLease(project.lease, reserve, now);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       if (admitted) {
         if (admitted.reservedUsd > project.largestReservationUsd) project.largestReservationUsd = admitted.reservedUsd;
         if (runningLow(project.lease, now)) this.startDrawing(project);
@@ -221,7 +226,14 @@ export class Admissions {
     const now = performance.now();
     let taken = 0;
     for (const waiter of project.waiting) {
-      const admitted = takeFromLease(lease, waiter.reserve, now);
+      let admitted: Admitted | undefined;
+      try {
+        admitted = takeFromLease(lease, waiter.reserve, now);
+      } catch (error) {
+        waiter.reject(error);
+        taken++;
+        continue;
+      }
       if (!admitted) break;
       waiter.resolve(admitted);
       taken++;

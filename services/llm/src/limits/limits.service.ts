@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { errors, type Tenant } from '@platform/tenancy';
+import { AppError, errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { priceOf } from '../usage/price-table';
 import { promptCharacters, type ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';
-import { toLimits } from './limits.mapper';
+import { refusalAt } from './admission-decision';
+import { toAdmissionState, toLimits } from './limits.mapper';
 import { readFallbacks, readLimits, writeFallbacks, writeLimits, type LimitSettings } from './limits.repository';
 
 /** A fallback list (a request's or the project's default): known models, and not too many; their vendors. */
@@ -20,20 +21,57 @@ export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): Provide
 }
 
 /**
- * The most a request can cost on any model it may end up on: every character of its messages a
- * prompt token (an upper bound) and every allowed output token, at the dearest input rate.
+ * A model without a price would spend without being counted, so a project with a budget cannot
+ * use it: the refusal names the model and what the caller can do.
  */
-export function worstCaseCostUsd(request: ChatRequest, models: string[], defaultMaxTokens: number): number {
-  const prompt = promptCharacters(request);
+export function unpricedModel(model: string, path: string): AppError {
+  return errors.validation(`Model "${model}" has no price, so the project's monthly budget cannot be kept`, [
+    {
+      path,
+      message:
+        `"${model}" is not in the gateway's price table (GET /v1/models lists the priced models): use a priced ` +
+        'model, or remove monthlyBudgetUsd (PUT /v1/limits); a model is priced by adding it to the price table',
+    },
+  ]);
+}
+
+/** The request's fields that bound its cost; a chat request and a completion alike. */
+type Sized = { messages: readonly object[] } & Partial<Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens' | 'n'>>;
+
+/**
+ * The most a request can cost on any model it may end up on: every character of its messages a
+ * prompt token (an upper bound) and every allowed output token, at the dearest input rate. Under a
+ * budget (`budgeted`) a model without a price is refused (`unpricedModel`); without one it adds nothing.
+ */
+export function worstCaseCostUsd(request: Sized, models: string[], defaultMaxTokens: number, budgeted = false): number {
+  const prompt = promptCharacters(request as ChatRequest);
   const output = (request.max_completion_tokens ?? request.max_tokens ?? defaultMaxTokens) * (request.n ?? 1);
   let worst = 0;
-  for (const model of models) {
+  for (const [i, model] of models.entries()) {
     const price = priceOf(model);
-    if (!price) continue;
+    if (!price) {
+      if (budgeted) throw unpricedModel(model, i === 0 ? 'model' : 'fallbacks');
+      continue;
+    }
     const cost = prompt * Math.max(price.input, price.cacheWrite) + output * price.output;
     worst = Math.max(worst, cost / 1e6);
   }
   return Math.round(worst * 1e10) / 1e10;
+}
+
+/**
+ * A batch under a budget: refused at once (429) when the budget is already spent, or (400) when
+ * it names a model without a price.
+ */
+export async function checkBatchBudget(db: Knex, tenant: Tenant, models: string[]): Promise<void> {
+  const row = await readLimits(db, tenant);
+  if (!row || row.monthly_budget_usd === null) return;
+  const unpriced = models.findIndex((model) => !priceOf(model));
+  if (unpriced >= 0) throw unpricedModel(models[unpriced], `requests.${unpriced}.model`);
+  const state = toAdmissionState(row);
+  const budgetOnly = { ...state, requestsPerMinute: null, tokensPerMinute: null };
+  const refused = refusalAt(budgetOnly, state.spentUsd + state.reservedUsd, 0);
+  if (refused) throw refused;
 }
 
 /** The project's limits and meters, with the spend this replica has not settled yet. */

@@ -126,24 +126,14 @@ export async function sendAuthEmail(
     deps.logger.warn('auth email not sent: no email provider', { projectId: tenant.projectId, eventId: event.id });
     return;
   }
-  // Attempts that led to another provider are recorded outside the transaction (it may roll back).
-  const { route, email, attempt } = await failover(
-    sender,
-    tenant,
-    routes,
-    content,
-    plan.data.email,
-    undefined,
-    (earlier) =>
-      record(deps.db, tenant, earlier.route, earlier.email, { ...meta, eventId: undefined }, earlier.attempt),
-  );
-  const failure = attempt.failure;
+  const final = await failover(sender, tenant, routes, content, plan.data.email, undefined);
+  const failure = final.attempt.failure;
   if (failure && (failure.unreachable || !isFinal(failure.vendorStatus))) {
     // Recorded outside the transaction (it rolls back) and without the event id (the retry owns it).
-    await record(deps.db, tenant, route, email, { ...meta, eventId: undefined }, attempt);
+    await record(deps.db, tenant, final, { ...meta, eventId: undefined });
     throw failure;
   }
-  await record(trx, tenant, route, email, meta, attempt);
+  await record(trx, tenant, final, meta);
 }
 
 /** The consumer's handler, exported so tests can deliver the same event twice. */

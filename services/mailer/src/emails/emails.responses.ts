@@ -2,6 +2,7 @@ import { Joi } from '@platform/tenancy';
 import { EMAIL_STATUSES } from './emails.model';
 import type { RecipientResult, SentEmail } from './emails.service';
 import type { EmailLog } from './logs.mapper';
+import type { SendAttempt } from './logs.repository';
 
 const dateTime = () => Joi.string().meta({ format: 'date-time' });
 const nullable = () => Joi.string().allow(null);
@@ -18,7 +19,9 @@ export const recipientResultResponse = Joi.object<RecipientResult>({
   reason: Joi.string()
     .valid(...SUPPRESSION_REASONS)
     .description('Present when suppressed'),
-  error: Joi.string().description('Present when every provider tried failed for this recipient'),
+  error: Joi.string().description(
+    "Present when every provider tried failed for this recipient, or when it was not tried (the send's vendor deadline had passed)",
+  ),
 }).id('RecipientResult');
 
 export const sentEmailResponse = Joi.object<SentEmail>({
@@ -36,6 +39,17 @@ export const sentEmailResponse = Joi.object<SentEmail>({
   )
   .id('SentEmail');
 
+export const sendAttemptResponse = Joi.object<SendAttempt>({
+  provider: Joi.string().valid('mailgun', 'sendgrid', 'outbox').required(),
+  providerId: nullable().required(),
+  outcome: Joi.string().valid('sent', 'failed').required(),
+  error: nullable()
+    .required()
+    .description("The vendor's error, or that it did not answer; null when it took the email"),
+  vendorStatus: Joi.number().integer().allow(null).required().description("HTTP status of the vendor's refusal"),
+  at: dateTime().required().description('When this provider was asked'),
+}).id('SendAttempt');
+
 export const emailLogResponse = Joi.object<EmailLog>({
   id: Joi.string().required(),
   messageId: Joi.string().required().description('Same as id; the messageId that send returned'),
@@ -48,7 +62,7 @@ export const emailLogResponse = Joi.object<EmailLog>({
   provider: Joi.string()
     .valid('mailgun', 'sendgrid', 'outbox', 'none')
     .required()
-    .description('none: suppressed, no provider was asked'),
+    .description("none: no provider was asked (suppressed, or not tried before the send's vendor deadline)"),
   providerId: nullable().required(),
   vendorMessageId: nullable().required(),
   templateId: nullable().required(),
@@ -56,6 +70,12 @@ export const emailLogResponse = Joi.object<EmailLog>({
   error: nullable().required(),
   category: Joi.string().valid('transactional', 'marketing').required(),
   suppressionReason: nullable().required().description('Why a suppressed email was not sent'),
+  attempts: Joi.array()
+    .items(sendAttemptResponse)
+    .required()
+    .description(
+      'The providers this email was handed to, in order (failover): the last one delivered it or failed last; empty when none was asked. An email is one log entry however many providers it tried.',
+    ),
   html: nullable().required().description('Rendered html, kept only for the outbox transport'),
   text: nullable().required().description('Rendered text, kept only for the outbox transport'),
   sentAt: dateTime().required(),

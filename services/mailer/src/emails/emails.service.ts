@@ -11,9 +11,9 @@ import { unsubscribeHeadersSigner } from '../unsubscribe/unsubscribe.service';
 import type { EmailStatus } from './emails.model';
 import { failsOver, type ProviderCooldowns } from './failover';
 import { claimKey, findKey, releaseKey, storeResponse } from './idempotency.repository';
-import { insertLog, type LogRow } from './logs.repository';
+import { insertLog, type LogRow, type SendAttempt } from './logs.repository';
 import { requestHash } from './request-hash';
-import type { ProjectSendSlots } from './send-slots';
+import type { MoreSlots, ProjectSendSlots } from './send-slots';
 import type { EmailCategory, SendEmailInput } from './emails.schemas';
 
 /** What happened to one recipient of a send. */
@@ -57,11 +57,15 @@ export interface Delivery {
   failure?: VendorSendError;
 }
 
-/** The attempt that ended a failover: the provider that delivered, or the last one that failed. */
+/**
+ * How a failover ended: the provider that delivered, or the last one that failed, with every
+ * provider asked (the last included), for the email's one log entry.
+ */
 export interface FinalAttempt {
   route: Route;
   email: OutgoingEmail;
   attempt: Attempt;
+  attempts: SendAttempt[];
 }
 
 type Content = Omit<OutgoingEmail, 'from' | 'to'>;
@@ -100,7 +104,9 @@ export interface Sender {
 }
 
 export async function sendEmail(db: Knex, sender: Sender, tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
-  const { response, failure } = await sender.slots.run(tenant.projectId, () => sendWith(db, sender, tenant, input));
+  const { response, failure } = await sender.slots.run(tenant.projectId, (more) =>
+    sendWith(db, sender, tenant, input, more),
+  );
   if (failure) throw vendorFailure(failure);
   return response!;
 }
@@ -119,7 +125,7 @@ export async function sendEmailOnce(
   input: SendEmailInput,
 ): Promise<{ response: SentEmail; replayed: boolean }> {
   const hash = requestHash(input);
-  const outcome = await sender.slots.run(tenant.projectId, () =>
+  const outcome = await sender.slots.run(tenant.projectId, (more) =>
     db.transaction(async (trx) => {
       if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
         const stored = (await findKey(trx, tenant, key))!;
@@ -128,7 +134,7 @@ export async function sendEmailOnce(
         }
         return { response: stored.response as SentEmail, replayed: true };
       }
-      const { response, failure } = await sendWith(trx, sender, tenant, input);
+      const { response, failure } = await sendWith(trx, sender, tenant, input, more);
       if (failure) {
         await releaseKey(trx, tenant, key);
         return { failure };
@@ -143,43 +149,46 @@ export async function sendEmailOnce(
 
 /**
  * Renders once, then for each recipient: a suppressed one gets a `suppressed` log and no
- * vendor call, the others go through the providers in failover order. Fails (with the first
- * failure) only when every recipient that was tried failed.
+ * vendor call, the others go through the providers in failover order, several at once on the
+ * slots of the project's share (`more`). A recipient whose turn comes after the vendor deadline
+ * (counted from the send's start) is not tried and logged failed, so a send of many recipients
+ * ends soon after that deadline whatever its size. Fails (with the first recipient's failure)
+ * only when every recipient that was tried failed.
  */
 async function sendWith(
   db: Knex,
   sender: Sender,
   tenant: Tenant,
   input: SendEmailInput,
+  more: MoreSlots,
 ): Promise<{ response?: SentEmail; failure?: VendorSendError }> {
+  const deadline = Date.now() + sender.routes.config.vendorTimeoutMs;
   const { content, templateId } = await contentOf(db, sender, tenant, input);
   const recipients = recipientsOf(input.to);
   const blocked = await blockingSuppressions(db, tenant, recipients, input.category);
-  const routes = blocked.size < recipients.length ? await sendingRoutes(db, sender.routes, tenant) : [];
+  const tried = recipients.length - blocked.size;
+  const routes = tried > 0 ? await sendingRoutes(db, sender.routes, tenant) : [];
   const meta: DeliveryMeta = { source: 'api', templateId, category: input.category };
+  const unsubscribeHeaders =
+    input.category === 'marketing' && tried > 0
+      ? await unsubscribeHeadersSigner(db, sender.routes.secrets, sender.publicUrl, tenant)
+      : undefined;
 
-  const results: RecipientResult[] = [];
-  const sentAt: Date[] = [];
-  let tried = 0;
-  let unsubscribeHeaders: ((email: string) => Record<string, string>) | undefined;
-  let firstFailure: VendorSendError | undefined;
-  for (const to of recipients) {
+  const sendTo = async (to: string): Promise<RecipientOutcome> => {
     const suppression = blocked.get(to.toLowerCase());
     if (suppression) {
-      const log = (await recordSuppressed(
-        db,
-        tenant,
-        { ...content, to, from: input.from ?? sender.defaultFrom },
-        meta,
-        suppression.reason,
-      ))!;
-      results.push({ to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason });
-      sentAt.push(log.sent_at);
-      continue;
+      const email = { ...content, to, from: input.from ?? sender.defaultFrom };
+      const log = (await recordSuppressed(db, tenant, email, meta, suppression.reason))!;
+      const result = { to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason };
+      return { result, sentAt: log.sent_at };
     }
-    tried += 1;
-    if (input.category === 'marketing')
-      unsubscribeHeaders ??= await unsubscribeHeadersSigner(db, sender.routes.secrets, sender.publicUrl, tenant);
+    if (Date.now() >= deadline) {
+      const failure = new VendorSendError(NOT_TRIED, true);
+      const email = { ...content, to, from: input.from ?? sender.defaultFrom };
+      const log = (await recordNotTried(db, tenant, email, meta))!;
+      const result = { to, messageId: log.id, status: log.status, providerId: null, error: NOT_TRIED };
+      return { result, sentAt: log.sent_at, failure };
+    }
     const headers = unsubscribeHeaders?.(to);
     const final = await failover(
       sender,
@@ -188,33 +197,67 @@ async function sendWith(
       { ...content, ...(headers ? { headers } : {}) },
       to,
       input.from,
-      (earlier) => record(db, tenant, earlier.route, earlier.email, meta, earlier.attempt),
     );
-    const log = (await record(db, tenant, final.route, final.email, meta, final.attempt))!;
+    const log = (await record(db, tenant, final, meta))!;
     const failure = final.attempt.failure;
-    if (failure) firstFailure ??= failure;
-    results.push({
+    const result = {
       to,
       messageId: log.id,
       status: log.status,
       providerId: log.provider_id,
       ...(failure ? { error: failure.message } : {}),
-    });
-    sentAt.push(log.sent_at);
-  }
+    };
+    return { result, sentAt: log.sent_at, failure };
+  };
+
+  const outcomes = await inParallel(recipients, sendTo, tried, more);
+  const results = outcomes.map((outcome) => outcome.result);
   // Every recipient that was tried failed: the send failed (the logs say so, recipient by recipient).
-  if (tried > 0 && results.filter((r) => r.status === 'failed').length === tried) return { failure: firstFailure };
-  const [first] = results;
+  if (tried > 0 && results.filter((r) => r.status === 'failed').length === tried) {
+    return { failure: outcomes.find((outcome) => outcome.failure)?.failure };
+  }
+  const [first] = outcomes;
   return {
     response: {
-      messageId: first.messageId,
-      status: first.status,
-      to: first.to,
-      sentAt: toIso(sentAt[0])!,
-      ...(first.reason ? { reason: first.reason } : {}),
+      messageId: first.result.messageId,
+      status: first.result.status,
+      to: first.result.to,
+      sentAt: toIso(first.sentAt)!,
+      ...(first.result.reason ? { reason: first.result.reason } : {}),
       recipients: results,
     },
   };
+}
+
+interface RecipientOutcome {
+  result: RecipientResult;
+  sentAt: Date;
+  failure?: VendorSendError;
+}
+
+const NOT_TRIED = 'Not sent: the vendor deadline of this send passed before this recipient was tried; send to it again';
+
+/**
+ * Runs `work` for each item, in order of the items, on the send's own slot and as many more of
+ * the project's share as `wanted` items can use; each extra slot is given back when its lane ends.
+ */
+async function inParallel<T, R>(items: T[], work: (item: T) => Promise<R>, wanted: number, more: MoreSlots) {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await work(items[index]);
+    }
+  };
+  const extra: (() => void)[] = [];
+  while (extra.length < wanted - 1) {
+    const release = more();
+    if (!release) break;
+    extra.push(release);
+  }
+  await Promise.all([lane(), ...extra.map((release) => lane().finally(release))]);
+  return out;
 }
 
 async function contentOf(
@@ -242,8 +285,8 @@ async function contentOf(
 /**
  * Tries the routes in order (providers cooling down after repeated failures go last, see
  * ProviderCooldowns) until one takes the email. A failure that is the provider's problem moves
- * on to the next provider, after `recordEarlier` has logged it; a refusal of the message itself
- * ends the attempts. The last attempt is returned for the caller to record.
+ * on to the next provider; a refusal of the message itself ends the attempts. The last attempt
+ * is returned, with all of them, for the caller to record as the email's one log entry.
  */
 export async function failover(
   sender: Sender,
@@ -252,22 +295,35 @@ export async function failover(
   content: Content,
   to: string,
   from: string | undefined,
-  recordEarlier: (attempt: FinalAttempt) => Promise<unknown>,
 ): Promise<FinalAttempt> {
   const ordered = sender.cooldowns.order(routes);
+  const attempts: SendAttempt[] = [];
   for (const [index, route] of ordered.entries()) {
     const email: OutgoingEmail = { ...content, to, from: from ?? route.from };
+    const at = new Date();
     const attempt = await attemptSend(sender, tenant, route, email);
+    attempts.push(attemptRecord(route, attempt, at));
     if (!attempt.failure) {
       sender.cooldowns.succeeded(route.providerId);
-      return { route, email, attempt };
+      return { route, email, attempt, attempts };
     }
-    if (!failsOver(attempt.failure)) return { route, email, attempt };
+    if (!failsOver(attempt.failure)) return { route, email, attempt, attempts };
     sender.cooldowns.failed(route.providerId);
-    if (index === ordered.length - 1) return { route, email, attempt };
-    await recordEarlier({ route, email, attempt });
+    if (index === ordered.length - 1) return { route, email, attempt, attempts };
   }
   throw new Error('failover needs at least one route');
+}
+
+/** One provider's try as the log entry keeps it. */
+function attemptRecord(route: Route, attempt: Attempt, at: Date): SendAttempt {
+  return {
+    provider: route.transport.name,
+    providerId: route.providerId,
+    outcome: attempt.failure ? 'failed' : 'sent',
+    error: attempt.failure?.message ?? null,
+    vendorStatus: attempt.failure?.vendorStatus ?? null,
+    at: toIso(at)!,
+  };
 }
 
 /** Provider test: one real send through that provider, logged like any other. */
@@ -298,8 +354,9 @@ async function deliver(
   email: OutgoingEmail,
   meta: DeliveryMeta,
 ): Promise<Delivery> {
+  const at = new Date();
   const attempt = await attemptSend(sender, tenant, route, email);
-  const log = await record(db, tenant, route, email, meta, attempt);
+  const log = await record(db, tenant, { route, email, attempt, attempts: [attemptRecord(route, attempt, at)] }, meta);
   return { log, failure: attempt.failure };
 }
 
@@ -320,14 +377,12 @@ async function attemptSend(sender: Sender, tenant: Tenant, route: Route, email: 
   }
 }
 
-/** Writes the log row of one attempt (undefined when meta.eventId already has one). */
+/** Writes the email's one log row, its attempts inside (undefined when meta.eventId already has one). */
 export async function record(
   db: Knex,
   tenant: Tenant,
-  route: Route,
-  email: OutgoingEmail,
+  { route, email, attempt, attempts }: FinalAttempt,
   meta: DeliveryMeta,
-  attempt: Attempt,
 ): Promise<LogRow | undefined> {
   const keepContent = route.transport.name === 'outbox';
   return insertLog(db, tenant, {
@@ -345,6 +400,7 @@ export async function record(
     error: attempt.failure?.message ?? null,
     category: meta.category ?? 'transactional',
     suppressionReason: null,
+    attempts,
     eventId: meta.eventId,
   });
 }
@@ -372,6 +428,29 @@ export async function recordSuppressed(
     error: null,
     category: meta.category ?? 'transactional',
     suppressionReason: reason,
+    attempts: [],
+    eventId: meta.eventId,
+  });
+}
+
+/** The log of an email whose recipient was not tried: the send's vendor deadline had passed. */
+function recordNotTried(db: Knex, tenant: Tenant, email: OutgoingEmail, meta: DeliveryMeta) {
+  return insertLog(db, tenant, {
+    providerId: null,
+    provider: 'none',
+    source: meta.source,
+    to: email.to,
+    from: email.from,
+    subject: email.subject,
+    html: null,
+    text: null,
+    templateId: meta.templateId ?? null,
+    status: 'failed',
+    vendorMessageId: null,
+    error: NOT_TRIED,
+    category: meta.category ?? 'transactional',
+    suppressionReason: null,
+    attempts: [],
     eventId: meta.eventId,
   });
 }

@@ -1,8 +1,8 @@
 import { toIso } from '@platform/tenancy';
 import type { EmailStatus } from './emails.model';
-import type { LogRow } from './logs.repository';
+import type { LogRow, SendAttempt } from './logs.repository';
 
-/** One attempt to send one email, as the API returns it. */
+/** One email to one recipient, with the providers it was handed to, as the API returns it. */
 export interface EmailLog {
   id: string;
   messageId: string;
@@ -18,6 +18,7 @@ export interface EmailLog {
   error: string | null;
   category: LogRow['category'];
   suppressionReason: string | null;
+  attempts: SendAttempt[];
   html: string | null;
   text: string | null;
   sentAt: string;
@@ -41,6 +42,7 @@ export function toLog(row: LogRow): EmailLog {
     error: row.error,
     category: row.category,
     suppressionReason: row.suppression_reason,
+    attempts: row.attempts,
     html: row.html,
     text: row.text,
     sentAt: toIso(row.sent_at)!,

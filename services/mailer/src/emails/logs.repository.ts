@@ -5,6 +5,19 @@ import type { Tenant } from '../shared';
 import type { TransportName } from '../transports/transport';
 import type { EmailStatus } from './emails.model';
 
+/** One provider's try at an email, kept inside the email's log row (oldest first). */
+export interface SendAttempt {
+  provider: TransportName;
+  providerId: string | null;
+  outcome: 'sent' | 'failed';
+  /** What the vendor said (or that it did not answer); null when it took the email. */
+  error: string | null;
+  /** HTTP status of the vendor's refusal; null when it took the email or did not answer. */
+  vendorStatus: number | null;
+  /** When the provider was asked (ISO 8601). */
+  at: string;
+}
+
 /** A row as stored: snake_case, read with an explicit column list. */
 export interface LogRow {
   id: string;
@@ -23,11 +36,12 @@ export interface LogRow {
   category: 'transactional' | 'marketing';
   /** Why a `suppressed` email was not handed to any provider. */
   suppression_reason: string | null;
+  attempts: SendAttempt[];
   sent_at: Date;
   updated_at: Date;
 }
 
-/** One attempt to record, as the send hands it over. */
+/** One email to record, as the send hands it over. */
 export interface NewLog {
   providerId: string | null;
   provider: TransportName;
@@ -43,6 +57,8 @@ export interface NewLog {
   error: string | null;
   category: LogRow['category'];
   suppressionReason: string | null;
+  /** Every provider asked, the last one included; empty when none was. */
+  attempts: SendAttempt[];
   eventId?: string | null;
 }
 
@@ -63,6 +79,7 @@ const COLUMNS = [
   'error',
   'category',
   'suppression_reason',
+  'attempts',
   'sent_at',
   'updated_at',
 ] as const;
@@ -72,7 +89,7 @@ const NEWEST_FIRST = [
   { column: 'id', order: 'desc' as const },
 ];
 
-/** Records one attempt. With an eventId that already has a row, nothing is written (undefined). */
+/** Records one email (all its attempts). With an eventId that already has a row, nothing is written (undefined). */
 export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<LogRow | undefined> {
   const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
@@ -92,6 +109,7 @@ export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<
       error: log.error,
       category: log.category,
       suppression_reason: log.suppressionReason,
+      attempts: JSON.stringify(log.attempts),
       event_id: log.eventId ?? null,
     })
     .onConflict('event_id')

@@ -1,32 +1,69 @@
-import { AppError, ProjectSlots } from '@platform/tenancy';
+import { AppError } from '@platform/tenancy';
+
+/** Takes one more slot for the same send, or null when its project has no more to give now. */
+export type MoreSlots = () => (() => void) | null;
 
 /**
  * Sends of one project, and of all projects, in flight on this replica. A send holds vendor
  * calls (and, under an Idempotency-Key, a pooled database connection) for as long as the
- * vendors take, so one project's burst must not take every connection, nor all projects'
- * sends together the whole pool: past either limit, 429 at once.
+ * vendors take, so one project's stuck provider must not take every slot: a project holds at
+ * most its share, `total / (projects sending + 1)` (at least 1, at most `perProject`), which
+ * always leaves room for one more project. Past its share or the total, 429 at once: nothing
+ * waits in a queue that another project needs.
  */
 export class ProjectSendSlots {
-  private readonly slots: ProjectSlots;
+  private readonly held = new Map<string, number>();
+  private inUse = 0;
 
   constructor(
     private readonly perProject: number,
-    total?: number,
-  ) {
-    this.slots = new ProjectSlots({ perProject, total });
+    private readonly total?: number,
+  ) {}
+
+  /** The most slots the project may hold now, given the projects sending besides it. */
+  share(projectId: string): number {
+    if (this.total === undefined) return this.perProject;
+    const sending = this.held.size + (this.held.has(projectId) ? 0 : 1);
+    return Math.min(this.perProject, Math.max(1, Math.floor(this.total / (sending + 1))));
   }
 
-  async run<T>(projectId: string, work: () => Promise<T>): Promise<T> {
-    const release = this.slots.tryAcquire(projectId);
+  /** Slots held now, in all or by one project. */
+  holding(projectId?: string): number {
+    return projectId === undefined ? this.inUse : (this.held.get(projectId) ?? 0);
+  }
+
+  /** A release function when the project's share and the total allow one more slot, else null. */
+  tryAcquire(projectId: string): (() => void) | null {
+    const mine = this.held.get(projectId) ?? 0;
+    if (this.inUse >= (this.total ?? Infinity) || mine >= this.share(projectId)) return null;
+    this.inUse++;
+    this.held.set(projectId, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inUse--;
+      const left = (this.held.get(projectId) ?? 1) - 1;
+      if (left === 0) this.held.delete(projectId);
+      else this.held.set(projectId, left);
+    };
+  }
+
+  /**
+   * Runs a send on one slot (429 when none is free for the project). `more` takes further slots
+   * of the project's share for the send's other recipients; the send gives them back itself.
+   */
+  async run<T>(projectId: string, work: (more: MoreSlots) => Promise<T>): Promise<T> {
+    const release = this.tryAcquire(projectId);
     if (!release) {
-      const mine = this.slots.holding(projectId) >= this.perProject;
+      const mine = this.holding(projectId) >= this.share(projectId);
       const message = mine
-        ? `This project already has ${this.perProject} sends in progress`
+        ? `This project already has ${this.holding(projectId)} sends in progress, its share of this replica`
         : 'Too many sends in progress at the moment; try again';
       throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
     }
     try {
-      return await work();
+      return await work(() => this.tryAcquire(projectId));
     } finally {
       release();
     }
