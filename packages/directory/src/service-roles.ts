@@ -3,11 +3,18 @@ import { createDb, withDatabase } from '@platform/db';
 
 /**
  * What a service reads of the platform database (PlatformDirectory: key checks, project lookups,
- * webhook secrets). Nothing else there is granted, tenants included; nothing is writable.
+ * webhook secrets). Nothing else there is granted; of the tenants only their suspension.
  */
 export const PLATFORM_READS: Record<string, string[]> = {
-  api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at'],
+  api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at', 'expires_at', 'last_used_at'],
   projects: ['id', 'tenant_id', 'settings', 'webhook_secret_enc'],
+  // Only whether the tenant is suspended: the key check refuses a suspended tenant's keys.
+  tenants: ['id', 'suspended_at'],
+};
+
+/** The one platform write a service makes: a key's approximate last use (PlatformDirectory). */
+export const PLATFORM_WRITES: Record<string, string[]> = {
+  api_keys: ['last_used_at'],
 };
 
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -62,6 +69,12 @@ export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Pro
       await tx.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
       for (const [table, columns] of Object.entries(PLATFORM_READS))
         await tx.raw(`GRANT SELECT (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
+          ...columns,
+          table,
+          spec.role,
+        ]);
+      for (const [table, columns] of Object.entries(PLATFORM_WRITES))
+        await tx.raw(`GRANT UPDATE (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
           ...columns,
           table,
           spec.role,

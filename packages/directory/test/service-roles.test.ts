@@ -95,6 +95,14 @@ describe('service database roles', () => {
     expect(await asService(platform, 'select * from projects')).toBe('42501');
     expect(await asService(platform, "update projects set settings = '{}'")).toBe('42501');
     expect(await asService(platform, 'delete from api_keys')).toBe('42501');
+    expect(await asService(platform, 'update api_keys set revoked_at = now()')).toBe('42501');
+  });
+
+  it("when the key check notes a key's last use or reads its tenant's suspension, then the login may do only that", async () => {
+    expect(await asService(platform, 'update api_keys set last_used_at = now()')).toBe('ok');
+    expect(await asService(platform, 'select id, suspended_at from tenants')).toBe('ok');
+    expect(await asService(platform, 'select name from tenants')).toBe('42501');
+    expect(await asService(platform, 'update tenants set suspended_at = null')).toBe('42501');
   });
 
   it("when six services' migration jobs grant their logins at the same moment, then every grant succeeds", async () => {
