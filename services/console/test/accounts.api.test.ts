@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { sendJson, startHttpStub, testJwtKeys, type HttpStub } from '@platform/testkit';
 import { signAccessToken } from '@platform/tenancy';
+import { ReservedProject } from '../src/accounts/reserved-project';
 import { invitationToken, signIn, startConsole, type Console } from './console-harness';
 
 let auth: HttpStub;
@@ -66,7 +67,6 @@ describe('accounts', () => {
 
   it('when the console starts again on the same databases, then it keeps the same reserved project', async () => {
     const first = await svc.parts.shared.reserved.ensure();
-    const { ReservedProject } = await import('../src/accounts/reserved-project');
     const again = await new ReservedProject(svc.deps.db, svc.deps.platformDb, svc.deps.secrets).ensure();
     expect(again).toEqual(first);
   });

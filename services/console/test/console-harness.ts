@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import request from 'supertest';
 import { PLATFORM_EVENTS, type EventEnvelope, type InvitationCreatedData } from '@platform/events';
 import { createTestService, testJwtKeys, waitFor, type TestService } from '@platform/testkit';
@@ -98,7 +98,7 @@ export async function invitationToken(invitationId: string): Promise<string> {
 /** An app that checks keys as every service does (the shared key check over the same directory). */
 export function keyCheckedApp(svc: Console): Express {
   const app = express();
-  app.get('/v1/ping', projectKeys(svc.deps), (req, res) => {
+  app.get('/v1/ping', projectKeys(svc.deps), (req: Request, res: Response) => {
     res.json({ projectId: req.tenant?.projectId });
   });
   app.use(errorHandler(svc.deps.logger));
