@@ -65,6 +65,13 @@ export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Pro
         await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ??', [
           spec.role,
         ]);
+        // A table its migration marks append-only (an audit log) keeps its rows: no UPDATE, DELETE or TRUNCATE.
+        const appendOnly = await db.raw<{ rows: { name: string }[] }>(
+          `select c.relname as name from pg_class c join pg_description d on d.objoid = c.oid and d.objsubid = 0
+           where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace and d.description like 'append-only%'`,
+        );
+        for (const { name } of appendOnly.rows)
+          await db.raw('REVOKE UPDATE, DELETE, TRUNCATE ON ?? FROM ??', [name, spec.role]);
       });
       await tx.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
       for (const [table, columns] of Object.entries(PLATFORM_READS))

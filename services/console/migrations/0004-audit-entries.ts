@@ -55,6 +55,8 @@ export const createAuditEntries: Migration = {
         perform set_config('console.audit_prune', 'off', true);
         return removed;
       end $$`);
+    // grantServiceRole reads this mark and withholds UPDATE, DELETE and TRUNCATE from the login.
+    await db.raw(`comment on table audit_entries is 'append-only: the control plane''s audit log'`);
     await db.raw('revoke update, delete, truncate on audit_entries from public');
     // Logins granted by default privileges before this table existed lose the same rights.
     await db.raw(`
