@@ -11,7 +11,7 @@
  *   pnpm --silent admin lift-suspension --org-id <id> [--actor <who>] [--json]
  *     (the console's operators and suspensions: through the console's own code, so the same
  *      audit entries as its API; uses CONSOLE_DATABASE_URL, or the embedded server's `console`)
- *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json]
+ *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json] [--platform-writer]
  *     (the service's runtime login: its own database and what it reads of the platform one;
  *      run with the owner's PLATFORM_DATABASE_URL after the migrations)
  * Uses PLATFORM_DATABASE_URL, or the embedded server under .data/ when it is unset.
@@ -166,6 +166,7 @@ async function main(): Promise<void> {
           password,
           database: service,
           platformDatabase: new URL(url).pathname.slice(1),
+          platformWriter: flags['platform-writer'] === true,
         });
         print({ role, database: service, granted: true }, json);
         break;

@@ -27,7 +27,12 @@ export interface ServiceRole {
   database: string;
   /** Defaults to `platform`. */
   platformDatabase?: string;
+  /** The console: it writes tenants, projects and keys through @platform/directory (no deletes). */
+  platformWriter?: boolean;
 }
+
+/** What the platform's writer (the console) may change there, beyond PLATFORM_READS. */
+export const PLATFORM_WRITER_TABLES = ['tenants', 'projects', 'api_keys'];
 
 /**
  * Creates (or updates) a service's runtime login: it may connect to its own database (and use
@@ -80,6 +85,9 @@ export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Pro
           table,
           spec.role,
         ]);
+      if (spec.platformWriter)
+        for (const table of PLATFORM_WRITER_TABLES)
+          await tx.raw('GRANT SELECT, INSERT, UPDATE ON ?? TO ??', [table, spec.role]);
       for (const [table, columns] of Object.entries(PLATFORM_WRITES))
         await tx.raw(`GRANT UPDATE (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
           ...columns,
