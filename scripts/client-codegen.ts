@@ -12,8 +12,17 @@ import { openapi as cms } from '../services/cms/src/openapi';
 import { openapi as llm } from '../services/llm/src/openapi';
 import { openapi as mailer } from '../services/mailer/src/openapi';
 import { openapi as notifications } from '../services/notifications/src/openapi';
+import { openapi as consoleApi } from '../services/console/src/openapi';
 
-export const SERVICE_DOCUMENTS: Record<string, object> = { auth, billing, cms, llm, mailer, notifications };
+export const SERVICE_DOCUMENTS: Record<string, object> = {
+  auth,
+  billing,
+  cms,
+  llm,
+  mailer,
+  notifications,
+  console: consoleApi,
+};
 
 export const GENERATED_DIR = path.resolve(__dirname, '../packages/client/src/generated');
 

@@ -1,5 +1,5 @@
 /**
- * `pnpm start`: all six services in one process. With no DATABASE_URL / AMQP_URL this uses
+ * `pnpm start`: all six services and the console (their control plane, port 4000) in one process. With no DATABASE_URL / AMQP_URL this uses
  * the embedded defaults (a real PostgreSQL under .data/postgres, the in-process event bus),
  * creates a demo project on first start and prints its keys.
  */
@@ -15,8 +15,17 @@ import { cmsService } from '@platform/cms';
 import { llmService } from '@platform/llm';
 import { mailerService } from '@platform/mailer';
 import { notificationsService } from '@platform/notifications';
+import { consoleService } from '@platform/console';
 
-const SERVICES = [authService, billingService, cmsService, llmService, mailerService, notificationsService];
+const SERVICES = [
+  authService,
+  billingService,
+  cmsService,
+  llmService,
+  mailerService,
+  notificationsService,
+  consoleService,
+];
 
 async function demoProject(dataDir: string, create: () => Promise<CreatedProject>): Promise<CreatedProject> {
   const file = path.join(dataDir, 'demo-project.json');
@@ -33,7 +42,11 @@ function banner(project: CreatedProject, running: RunningService[]): string {
   return [
     '',
     'Platform ready. Services:',
-    ...running.map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
+    ...running
+      .filter((s) => s.name !== 'console')
+      .map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
+    '',
+    `Console (control plane): ${url('console')}/v1   (docs: ${url('console')}/docs)`,
     '',
     'Demo project keys:',
     `  x-api-key:     ${project.apiKey}`,
@@ -60,6 +73,9 @@ async function main(): Promise<void> {
   const infra = await openInfrastructure(config, logger);
   // START_PORT_OFFSET shifts all six ports (e.g. to run a second copy beside the first).
   const offset = Number(process.env.START_PORT_OFFSET ?? 0);
+  // The console signs its members in at the Authentication service started beside it.
+  process.env.CONSOLE_AUTH_URL ??= `http://127.0.0.1:${authService.defaultPort + offset}/v1`;
+  process.env.CONSOLE_URL ??= `http://localhost:${consoleService.defaultPort + offset}`;
   const running = await Promise.all(
     SERVICES.map((service) =>
       startService(service, infra, createLogger(service.name, config.logLevel), service.defaultPort + offset),

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { assertProductionSecrets, signAccessToken, verifyAccessToken } from '@platform/tenancy';
 import { composeSchemaErrors } from './support/compose-schema';
-import { REPO_ROOT, SERVICE_NAMES, SERVICES } from './support/paths';
+import { CONSOLE, REPO_ROOT, SERVICE_NAMES, SERVICES } from './support/paths';
 import { loadServiceConfig } from './support/service-config';
+import { loadConsoleConfig } from '../../services/console/src/config';
 import { composeConfig, dependencyClosure, type ComposeFile, type ComposeService } from './support/stock-tools';
 
 const ENV_EXAMPLE = path.join(REPO_ROOT, '.env.example');
@@ -131,7 +132,7 @@ function composeTests(): void {
       expect(mount).toBeDefined();
       const script = readFileSync(path.resolve(REPO_ROOT, volumeSource(mount!)), 'utf8');
       const created = [...script.matchAll(/^CREATE DATABASE (\w+);/gim)].map((m) => m[1]).sort();
-      expect(created).toEqual([...SERVICE_NAMES, 'platform'].sort());
+      expect(created).toEqual([...SERVICE_NAMES, CONSOLE.name, 'platform'].sort());
     });
 
     test('when RabbitMQ and Redis start, then RabbitMQ 3 has its management UI and all three have health checks', () => {
@@ -203,14 +204,17 @@ function composeTests(): void {
         ),
       ].map(([, service, role, passwordEnv]) => ({ service, role, password: roles.environment?.[passwordEnv] }));
       expect(grants).toEqual(
-        SERVICE_NAMES.map((service) => ({
+        [...SERVICE_NAMES, CONSOLE.name].map((service) => ({
           service,
           role: `${service}_app`,
           password: envExample[`${service.toUpperCase()}_DB_PASSWORD`],
         })),
       );
-      // each login has a password of its own
-      expect(new Set(grants.map((g) => g.password)).size).toBe(SERVICE_NAMES.length);
+      // each login has a password of its own; only the console's may write the platform database
+      expect(new Set(grants.map((g) => g.password)).size).toBe(SERVICE_NAMES.length + 1);
+      expect([...shellOf(roles).matchAll(/--service (\w+)[^&]*--platform-writer/g)].map((m) => m[1])).toEqual([
+        CONSOLE.name,
+      ]);
     });
 
     test.each(WORKLOADS)(
@@ -357,3 +361,42 @@ function composeTests(): void {
 }
 
 composeTests();
+
+describe('docker-compose.yml service console (the control plane)', () => {
+  const service = () => resolved().services.console;
+  const env = () => service().environment ?? {};
+
+  test('when it is built and run, then it is the service image on port 4000 with its own login to both databases and the signing key', () => {
+    expect(service().build).toMatchObject({
+      dockerfile: 'Dockerfile',
+      target: 'service',
+      args: { SERVICE: 'console' },
+    });
+    expect(env().PORT).toBe(String(CONSOLE.port));
+    expect((service().ports ?? []).map(portOf)).toEqual([`${CONSOLE.port}:${CONSOLE.port}`]);
+    const login = `console_app:${envExample.CONSOLE_DB_PASSWORD}@`;
+    expect(env().DATABASE_URL).toBe(`postgres://${login}postgres:5432/console`);
+    expect(env().PLATFORM_DATABASE_URL).toBe(`postgres://${login}postgres:5432/platform`);
+    expect(
+      Object.values(env())
+        .map(String)
+        .filter((v) => v.includes(envExample.POSTGRES_PASSWORD)),
+    ).toEqual([]);
+    expect(env().JWT_PRIVATE_KEY).toContain('BEGIN PRIVATE KEY');
+    expect(env().CONSOLE_AUTH_URL).toBe('http://auth:4001/v1');
+    expect(() => loadConsoleConfig(env() as NodeJS.ProcessEnv)).not.toThrow();
+    expect(service().healthcheck?.test).toEqual(['CMD', 'node', '/app/healthcheck.mjs']);
+    expect(service().read_only).toBe(true);
+  });
+
+  test('when `docker compose up` starts it, then after the logins, its migrations and a healthy Authentication', () => {
+    expect(conditionsOf(service())).toMatchObject({
+      'db-roles': { condition: 'service_completed_successfully' },
+      'console-migrate': { condition: 'service_completed_successfully' },
+      auth: { condition: 'service_healthy' },
+    });
+    const migrate = resolved().services['console-migrate'];
+    expect(migrate.command).toEqual(['node', 'dist/migrate.js']);
+    expect(migrate.environment?.DATABASE_URL).toBe(`postgres://${OWNER()}postgres:5432/console`);
+  });
+});

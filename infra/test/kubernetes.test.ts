@@ -7,7 +7,7 @@ import type { IIngress, INetworkPolicy } from 'kubernetes-models/networking.k8s.
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import type { IConfigMap, ISecret, IService } from 'kubernetes-models/v1';
 import { kubernetesSchemaError } from './support/k8s-schema';
-import { K8S_DIR, OVERLAYS, overlayDir, SERVICE_NAMES, SERVICES } from './support/paths';
+import { CONSOLE, K8S_DIR, OVERLAYS, overlayDir, SERVICE_NAMES, SERVICES } from './support/paths';
 import { loadServiceConfig } from './support/service-config';
 import { kustomize, readYamlDocuments, type Manifest } from './support/stock-tools';
 
@@ -69,8 +69,27 @@ function overlayTests(): void {
       expect(kinds.has('StatefulSet')).toBe(false);
     });
 
-    test('when rendered, then there is one Deployment per service plus the LLM worker', () => {
-      expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...WORKLOADS].sort());
+    test('when rendered, then there is one Deployment per service plus the LLM worker and the console', () => {
+      expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...WORKLOADS, CONSOLE.name].sort());
+    });
+
+    test('when the console is deployed, then on port 4000 with its own login, the signing key and a way to Authentication only', () => {
+      const container = one<IDeployment>('Deployment', CONSOLE.name).spec!.template.spec!.containers[0];
+      expect(container.ports?.find((p) => p.name === 'http')?.containerPort).toBe(CONSOLE.port);
+      const refOf = (name: string) => container.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+      expect(refOf('DATABASE_URL')).toEqual({ name: 'console-database', key: 'uri' });
+      expect(refOf('PLATFORM_DATABASE_URL')).toEqual({ name: 'console-database', key: 'platform-uri' });
+      expect(refOf('JWT_PRIVATE_KEY')).toEqual({ name: 'auth-jwt-signing', key: 'JWT_PRIVATE_KEY' });
+      expect(one<IConfigMap>('ConfigMap', 'console-config').data?.CONSOLE_AUTH_URL).toBe('http://auth:4001/v1');
+      const job = one<IJob>('Job', 'console-migrate');
+      expect(job.spec!.template.spec!.containers[0].args).toContain('--platform-writer');
+      const policy = one<INetworkPolicy>('NetworkPolicy', CONSOLE.name);
+      const web = (policy.spec?.egress ?? []).flatMap((r) => (r.ports ?? []).map((p) => Number(p.port)));
+      expect(web.filter((port) => port === 80 || port === 443)).toEqual([]);
+      expect(policy.spec?.egress?.find((r) => r.to?.length)).toEqual({
+        to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'auth' } } }],
+        ports: [{ port: 4001, protocol: 'TCP' }],
+      });
     });
 
     describe.each(WORKLOADS)('Deployment %s', (name) => {
@@ -270,7 +289,7 @@ function overlayTests(): void {
         expect(rule.host).toMatch(new RegExp(`^${backend.name}\\.`));
         return backend.name;
       });
-      expect(routed.sort()).toEqual([...SERVICE_NAMES].sort());
+      expect(routed.sort()).toEqual([...SERVICE_NAMES, CONSOLE.name].sort());
       if (overlay === 'prod') {
         const tlsHosts = (ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? []);
         expect(tlsHosts.sort()).toEqual((ingress.spec?.rules ?? []).map((r) => r.host).sort());
@@ -280,7 +299,7 @@ function overlayTests(): void {
     test('when a request for /metrics, /healthz or /readyz comes through the Ingress, then no rule routes it', () => {
       const ingress = one<IIngress>('Ingress', 'platform');
       const paths = (ingress.spec?.rules ?? []).flatMap((rule) => rule.http?.paths ?? []);
-      expect(paths.length).toBe(SERVICE_NAMES.length);
+      expect(paths.length).toBe(SERVICE_NAMES.length + 1);
       // Prefix matching is by whole path segments: /v1 matches /v1/... only.
       const routes = (url: string) =>
         paths.some((p) => url === p.path || url.startsWith(`${p.path!.replace(/\/$/, '')}/`));
@@ -318,7 +337,17 @@ function overlayTests(): void {
         (name) => {
           const [policy] = selecting({ 'app.kubernetes.io/name': name });
           const [rule, ...others] = policy.spec?.ingress ?? [];
-          expect(others).toEqual([]);
+          // Authentication is also reached by the console, whose members sign in there.
+          expect(others).toEqual(
+            name === 'auth'
+              ? [
+                  {
+                    from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': CONSOLE.name } } }],
+                    ports: [{ port: SERVICES.auth, protocol: 'TCP' }],
+                  },
+                ]
+              : [],
+          );
           const namespaces = (rule.from ?? []).map(
             (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'],
           );
@@ -389,7 +418,7 @@ describe('k8s secret templates', () => {
 
   test('when the owner login is kept, then only in database-owner, one URL per database, and not among the shared secrets', () => {
     expect(Object.keys(template('database-owner')?.stringData ?? {}).sort()).toEqual(
-      [...SERVICE_NAMES, 'platform'].sort(),
+      [...SERVICE_NAMES, CONSOLE.name, 'platform'].sort(),
     );
     expect(Object.keys(template('platform-secrets')?.stringData ?? {})).not.toContain('PLATFORM_DATABASE_URL');
   });

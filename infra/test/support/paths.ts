@@ -16,4 +16,6 @@ export const SERVICES = {
   notifications: 4006,
 } as const;
 export type ServiceName = keyof typeof SERVICES;
+/** The seventh deployable: the control plane (services/console), deployed beside the six. */
+export const CONSOLE = { name: 'console', port: 4000 } as const;
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];

@@ -6,7 +6,12 @@
  *   pnpm --silent admin revoke-key --api-key <public key> [--json]
  *   pnpm --silent admin set-setting --project-id <id> --key <name> --value <json> [--json]
  *   pnpm --silent admin migrate
- *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json]
+ *   pnpm --silent admin create-operator --email <address> [--actor <who>] [--json]
+ *   pnpm --silent admin suspend-organisation --org-id <id> --reason <text> [--actor <who>] [--json]
+ *   pnpm --silent admin lift-suspension --org-id <id> [--actor <who>] [--json]
+ *     (the console's operators and suspensions: through the console's own code, so the same
+ *      audit entries as its API; uses CONSOLE_DATABASE_URL, or the embedded server's `console`)
+ *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json] [--platform-writer]
  *     (the service's runtime login: its own database and what it reads of the platform one;
  *      run with the owner's PLATFORM_DATABASE_URL after the migrations)
  * Uses PLATFORM_DATABASE_URL, or the embedded server under .data/ when it is unset.
@@ -24,6 +29,15 @@ import {
   setSetting,
 } from '@platform/directory';
 import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import {
+  consoleService,
+  createOperator,
+  liftSuspension,
+  suspendOrganisation,
+  type AuditContext,
+} from '@platform/console';
+import { allMigrations } from '@platform/runtime';
+import type { Knex } from 'knex';
 
 type Flags = Record<string, string | true>;
 
@@ -54,6 +68,39 @@ function print(result: object, json: boolean): void {
   else process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 
+const CONSOLE_COMMANDS = new Set(['create-operator', 'suspend-organisation', 'lift-suspension']);
+
+/** The console's database, migrated: its operators and its audit log live there. */
+async function openConsoleDb(embeddedUrl: string | undefined): Promise<Knex> {
+  let url = process.env.CONSOLE_DATABASE_URL;
+  if (!url && embeddedUrl) {
+    await ensureDatabase(embeddedUrl, 'console');
+    url = withDatabase(embeddedUrl, 'console');
+  }
+  if (!url) throw new ConfigError('CONSOLE_DATABASE_URL is required when PLATFORM_DATABASE_URL is set');
+  const db = createDb({ url, poolMax: 2 });
+  await migrateLatest(db, allMigrations(consoleService));
+  return db;
+}
+
+/** The command line as an actor of the audit log. */
+function cliContext(flags: Flags): AuditContext {
+  const actor = typeof flags.actor === 'string' ? flags.actor : `cli:${process.env.USER ?? 'unknown'}`;
+  return { actorId: null, actorEmail: actor, clientAddress: null, userAgent: 'pnpm admin', source: 'cli' };
+}
+
+async function consoleCommand(command: string, flags: Flags, db: Knex, platformDb: Knex): Promise<object> {
+  const context = cliContext(flags);
+  switch (command) {
+    case 'create-operator':
+      return createOperator(db, context, required(flags, 'email'));
+    case 'suspend-organisation':
+      return suspendOrganisation({ db, platformDb }, context, required(flags, 'org-id'), required(flags, 'reason'));
+    default:
+      return liftSuspension({ db, platformDb }, context, required(flags, 'org-id'));
+  }
+}
+
 async function main(): Promise<void> {
   const { command, flags } = parseArgs(process.argv.slice(2));
   const config = loadPlatformConfig();
@@ -70,6 +117,15 @@ async function main(): Promise<void> {
     await migrateLatest(db, platformMigrations);
     const secrets = new SecretBox(config.masterKey ?? devMasterKey(config.dataDir));
     const json = flags.json === true;
+    if (command && CONSOLE_COMMANDS.has(command)) {
+      const consoleDb = await openConsoleDb(embedded?.url);
+      try {
+        print(await consoleCommand(command, flags, consoleDb, db), json);
+      } finally {
+        await consoleDb.destroy();
+      }
+      return;
+    }
     switch (command) {
       case 'migrate':
         print({ migrated: true }, json);
@@ -110,13 +166,14 @@ async function main(): Promise<void> {
           password,
           database: service,
           platformDatabase: new URL(url).pathname.slice(1),
+          platformWriter: flags['platform-writer'] === true,
         });
         print({ role, database: service, granted: true }, json);
         break;
       }
       default:
         throw new ConfigError(
-          `Unknown command "${command ?? ''}". Commands: create-project, list-projects, rotate-keys, revoke-key, set-setting, migrate, grant-service-role`,
+          `Unknown command "${command ?? ''}". Commands: create-project, list-projects, rotate-keys, revoke-key, set-setting, migrate, grant-service-role, create-operator, suspend-organisation, lift-suspension`,
         );
     }
   } finally {

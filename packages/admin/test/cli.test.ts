@@ -11,12 +11,18 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const masterKey = randomBytes(32);
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let consoleDatabase: Awaited<ReturnType<typeof createTestDatabase>>;
 
 /** Runs the admin command exactly as the README shows it. */
 async function admin(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run('pnpm', ['--silent', 'admin', ...args, '--json'], {
     cwd: root,
-    env: { ...process.env, PLATFORM_DATABASE_URL: database.url, MASTER_KEY: masterKey.toString('base64') },
+    env: {
+      ...process.env,
+      PLATFORM_DATABASE_URL: database.url,
+      CONSOLE_DATABASE_URL: consoleDatabase.url,
+      MASTER_KEY: masterKey.toString('base64'),
+    },
   });
   const lines = stdout.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -25,10 +31,12 @@ async function admin(...args: string[]): Promise<Record<string, unknown>> {
 
 beforeAll(async () => {
   database = await createTestDatabase('admin');
+  consoleDatabase = await createTestDatabase('admin_console');
 });
 
 afterAll(async () => {
   await database.drop();
+  await consoleDatabase.drop();
 });
 
 describe('admin command line', () => {
@@ -110,5 +118,53 @@ describe('admin command line', () => {
     await expect(admin('set-setting', '--project-id', 'x', '--key', 'appUrl', '--value', 'not json')).rejects.toThrow(
       /must be JSON/,
     );
+  }, 120_000);
+
+  it("when an operator is created and an organisation suspended from the command line, then it goes through the console's code: same effect, same audit entries", async () => {
+    const created = await admin('create-project', '--tenant', 'suspendable', '--project', 'app');
+    expect(await admin('create-operator', '--email', 'Ops@Example.com', '--actor', 'bootstrap')).toEqual({
+      email: 'ops@example.com',
+      created: true,
+    });
+    const suspended = await admin(
+      'suspend-organisation',
+      '--org-id',
+      created.tenantId as string,
+      '--reason',
+      'abuse report',
+    );
+    expect(suspended).toMatchObject({ id: created.tenantId, suspended: true, suspensionReason: 'abuse report' });
+
+    const db = createDb({ url: database.url, poolMax: 1 });
+    const consoleDb = createDb({ url: consoleDatabase.url, poolMax: 1 });
+    try {
+      const directory = new PlatformDirectory(db, undefined, { ttlMs: 0 });
+      expect(await directory.findKey(created.apiKey as string)).toMatchObject({ suspended: true });
+      await admin('lift-suspension', '--org-id', created.tenantId as string);
+      directory.clearCache();
+      expect(await directory.findKey(created.apiKey as string)).not.toHaveProperty('suspended');
+      expect(await consoleDb('operators').pluck('email')).toEqual(['ops@example.com']);
+      const audit = await consoleDb('audit_entries')
+        .orderBy('seq')
+        .select('action', 'source', 'actor_email', 'tenant_id');
+      expect(audit).toEqual([
+        { action: 'operator.create', source: 'cli', actor_email: 'bootstrap', tenant_id: null },
+        {
+          action: 'organisation.suspend',
+          source: 'cli',
+          actor_email: expect.stringMatching(/^cli:/),
+          tenant_id: created.tenantId,
+        },
+        {
+          action: 'organisation.unsuspend',
+          source: 'cli',
+          actor_email: expect.stringMatching(/^cli:/),
+          tenant_id: created.tenantId,
+        },
+      ]);
+    } finally {
+      await db.destroy();
+      await consoleDb.destroy();
+    }
   }, 120_000);
 });

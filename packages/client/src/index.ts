@@ -1,5 +1,5 @@
 /**
- * @platform/client: one typed client for the six services. Browser-safe: imports nothing from
+ * @platform/client: one typed client for the six services and the console (their control plane). Browser-safe: imports nothing from
  * Node, only `fetch`.
  */
 import * as auth from './generated/auth';
@@ -8,11 +8,12 @@ import * as cms from './generated/cms';
 import * as llm from './generated/llm';
 import * as mailer from './generated/mailer';
 import * as notifications from './generated/notifications';
+import * as consoleApi from './generated/console';
 import { createServiceClient, type ProjectKeys } from './service-client';
 import { memorySessionStore, SessionManager, type Session, type SessionStore } from './session';
 import type { RetryOptions, ServiceClient } from './types';
 
-export const SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as const;
+export const SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications', 'console'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 /** The `pnpm start` addresses. */
@@ -23,6 +24,7 @@ export const DEFAULT_URLS: Record<ServiceName, string> = {
   llm: 'http://localhost:4004/v1',
   mailer: 'http://localhost:4005/v1',
   notifications: 'http://localhost:4006/v1',
+  console: 'http://localhost:4000/v1',
 };
 
 export interface ClientOptions {
@@ -50,6 +52,8 @@ export interface PlatformClient {
   llm: ServiceClient<llm.paths, typeof llm.operations>;
   mailer: ServiceClient<mailer.paths, typeof mailer.operations>;
   notifications: ServiceClient<notifications.paths, typeof notifications.operations>;
+  /** The control plane; its bearer is a console member's access token (its session comes from `console.signIn`). */
+  console: ServiceClient<consoleApi.paths, typeof consoleApi.operations>;
   /** End-user mode: the session calls use now. */
   getSession(): Promise<Session | null>;
   /** End-user mode: start (after login) or end (null) the session. */
@@ -87,6 +91,7 @@ export function createClient(options: ClientOptions = {}): PlatformClient {
     llm: make('llm', llm.operations),
     mailer: make('mailer', mailer.operations),
     notifications: make('notifications', notifications.operations),
+    console: make('console', consoleApi.operations),
     getSession: async () => (await store.get()) ?? null,
     setSession: (session) => sessions.set(session),
   };
@@ -98,7 +103,7 @@ export { NetworkError } from './errors';
 export { memorySessionStore, type Session, type SessionStore } from './session';
 export type { RateLimitInfo } from './rate-limit';
 export type { CallMeta, CallOptions, CallResult, RetryOptions, ServiceClient } from './types';
-export type { auth, billing, cms, llm, mailer, notifications };
+export type { auth, billing, cms, llm, mailer, notifications, consoleApi };
 /** The error envelope every service answers with, and its closed list of codes. */
 export type ApiError = auth.components['schemas']['Error'];
 export type ErrorCode = ApiError['error']['code'];

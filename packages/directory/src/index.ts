@@ -6,8 +6,35 @@ export {
   rotateKeys,
   revokeKey,
   setSetting,
+  setSettings,
+  validateSetting,
+  SETTING_NAMES,
   type CreatedProject,
   type KeyPair,
 } from './projects';
 export { devJwtKeys, devMasterKey } from './dev-secrets';
-export { grantServiceRole, PLATFORM_READS, type ServiceRole } from './service-roles';
+export { grantServiceRole, PLATFORM_READS, PLATFORM_WRITES, type ServiceRole } from './service-roles';
+export {
+  createTenant,
+  findTenant,
+  findTenants,
+  listTenants,
+  renameTenant,
+  setTenantSuspension,
+  type TenantRecord,
+} from './tenants';
+export {
+  createProjectKey,
+  createTenantProject,
+  deleteTenantProject,
+  findProjectByNames,
+  findTenantProject,
+  listProjectKeys,
+  listTenantProjects,
+  renameTenantProject,
+  revokeProjectKey,
+  rotateProjectKey,
+  type IssuedKey,
+  type KeyRecord,
+  type TenantProjectRecord,
+} from './tenant-projects';

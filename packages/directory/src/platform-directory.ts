@@ -105,9 +105,19 @@ export class PlatformDirectory implements KeyDirectory {
   private async loadKey(publicKey: string): Promise<ApiKeyRecord | null> {
     const row = await this.db('api_keys as k')
       .join('projects as p', 'p.id', 'k.project_id')
+      .join('tenants as t', 't.id', 'p.tenant_id')
       .where('k.public_key', publicKey)
       .whereNull('k.revoked_at')
-      .first('k.public_key', 'k.secret_hash', 'p.id as project_id', 'p.tenant_id', 'p.settings');
+      .where((q) => q.whereNull('k.expires_at').orWhere('k.expires_at', '>', this.db.fn.now()))
+      .first(
+        'k.public_key',
+        'k.secret_hash',
+        'k.last_used_at',
+        'p.id as project_id',
+        'p.tenant_id',
+        'p.settings',
+        't.suspended_at',
+      );
     const record: ApiKeyRecord | null = row
       ? {
           publicKey: row.public_key,
@@ -115,13 +125,28 @@ export class PlatformDirectory implements KeyDirectory {
           tenantId: row.tenant_id,
           projectId: row.project_id,
           settings: row.settings ?? {},
+          ...(row.suspended_at ? { suspended: true } : {}),
         }
       : null;
+    if (record) this.noteUse(publicKey, row.last_used_at);
     if (record) {
       this.keys.set(publicKey, record, this.ttlMs);
       this.recentlyValid.set(publicKey, true, RECENTLY_VALID_MS);
     } else this.unknownKeys.set(publicKey, null, this.negativeTtlMs);
     return record;
+  }
+
+  /**
+   * Last use of a key, approximate: written only when the key is looked up in the database (once
+   * per cache TTL and process at most) and the stored time is over a minute old, never per request.
+   * A failed write is ignored: the key check must not depend on it.
+   */
+  private noteUse(publicKey: string, lastUsedAt: Date | null): void {
+    if (lastUsedAt && Date.now() - lastUsedAt.getTime() < 60_000) return;
+    this.db('api_keys')
+      .where({ public_key: publicKey })
+      .update({ last_used_at: this.db.fn.now() })
+      .catch(() => undefined);
   }
 
   /** A project by id (for work that arrives without keys: webhooks, events). */

@@ -37,4 +37,30 @@ export const platformMigrations: Migration[] = [
       await db.schema.dropTable('tenants');
     },
   },
+  {
+    name: '0002_control_plane',
+    async up(db) {
+      // Organisations made in the console: a display name beside the unique technical name, and a
+      // suspension the key check honours.
+      await db.raw(`alter table tenants
+        add column display_name text,
+        add column suspended_at timestamptz,
+        add column suspension_reason text`);
+      // A deleted project keeps its row (its keys revoked) while the services erase its data.
+      await db.raw('alter table projects add column deleted_at timestamptz');
+      await db.raw(`alter table api_keys
+        add column name text not null default 'default',
+        add column created_by text,
+        add column expires_at timestamptz,
+        add column last_used_at timestamptz`);
+    },
+    async down(db) {
+      await db.raw(`alter table api_keys drop column name, drop column created_by, drop column expires_at,
+        drop column last_used_at`);
+      await db.raw('alter table projects drop column deleted_at');
+      await db.raw(
+        'alter table tenants drop column display_name, drop column suspended_at, drop column suspension_reason',
+      );
+    },
+  },
 ];

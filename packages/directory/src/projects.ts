@@ -115,21 +115,40 @@ const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   requireMfa: (v) => typeof v === 'boolean',
 };
 
+/** The settings a project has; the command line and the console set them alike. */
+export const SETTING_NAMES: readonly string[] = Object.keys(SETTING_CHECKS);
+
+/** The one validation of a setting, shared by the command line and the console. */
+export function validateSetting(key: string, value: unknown): void {
+  const check = ownEntry(SETTING_CHECKS, key);
+  if (!check)
+    throw new AppError('VALIDATION_ERROR', `Unknown setting "${key}"; known: ${SETTING_NAMES.join(', ')}`, {
+      details: [{ path: key, message: 'unknown setting' }],
+    });
+  if (!check(value))
+    throw new AppError('VALIDATION_ERROR', `Invalid value for ${key}`, {
+      details: [{ path: key, message: 'invalid value' }],
+    });
+}
+
 export async function setSetting(
   db: Knex,
   projectId: string,
   key: string,
   value: unknown,
 ): Promise<{ settings: ProjectSettings }> {
-  const check = ownEntry(SETTING_CHECKS, key);
-  if (!check)
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`,
-    );
-  if (!check(value)) throw new AppError('VALIDATION_ERROR', `Invalid value for ${key}`);
+  return setSettings(db, projectId, { [key]: value });
+}
+
+/** Validates every change first, then merges them into the project's settings in one write. */
+export async function setSettings(
+  db: Knex,
+  projectId: string,
+  changes: Record<string, unknown>,
+): Promise<{ settings: ProjectSettings }> {
+  for (const [key, value] of Object.entries(changes)) validateSetting(key, value);
   const project = await requireProject(db, projectId);
-  const settings = { ...(project.settings ?? {}), [key]: value };
+  const settings = { ...(project.settings ?? {}), ...changes };
   await db('projects')
     .where({ id: projectId })
     .update({ settings: JSON.stringify(settings) });

@@ -3,11 +3,18 @@ import { createDb, withDatabase } from '@platform/db';
 
 /**
  * What a service reads of the platform database (PlatformDirectory: key checks, project lookups,
- * webhook secrets). Nothing else there is granted, tenants included; nothing is writable.
+ * webhook secrets). Nothing else there is granted; of the tenants only their suspension.
  */
 export const PLATFORM_READS: Record<string, string[]> = {
-  api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at'],
+  api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at', 'expires_at', 'last_used_at'],
   projects: ['id', 'tenant_id', 'settings', 'webhook_secret_enc'],
+  // Only whether the tenant is suspended: the key check refuses a suspended tenant's keys.
+  tenants: ['id', 'suspended_at'],
+};
+
+/** The one platform write a service makes: a key's approximate last use (PlatformDirectory). */
+export const PLATFORM_WRITES: Record<string, string[]> = {
+  api_keys: ['last_used_at'],
 };
 
 const SAFE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -20,7 +27,12 @@ export interface ServiceRole {
   database: string;
   /** Defaults to `platform`. */
   platformDatabase?: string;
+  /** The console: it writes tenants, projects and keys through @platform/directory (no deletes). */
+  platformWriter?: boolean;
 }
+
+/** What the platform's writer (the console) may change there, beyond PLATFORM_READS. */
+export const PLATFORM_WRITER_TABLES = ['tenants', 'projects', 'api_keys'];
 
 /**
  * Creates (or updates) a service's runtime login: it may connect to its own database (and use
@@ -58,10 +70,26 @@ export async function grantServiceRole(adminUrl: string, spec: ServiceRole): Pro
         await db.raw('ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ??', [
           spec.role,
         ]);
+        // A table its migration marks append-only (an audit log) keeps its rows: no UPDATE, DELETE or TRUNCATE.
+        const appendOnly = await db.raw<{ rows: { name: string }[] }>(
+          `select c.relname as name from pg_class c join pg_description d on d.objoid = c.oid and d.objsubid = 0
+           where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace and d.description like 'append-only%'`,
+        );
+        for (const { name } of appendOnly.rows)
+          await db.raw('REVOKE UPDATE, DELETE, TRUNCATE ON ?? FROM ??', [name, spec.role]);
       });
       await tx.raw('GRANT USAGE ON SCHEMA public TO ??', [spec.role]);
       for (const [table, columns] of Object.entries(PLATFORM_READS))
         await tx.raw(`GRANT SELECT (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
+          ...columns,
+          table,
+          spec.role,
+        ]);
+      if (spec.platformWriter)
+        for (const table of PLATFORM_WRITER_TABLES)
+          await tx.raw('GRANT SELECT, INSERT, UPDATE ON ?? TO ??', [table, spec.role]);
+      for (const [table, columns] of Object.entries(PLATFORM_WRITES))
+        await tx.raw(`GRANT UPDATE (${columns.map(() => '??').join(', ')}) ON ?? TO ??`, [
           ...columns,
           table,
           spec.role,

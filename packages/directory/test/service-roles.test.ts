@@ -12,14 +12,15 @@ let other: TestDatabase;
 let platform: TestDatabase;
 const role = `svc_${randomBytes(4).toString('hex')}`;
 const otherRole = `${role}_other`;
+const writerRole = `${role}_writer`;
 /** Logins granted side by side, one database each. */
 const sideRoles = ['a', 'b', 'c', 'd', 'e', 'f'].map((suffix) => `${role}_${suffix}`);
 let sideDatabases: TestDatabase[] = [];
 
 /** A query as the service's login; resolves to the Postgres error code, or 'ok'. */
-async function asService(database: TestDatabase, sql: string): Promise<string> {
+async function asService(database: TestDatabase, sql: string, login = role): Promise<string> {
   const url = new URL(database.url);
-  url.username = role;
+  url.username = login;
   url.password = 'service-password';
   const client = new pg.Client({ connectionString: url.toString() });
   try {
@@ -63,7 +64,7 @@ afterAll(async () => {
   await Promise.all([own, other, platform, ...sideDatabases].map((d) => d?.drop()));
   const server = new pg.Client({ connectionString: own.url.replace(/\/[^/]*$/, '/postgres') });
   await server.connect();
-  for (const name of [role, otherRole, ...sideRoles]) await server.query(`DROP ROLE IF EXISTS ${name}`);
+  for (const name of [role, otherRole, writerRole, ...sideRoles]) await server.query(`DROP ROLE IF EXISTS ${name}`);
   await server.end();
 });
 
@@ -95,6 +96,33 @@ describe('service database roles', () => {
     expect(await asService(platform, 'select * from projects')).toBe('42501');
     expect(await asService(platform, "update projects set settings = '{}'")).toBe('42501');
     expect(await asService(platform, 'delete from api_keys')).toBe('42501');
+    expect(await asService(platform, 'update api_keys set revoked_at = now()')).toBe('42501');
+  });
+
+  it("when the console's login is granted as the platform's writer, then it inserts and updates tenants, projects and keys, and deletes nothing", async () => {
+    await grantServiceRole(other.url, {
+      role: writerRole,
+      password: 'service-password',
+      database: other.name,
+      platformDatabase: platform.name,
+      platformWriter: true,
+    });
+    const asWriter = (sql: string) => asService(platform, sql, writerRole);
+    expect(await asWriter("insert into tenants (id, name) values (gen_random_uuid(), 'w')")).toBe('ok');
+    expect(await asWriter("update tenants set suspended_at = now() where name = 'w'")).toBe('ok');
+    expect(await asWriter('select * from projects')).toBe('ok');
+    expect(await asWriter('update api_keys set revoked_at = now()')).toBe('ok');
+    expect(await asWriter('delete from api_keys')).toBe('42501');
+    expect(await asWriter('delete from tenants')).toBe('42501');
+    // the ordinary service login still may not
+    expect(await asService(platform, "insert into tenants (id, name) values (gen_random_uuid(), 'x')")).toBe('42501');
+  });
+
+  it("when the key check notes a key's last use or reads its tenant's suspension, then the login may do only that", async () => {
+    expect(await asService(platform, 'update api_keys set last_used_at = now()')).toBe('ok');
+    expect(await asService(platform, 'select id, suspended_at from tenants')).toBe('ok');
+    expect(await asService(platform, 'select name from tenants')).toBe('42501');
+    expect(await asService(platform, 'update tenants set suspended_at = null')).toBe('42501');
   });
 
   it("when six services' migration jobs grant their logins at the same moment, then every grant succeeds", async () => {

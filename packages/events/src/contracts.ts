@@ -12,7 +12,10 @@ export const AUTH_EVENTS = {
  * Events whose data carries a usable secret (a single-use token in a link): the outbox deletes
  * such a row as soon as the broker has it instead of keeping it for the retention period.
  */
-export const SECRET_BEARING_EVENTS: ReadonlySet<string> = new Set(Object.values(AUTH_EVENTS));
+export const SECRET_BEARING_EVENTS: ReadonlySet<string> = new Set([
+  ...Object.values(AUTH_EVENTS),
+  'platform.invitation.created',
+]);
 
 /** An email the Mailer sends on Authentication's behalf. `link` carries the single-use token. */
 /** The `locale` of auth events: a BCP 47 language tag with up to three subtags (`pt-BR`, `zh-Hant-TW`). */
@@ -52,6 +55,7 @@ export const PLATFORM_EVENTS = {
   projectErasureRequested: 'platform.project.erasure-requested',
   projectErased: 'platform.project.erased',
   memberAction: 'platform.member.action',
+  invitationCreated: 'platform.invitation.created',
 } as const;
 
 /** The services that confirm a project's erasure, in the order the console shows them. */
@@ -88,4 +92,20 @@ export interface MemberActionData {
   clientAddress: string;
   userAgent: string;
   at: string;
+}
+
+/**
+ * `platform.invitation.created`: an e-mail the Mailer sends for the console, under the console's
+ * reserved project (its tenantId and projectId are the envelope's). `link` carries the
+ * single-use invitation token.
+ */
+export interface InvitationCreatedData {
+  invitationId: string;
+  email: string;
+  organisationName: string;
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+  invitedBy: string;
+  /** `<console url>/accept-invitation?token=...` */
+  link: string;
+  expiresAt: string;
 }

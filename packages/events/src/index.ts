@@ -23,6 +23,7 @@ export {
   type ProjectErasureRequestedData,
   type ProjectErasedData,
   type MemberActionData,
+  type InvitationCreatedData,
   LOCALE_PATTERN,
   SECRET_BEARING_EVENTS,
   type AuthEmailData,

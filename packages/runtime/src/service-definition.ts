@@ -7,8 +7,8 @@ import type { EventBus, OutboxRelay } from '@platform/events';
 import type { HttpAppOptions, Logger } from '@platform/http';
 import type { MemberActionSink, PlatformConfig, SecretBox } from '@platform/tenancy';
 
-/** The six services, and the example in services/_template. */
-export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'template';
+/** The six services, the console (their control plane), and the example in services/_template. */
+export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'console' | 'template';
 
 /** Everything a service is handed at start; tests build the same object around a fresh database. */
 export interface ServiceDeps {

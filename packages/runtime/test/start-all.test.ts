@@ -6,10 +6,10 @@ import { waitFor } from '@platform/testkit';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const OFFSET = 700;
-const PORTS = [4001, 4002, 4003, 4004, 4005, 4006].map((p) => p + OFFSET);
+const PORTS = [4001, 4002, 4003, 4004, 4005, 4006, 4000].map((p) => p + OFFSET);
 
 describe('pnpm start on the embedded defaults', () => {
-  it('when started with no configuration, then all six services answer and the printed demo keys are accepted', async () => {
+  it('when started with no configuration, then the six services and the console answer, the printed demo keys are accepted and a builder can sign up to the console', async () => {
     // Under the repository's .data: when run as root, Postgres runs as another OS user that must reach it.
     const dataDir = path.join(ROOT, '.data', `start-test-${randomBytes(4).toString('hex')}`);
     const env: NodeJS.ProcessEnv = {
@@ -69,6 +69,23 @@ describe('pnpm start on the embedded defaults', () => {
         },
       );
       expect(refused.status).toBe(401);
+
+      // The console prints its address and signs builders up and in through Authentication.
+      expect(output).toContain(`Console (control plane): http://localhost:${4000 + OFFSET}/v1`);
+      const consoleUrl = `http://127.0.0.1:${4000 + OFFSET}/v1`;
+      const post = (path: string, body: object) =>
+        fetch(`${consoleUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const credentials = { email: 'builder@example.com', password: 'correct horse battery staple' };
+      expect((await post('/account/sign-up', credentials)).status).toBe(201);
+      const signedIn = await post('/account/sign-in', credentials);
+      expect(signedIn.status).toBe(200);
+      const { accessToken } = (await signedIn.json()) as { accessToken: string };
+      const me = await fetch(`${consoleUrl}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+      expect(await me.json()).toMatchObject({ email: 'builder@example.com', organisations: [] });
     } finally {
       process.kill(-child.pid!, 'SIGINT');
       await new Promise((resolve) => child.once('exit', resolve));

@@ -8,6 +8,8 @@ export interface ApiKeyRecord {
   tenantId: string;
   projectId: string;
   settings: ProjectSettings;
+  /** The tenant is suspended by an operator: its keys are refused with 403. */
+  suspended?: boolean;
 }
 
 /** What bounds the key checks a flood of unknown keys can cause. */

@@ -74,6 +74,8 @@ export function requireKeys(directory: KeyDirectory): RequestHandler {
       }
       const tenant = tenantFor(record, secretKey);
       if (!tenant || tenant.tenantId !== tenantId || tenant.projectId !== projectId) return fail();
+      // Only a caller who proved the key learns of the suspension.
+      if (record.suspended) throw errors.forbidden('Organisation suspended');
       req.tenant = tenant;
       next();
     };

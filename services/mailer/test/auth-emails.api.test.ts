@@ -1,4 +1,4 @@
-import { AUTH_EVENTS, envelopeOf, type EventEnvelope, type EventHandler } from '@platform/events';
+import { AUTH_EVENTS, envelopeOf, PLATFORM_EVENTS, type EventEnvelope, type EventHandler } from '@platform/events';
 import { waitFor, type TestProject } from '@platform/testkit';
 import { authEmailHandler } from '../src';
 import { useMailerService } from './support/harness';
@@ -24,6 +24,33 @@ function linkEvent(project: TestProject, type: string, email: string, link: stri
 }
 
 describe('auth emails', () => {
+  it("when the console announces an invitation, then its link is mailed once under the console's project", async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
+    const event = authEvent(project, PLATFORM_EVENTS.invitationCreated, {
+      invitationId: 'inv-1',
+      email: 'invitee@example.com',
+      organisationName: 'Acme',
+      role: 'developer',
+      invitedBy: 'owner@example.com',
+      link: 'https://console.example.com/accept-invitation?token=inv_abc',
+      expiresAt,
+    });
+    const before = ctx.sendgrid.requests.length;
+    await handle(event);
+    await handle(event);
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
+    const body = ctx.sendgrid.requests[before].body as {
+      subject: string;
+      personalizations: { to: { email: string }[] }[];
+      content: { value: string }[];
+    };
+    expect(body.subject).toBe('You are invited to an organisation');
+    expect(body.personalizations[0].to[0].email).toBe('invitee@example.com');
+    expect(body.content.map((c) => c.value).join('\n')).toContain('accept-invitation?token=inv_abc');
+    expect((await api.get('/v1/logs')).body.logs[0]).toMatchObject({ source: 'console.invitation', status: 'sent' });
+  });
+
   it('when the same verification event is delivered twice, then exactly one email is sent and logged', async () => {
     const { project, api } = await freshProject();
     await api.post('/v1/providers', {

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import {
   AUTH_EVENTS,
   idempotent,
+  PLATFORM_EVENTS,
+  type InvitationCreatedData,
   type AuthEmailData,
   type EventEnvelope,
   type EventHandler,
@@ -53,6 +55,13 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
         templateKey,
         data: { email: data.email, link: data.link, expiresAt: data.expiresAt },
         locale: localeOf(data),
+      };
+    }
+    case PLATFORM_EVENTS.invitationCreated: {
+      const data = event.data as InvitationCreatedData;
+      return {
+        templateKey: AUTH_TEMPLATE_KEYS.invitation,
+        data: { email: data.email, link: data.link, expiresAt: data.expiresAt },
       };
     }
     default:
@@ -144,7 +153,13 @@ export function authEmailHandler(deps: ServiceDeps, sender: Sender): EventHandle
 export async function subscribeAuthEmails(deps: ServiceDeps, sender: Sender): Promise<void> {
   await deps.bus.subscribe({
     queue: AUTH_EMAIL_QUEUE,
-    topics: [AUTH_EVENTS.userRegistered, AUTH_EVENTS.verificationRequested, AUTH_EVENTS.passwordResetRequested],
+    topics: [
+      AUTH_EVENTS.userRegistered,
+      AUTH_EVENTS.verificationRequested,
+      AUTH_EVENTS.passwordResetRequested,
+      // the console's invitations: the same single-use-link e-mail, under its reserved project
+      PLATFORM_EVENTS.invitationCreated,
+    ],
     handler: authEmailHandler(deps, sender),
     // Each handler holds a pooled connection (its transaction) during the vendor call; keep
     // most of the pool for HTTP requests and for logging failed attempts.

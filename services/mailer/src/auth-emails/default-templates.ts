@@ -3,6 +3,8 @@ import type { TemplateSource } from '../templates/template-engine';
 export const AUTH_TEMPLATE_KEYS = {
   verifyEmail: 'auth.verify-email',
   resetPassword: 'auth.reset-password',
+  /** The console's invitation to an organisation, sent under the console's reserved project. */
+  invitation: 'console.invitation',
 } as const;
 
 export type AuthTemplateKey = (typeof AUTH_TEMPLATE_KEYS)[keyof typeof AUTH_TEMPLATE_KEYS];
@@ -30,5 +32,16 @@ export const DEFAULT_AUTH_TEMPLATES: Record<AuthTemplateKey, TemplateSource> = {
     text:
       'Hello,\n\nSomeone asked to reset the password of {{email}}. To choose a new password, open this link:\n\n{{link}}\n\n' +
       'The link works until {{expiresAt}}. If you did not ask for this, you can ignore this email.\n',
+  },
+  'console.invitation': {
+    subject: 'You are invited to an organisation',
+    html:
+      '<p>Hello,</p>' +
+      '<p>You ({{email}}) are invited to join an organisation on the platform console. To accept, open this link:</p>' +
+      '<p><a href="{{link}}">Accept the invitation</a></p>' +
+      '<p>The link works once, until {{expiresAt}}. If you did not expect it, you can ignore this email.</p>',
+    text:
+      'Hello,\n\nYou ({{email}}) are invited to join an organisation on the platform console. To accept, open this link:\n\n{{link}}\n\n' +
+      'The link works once, until {{expiresAt}}. If you did not expect it, you can ignore this email.\n',
   },
 };

@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { consoleService } from './index';
+
+runStandalone(consoleService);

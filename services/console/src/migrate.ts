@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { consoleService } from './index';
+
+runMigrations(consoleService);

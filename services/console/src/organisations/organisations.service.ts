@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import { createTenant, findTenant, findTenants, renameTenant } from '@platform/directory';
+import { errors } from '@platform/tenancy';
+import type { Member } from '../access/access.model';
+import type { Role } from '../access/roles';
+import type { AuditContext } from '../audit/audit.model';
+import { record } from '../audit/audit.service';
+import { addMember, membershipsOf } from '../members/members.service';
+import { toOrganisation, type Organisation } from './organisations.mapper';
+
+export interface ConsoleDbs {
+  db: Knex;
+  platformDb: Knex;
+}
+
+/** A new organisation (a platform tenant) whose first owner is its creator. */
+export async function createOrganisation(
+  { db, platformDb }: ConsoleDbs,
+  context: AuditContext,
+  member: Member,
+  name: string,
+): Promise<Organisation> {
+  const tenant = await createTenant(platformDb, name);
+  await addMember(db, tenant.id, { userId: member.userId, email: member.email, role: 'owner' });
+  await record(db, context, {
+    tenantId: tenant.id,
+    action: 'organisation.create',
+    target: tenant.id,
+    outcome: 'success',
+    details: { name },
+  });
+  return toOrganisation(tenant, 'owner');
+}
+
+export async function listMyOrganisations({ db, platformDb }: ConsoleDbs, member: Member): Promise<Organisation[]> {
+  const memberships = await membershipsOf(db, member.userId);
+  const roles = new Map(memberships.map((m) => [m.tenant_id, m.role]));
+  const tenants = await findTenants(
+    platformDb,
+    memberships.map((m) => m.tenant_id),
+  );
+  return tenants.map((t) => toOrganisation(t, roles.get(t.id)));
+}
+
+export async function getOrganisation({ platformDb }: ConsoleDbs, tenantId: string, role: Role): Promise<Organisation> {
+  const tenant = await findTenant(platformDb, tenantId);
+  if (!tenant) throw errors.notFound('Organisation');
+  return toOrganisation(tenant, role);
+}
+
+export async function renameOrganisation(
+  { db, platformDb }: ConsoleDbs,
+  context: AuditContext,
+  tenantId: string,
+  role: Role,
+  name: string,
+): Promise<Organisation> {
+  const tenant = await renameTenant(platformDb, tenantId, name);
+  await record(db, context, {
+    tenantId,
+    action: 'organisation.rename',
+    target: tenantId,
+    outcome: 'success',
+    details: { name },
+  });
+  return toOrganisation(tenant, role);
+}
