@@ -3,6 +3,7 @@ import { assertMatchesOpenApi, waitFor } from '@platform/testkit';
 import { ERASING_SERVICES, PLATFORM_EVENTS, envelopeOf } from '@platform/events';
 import { createOperator } from '../src';
 import { openapi } from '../src/openapi';
+import { SETTING_NAMES } from '@platform/directory';
 import {
   keyCheckedApp,
   keyHeaders,
@@ -214,7 +215,7 @@ describe('settings', () => {
       allowedOrigins: ['https://app.example'],
       requireEmailVerification: true,
     });
-    expect(read.body.known).toEqual(['requireEmailVerification', 'appUrl', 'allowedOrigins']);
+    expect(read.body.known).toEqual(SETTING_NAMES);
 
     for (const bad of [{ appUrl: 'ftp://x' }, { requireEmailVerification: 'yes' }, { colour: 'red' }, {}]) {
       const res = await request(svc.app).patch(url).set(owner.auth).send(bad);

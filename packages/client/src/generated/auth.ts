@@ -2793,7 +2793,7 @@ export interface operations {
                     code?: string;
                     /** @description One of the recovery codes (each works once) */
                     recoveryCode?: string;
-                } & (unknown | unknown | unknown);
+                };
             };
         };
         responses: {
@@ -2888,7 +2888,7 @@ export interface operations {
                     code?: string;
                     /** @description One of the recovery codes (each works once) */
                     recoveryCode?: string;
-                } & (unknown | unknown | unknown);
+                };
             };
         };
         responses: {

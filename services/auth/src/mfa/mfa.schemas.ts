@@ -9,7 +9,7 @@ const recoveryCode = Joi.string().max(64).description('One of the recovery codes
 export const activateSchema = Joi.object<{ code: string }>({ code: code.required() });
 
 /** A fresh second factor: a code or a recovery code (not both; none fails where one is needed). */
-export const secondFactorSchema = Joi.object<SecondFactorInput>({ code, recoveryCode }).oxor('code', 'recoveryCode');
+export const secondFactorSchema = Joi.object<SecondFactorInput>({ code, recoveryCode }).nand('code', 'recoveryCode');
 
 export const verifySchema = Joi.object<SecondFactorInput & { challengeId: string }>({
   challengeId: Joi.string().max(64).required().description('challengeId of the login answer'),

@@ -15,16 +15,14 @@ export function registrationHandlers(
     register: async (req, res) => {
       const { metadata = {}, ...input } = parse(registerSchema, req.body);
       const acceptLanguage = req.get('accept-language');
-      res
-        .status(201)
-        .json(
-          await register(db, relay, issuer, tenantOf(req), {
-            ...input,
-            metadata,
-            acceptLanguage,
-            client: clientOf(req),
-          }),
-        );
+      res.status(201).json(
+        await register(db, relay, issuer, tenantOf(req), {
+          ...input,
+          metadata,
+          acceptLanguage,
+          client: clientOf(req),
+        }),
+      );
     },
   };
 }
