@@ -7,6 +7,7 @@ import { createSessions } from './0005-sessions';
 import { createSecurityEvents } from './0006-security-events';
 import { createMfa } from './0007-mfa';
 import { addUserAdmin } from './0008-user-admin';
+import { createPasskeys } from './0009-passkeys';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   createSecurityEvents,
   createMfa,
   addUserAdmin,
+  createPasskeys,
 ];

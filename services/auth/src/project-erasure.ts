@@ -7,6 +7,8 @@ export const ERASURE_TABLES = [
   'refresh_tokens',
   'account_tokens',
   'login_failures',
+  'passkey_challenges',
+  'passkeys',
   'mfa_challenges',
   'mfa_recovery_codes',
   'mfa_factors',

@@ -8,6 +8,7 @@ import { auditHandlers } from './audit/audit.router';
 import { jwksHandler } from './jwks/jwks.router';
 import { mfaHandlers } from './mfa/mfa.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
+import { passkeyHandlers } from './passkeys/passkeys.router';
 import { passwordHandlers } from './passwords/passwords.router';
 import { registrationHandlers } from './registration/registration.router';
 import { sessionHandlers } from './sessions/sessions.router';
@@ -35,6 +36,7 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const userSessions = userSessionHandlers(db);
   const audit = auditHandlers(db);
   const mfa = mfaHandlers({ db, secrets: deps.secrets, issuer });
+  const passkeys = passkeyHandlers({ db, issuer });
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
@@ -63,6 +65,14 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   router.delete('/mfa/factors/:id', optionalKeys, bearer, mfa.remove);
   router.post('/mfa/recovery-codes', optionalKeys, bearer, mfa.regenerate);
   router.post('/mfa/verify', keys, limits('mfa-verify'), mfa.verify);
+  // Registration needs the project's keys too: its settings name the relying party.
+  router.post('/passkeys/registration/options', keys, bearer, passkeys.registrationOptions);
+  router.post('/passkeys/registration/verify', keys, bearer, passkeys.registrationVerify);
+  router.post('/passkeys/authentication/options', keys, limits('passkey-options'), passkeys.authenticationOptions);
+  router.post('/passkeys/authentication/verify', keys, limits('passkey-verify'), passkeys.authenticationVerify);
+  router.get('/passkeys', optionalKeys, bearer, passkeys.list);
+  router.patch('/passkeys/:id', optionalKeys, bearer, passkeys.rename);
+  router.delete('/passkeys/:id', optionalKeys, bearer, passkeys.remove);
   router.get('/users/by-email', keys, users.lookup);
   router.get('/users', keys, userAdmin.list);
   router.get('/users/:user_id', keys, userAdmin.get);

@@ -37,18 +37,18 @@ export const coverage: CoverageOptions = {
   exempt: [
     { pattern: ' 503$', reason: 'a database outage: packages/tenancy and the e2e robustness sweep' },
     {
-      pattern: '^(?!GET /(me|sessions) )[A-Z]+ /(me|sessions|mfa)[^ ]* 403$',
+      pattern: '^(?!GET /(me|sessions) )[A-Z]+ /(me|sessions|mfa|passkeys)[^ ]* 403$',
       reason:
         "an enrollment-only token is refused by tenancy's requireBearer for every route alike: test/mfa.api.test.ts exercises GET /me and GET /sessions",
     },
     {
       pattern:
-        '^(POST /(refresh-token|logout|reset-password|verify-email)|[A-Z]+ /(me|sessions|mfa/(?!verify)|events|users/)[^ ]*|GET /users/by-email) 429$',
+        '^(POST /(refresh-token|logout|reset-password|verify-email)|[A-Z]+ /(me|sessions|mfa/(?!verify)|passkeys(?!/authentication)|events|users/)[^ ]*|GET /users/by-email) 429$',
       reason:
         "the shared per-project limit, not auth's own: packages/tenancy/test/project-in-flight.api.test.ts, e2e/robustness.test.ts",
     },
     {
-      pattern: '^POST /mfa/verify 429$',
+      pattern: '^POST /(mfa/verify|passkeys/authentication/(options|verify)) 429$',
       reason: 'the same per-IP limit middleware as login: test/rate-limits.api.test.ts',
     },
   ],
