@@ -28,7 +28,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   );
 
   const accounts = accountHandlers({ db, platformDb, reserved, config });
-  const organisations = organisationHandlers({ db, platformDb });
+  const organisations = organisationHandlers({ db, platformDb, relay });
   const members = memberHandlers(db);
   const invitations = invitationHandlers({ db, platformDb, relay, reserved, config });
   const projects = projectHandlers({ db, platformDb, relay, secrets });
@@ -61,6 +61,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   router.get('/organisations', member, organisations.listMine);
   router.get('/organisations/:orgId', member, org('organisation.read'), organisations.get);
   router.patch('/organisations/:orgId', member, org('organisation.rename'), organisations.rename);
+  router.delete('/organisations/:orgId', member, org('organisation.delete'), organisations.remove);
 
   router.get('/organisations/:orgId/members', member, org('members.read'), members.list);
   router.patch('/organisations/:orgId/members/:userId', member, org('members.manage'), members.changeRole);
