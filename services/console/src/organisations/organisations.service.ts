@@ -6,9 +6,8 @@ import type { Role } from '../access/roles';
 import type { AuditContext } from '../audit/audit.model';
 import { record } from '../audit/audit.service';
 import { requestErasure } from '../erasure/erasure.service';
-import { revokeOpenInvitations } from '../invitations/invitations.repository';
-import { deleteMembersOf } from '../members/members.repository';
-import { addMember, membershipsOf } from '../members/members.service';
+import { revokeAllInvitations } from '../invitations/invitations.service';
+import { addMember, membershipsOf, removeAllMembers } from '../members/members.service';
 import { toOrganisation, type Organisation } from './organisations.mapper';
 
 export interface ConsoleDbs {
@@ -84,8 +83,8 @@ export async function deleteOrganisation(
     await requestErasure(db, relay, tenantId, projectId);
     await record(db, context, { tenantId, projectId, action: 'project.delete', target: projectId, outcome: 'success' });
   }
-  await revokeOpenInvitations(db, tenantId);
-  await deleteMembersOf(db, tenantId);
+  await revokeAllInvitations(db, tenantId);
+  await removeAllMembers(db, tenantId);
   await record(db, context, {
     tenantId,
     action: 'organisation.delete',
