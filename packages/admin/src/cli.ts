@@ -6,7 +6,7 @@
  *   pnpm --silent admin revoke-key --api-key <public key> [--json]
  *   pnpm --silent admin set-setting --project-id <id> --key <name> --value <json> [--json]
  *   pnpm --silent admin migrate
- *   pnpm --silent admin create-operator --email <address> [--actor <who>] [--json]
+ *   pnpm --silent admin create-operator --email <address> [--user-id <console user id>] [--actor <who>] [--json]
  *   pnpm --silent admin suspend-organisation --org-id <id> --reason <text> [--actor <who>] [--json]
  *   pnpm --silent admin lift-suspension --org-id <id> [--actor <who>] [--json]
  *     (the console's operators and suspensions: through the console's own code, so the same
@@ -93,7 +93,12 @@ async function consoleCommand(command: string, flags: Flags, db: Knex, platformD
   const context = cliContext(flags);
   switch (command) {
     case 'create-operator':
-      return createOperator(db, context, required(flags, 'email'));
+      return createOperator(
+        db,
+        context,
+        required(flags, 'email'),
+        typeof flags['user-id'] === 'string' ? flags['user-id'] : null,
+      );
     case 'suspend-organisation':
       return suspendOrganisation({ db, platformDb }, context, required(flags, 'org-id'), required(flags, 'reason'));
     default:

@@ -3,6 +3,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { byIp, createRateLimit, signingKey } from '@platform/tenancy';
 import { orgAccess, requireMember } from './access/access.middleware';
 import { accountHandlers } from './accounts/accounts.router';
+import { emailVerifiedOf } from './accounts/accounts.service';
 import type { ReservedProject } from './accounts/reserved-project';
 import { auditHandlers } from './audit/audit.router';
 import type { ConsoleConfig } from './config';
@@ -41,7 +42,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
     ttlSeconds: config.memberTokenTtlSeconds,
   });
   const audit = auditHandlers(db);
-  const operators = operatorHandlers({ db, platformDb });
+  const operators = operatorHandlers({ db, platformDb, emailVerified: emailVerifiedOf({ reserved, config }) });
 
   const router = Router();
   for (const action of [

@@ -1,3 +1,4 @@
+import { SETTING_NAMES } from '@platform/directory';
 import request from 'supertest';
 import { assertMatchesOpenApi, waitFor } from '@platform/testkit';
 import { ERASING_SERVICES, PLATFORM_EVENTS, envelopeOf } from '@platform/events';
@@ -214,7 +215,8 @@ describe('settings', () => {
       allowedOrigins: ['https://app.example'],
       requireEmailVerification: true,
     });
-    expect(read.body.known).toEqual(['requireEmailVerification', 'appUrl', 'allowedOrigins']);
+    expect(read.body.known).toEqual(SETTING_NAMES);
+    expect(read.body.known).toEqual(expect.arrayContaining(['requireEmailVerification', 'appUrl', 'allowedOrigins']));
 
     for (const bad of [{ appUrl: 'ftp://x' }, { requireEmailVerification: 'yes' }, { colour: 'red' }, {}]) {
       const res = await request(svc.app).patch(url).set(owner.auth).send(bad);
@@ -239,6 +241,7 @@ describe('suspension', () => {
       svc.deps.db,
       { actorId: null, actorEmail: null, clientAddress: null, userAgent: 'cli', source: 'cli' },
       operator.email,
+      operator.userId,
     );
     const app = keyCheckedApp(svc);
 
