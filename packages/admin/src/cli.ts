@@ -9,7 +9,7 @@
  *   pnpm --silent admin create-operator --email <address> [--user-id <console user id>] [--actor <who>] [--json]
  *   pnpm --silent admin suspend-organisation --org-id <id> --reason <text> [--actor <who>] [--json]
  *   pnpm --silent admin lift-suspension --org-id <id> [--actor <who>] [--json]
- *     (the console's operators and suspensions, revoke-key and set-setting: through the console's own code, so the same
+ *     (the console's operators and suspensions, rotate-keys, revoke-key and set-setting: through the console's own code, so the same
  *      audit entries as its API; uses CONSOLE_DATABASE_URL, or the embedded server's `console`)
  *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json] [--platform-writer]
  *     (the service's runtime login: its own database and what it reads of the platform one;
@@ -25,13 +25,13 @@ import {
   grantServiceRole,
   listProjects,
   platformMigrations,
-  rotateKeys,
   tenantOfProject,
   validateSetting,
 } from '@platform/directory';
 import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import {
   consoleService,
+  createKey,
   createOperator,
   liftSuspension,
   revokeKey,
@@ -75,6 +75,7 @@ const CONSOLE_COMMANDS = new Set([
   'create-operator',
   'suspend-organisation',
   'lift-suspension',
+  'rotate-keys',
   'revoke-key',
   'set-setting',
 ]);
@@ -111,6 +112,15 @@ async function consoleCommand(command: string, flags: Flags, db: Knex, platformD
         required(flags, 'email'),
         typeof flags['user-id'] === 'string' ? flags['user-id'] : null,
       );
+    case 'rotate-keys': {
+      // A new pair beside the old ones (which work until revoked): the console's key creation.
+      const projectId = required(flags, 'project-id');
+      const tenantId = await tenantOfProject(platformDb, projectId);
+      if (!tenantId) throw new AppError('NOT_FOUND', 'Project not found');
+      const keyDeps = { db, platformDb, keyCacheTtlMs: KEY_CACHE_TTL_MS };
+      const key = await createKey(keyDeps, context, tenantId, projectId, 'default');
+      return { apiKey: key.publicKey, secretKey: key.secretKey };
+    }
     case 'revoke-key': {
       const owner = await findActiveKeyOwner(platformDb, required(flags, 'api-key'));
       if (!owner) throw new AppError('NOT_FOUND', 'No active key with that public key');
@@ -177,9 +187,6 @@ async function main(): Promise<void> {
         break;
       case 'list-projects':
         print({ projects: await listProjects(db) }, json);
-        break;
-      case 'rotate-keys':
-        print({ ...(await rotateKeys(db, required(flags, 'project-id'))) }, json);
         break;
       case 'grant-service-role': {
         const passwordEnv = required(flags, 'password-env');

@@ -33,6 +33,39 @@ async function admin(...args: string[]): Promise<Record<string, unknown>> {
 }
 
 describe('the command line and the console API leave the same audit entries', () => {
+  it('when a key pair is added, once through the API and once with rotate-keys, then both record key.create', async () => {
+    const reserved = await svc.parts.shared.reserved.ensure();
+    const owner = `Bearer ${signAccessToken(
+      { userId: randomUUID(), email: 'keys@example.com', tokenVersion: 0, ...reserved },
+      testJwtKeys().privateKey,
+    )}`;
+    const org = await request(svc.app).post('/v1/organisations').set('authorization', owner).send({ name: 'Keys' });
+    const base = `/v1/organisations/${org.body.id}/projects`;
+    const project = (await request(svc.app).post(base).set('authorization', owner).send({ name: 'p' })).body as {
+      id: string;
+    };
+    await request(svc.app)
+      .post(`${base}/${project.id}/keys`)
+      .set('authorization', owner)
+      .send({ name: 'default' })
+      .expect(201);
+    const rotated = await admin('rotate-keys', '--project-id', project.id);
+    expect(rotated).toEqual({ apiKey: expect.stringMatching(/^pk_/), secretKey: expect.stringMatching(/^sk_/) });
+    const entries = await svc.deps
+      .db('audit_entries')
+      .where({ project_id: project.id, action: 'key.create' })
+      .orderBy('seq')
+      .select('action', 'source', 'outcome', 'details');
+    expect(entries.map((e) => e.source)).toEqual(['console', 'cli']);
+    expect(entries.map((e) => ({ ...e, source: undefined }))).toEqual([
+      expect.objectContaining({ outcome: 'success', details: expect.objectContaining({ name: 'default' }) }),
+      expect.objectContaining({
+        outcome: 'success',
+        details: expect.objectContaining({ name: 'default', publicKey: rotated.apiKey }),
+      }),
+    ]);
+  }, 120_000);
+
   it('when a setting is written and a key revoked, once through the API and once from the command line, then both record the same acts, the source aside', async () => {
     const reserved = await svc.parts.shared.reserved.ensure();
     const owner = `Bearer ${signAccessToken(
