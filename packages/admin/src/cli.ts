@@ -6,10 +6,10 @@
  *   pnpm --silent admin revoke-key --api-key <public key> [--json]
  *   pnpm --silent admin set-setting --project-id <id> --key <name> --value <json> [--json]
  *   pnpm --silent admin migrate
- *   pnpm --silent admin create-operator --email <address> [--actor <who>] [--json]
+ *   pnpm --silent admin create-operator --email <address> [--user-id <console user id>] [--actor <who>] [--json]
  *   pnpm --silent admin suspend-organisation --org-id <id> --reason <text> [--actor <who>] [--json]
  *   pnpm --silent admin lift-suspension --org-id <id> [--actor <who>] [--json]
- *     (the console's operators and suspensions: through the console's own code, so the same
+ *     (the console's operators and suspensions, rotate-keys, revoke-key and set-setting: through the console's own code, so the same
  *      audit entries as its API; uses CONSOLE_DATABASE_URL, or the embedded server's `console`)
  *   pnpm --silent admin grant-service-role --service <name> --role <login> --password-env <VAR> [--json] [--platform-writer]
  *     (the service's runtime login: its own database and what it reads of the platform one;
@@ -21,19 +21,22 @@ import { createDb, migrateLatest, startEmbeddedPostgres, withDatabase, ensureDat
 import {
   createProject,
   devMasterKey,
+  findActiveKeyOwner,
   grantServiceRole,
   listProjects,
   platformMigrations,
-  revokeKey,
-  rotateKeys,
-  setSetting,
+  tenantOfProject,
+  validateSetting,
 } from '@platform/directory';
 import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import {
   consoleService,
+  createKey,
   createOperator,
   liftSuspension,
+  revokeKey,
   suspendOrganisation,
+  updateSettings,
   type AuditContext,
 } from '@platform/console';
 import { allMigrations } from '@platform/runtime';
@@ -68,7 +71,17 @@ function print(result: object, json: boolean): void {
   else process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
 
-const CONSOLE_COMMANDS = new Set(['create-operator', 'suspend-organisation', 'lift-suspension']);
+const CONSOLE_COMMANDS = new Set([
+  'create-operator',
+  'suspend-organisation',
+  'lift-suspension',
+  'rotate-keys',
+  'revoke-key',
+  'set-setting',
+]);
+
+/** How long a service may still accept a revoked key: the key cache's longest TTL. */
+const KEY_CACHE_TTL_MS = 60_000;
 
 /** The console's database, migrated: its operators and its audit log live there. */
 async function openConsoleDb(embeddedUrl: string | undefined): Promise<Knex> {
@@ -93,7 +106,43 @@ async function consoleCommand(command: string, flags: Flags, db: Knex, platformD
   const context = cliContext(flags);
   switch (command) {
     case 'create-operator':
-      return createOperator(db, context, required(flags, 'email'));
+      return createOperator(
+        db,
+        context,
+        required(flags, 'email'),
+        typeof flags['user-id'] === 'string' ? flags['user-id'] : null,
+      );
+    case 'rotate-keys': {
+      // A new pair beside the old ones (which work until revoked): the console's key creation.
+      const projectId = required(flags, 'project-id');
+      const tenantId = await tenantOfProject(platformDb, projectId);
+      if (!tenantId) throw new AppError('NOT_FOUND', 'Project not found');
+      const keyDeps = { db, platformDb, keyCacheTtlMs: KEY_CACHE_TTL_MS };
+      const key = await createKey(keyDeps, context, tenantId, projectId, 'default');
+      return { apiKey: key.publicKey, secretKey: key.secretKey };
+    }
+    case 'revoke-key': {
+      const owner = await findActiveKeyOwner(platformDb, required(flags, 'api-key'));
+      if (!owner) throw new AppError('NOT_FOUND', 'No active key with that public key');
+      const keyDeps = { db, platformDb, keyCacheTtlMs: KEY_CACHE_TTL_MS };
+      await revokeKey(keyDeps, context, owner.tenantId, owner.projectId, owner.keyId);
+      return { revoked: true };
+    }
+    case 'set-setting': {
+      let value: unknown;
+      try {
+        value = JSON.parse(required(flags, 'value'));
+      } catch {
+        throw new ConfigError('--value must be JSON (quote strings: --value \'"https://app.example"\')');
+      }
+      const key = required(flags, 'key');
+      validateSetting(key, value);
+      const projectId = required(flags, 'project-id');
+      const tenantId = await tenantOfProject(platformDb, projectId);
+      if (!tenantId) throw new AppError('NOT_FOUND', 'Project not found');
+      const { settings } = await updateSettings({ db, platformDb }, context, tenantId, projectId, { [key]: value });
+      return { settings };
+    }
     case 'suspend-organisation':
       return suspendOrganisation({ db, platformDb }, context, required(flags, 'org-id'), required(flags, 'reason'));
     default:
@@ -139,22 +188,6 @@ async function main(): Promise<void> {
       case 'list-projects':
         print({ projects: await listProjects(db) }, json);
         break;
-      case 'rotate-keys':
-        print({ ...(await rotateKeys(db, required(flags, 'project-id'))) }, json);
-        break;
-      case 'revoke-key':
-        print(await revokeKey(db, required(flags, 'api-key')), json);
-        break;
-      case 'set-setting': {
-        let value: unknown;
-        try {
-          value = JSON.parse(required(flags, 'value'));
-        } catch {
-          throw new ConfigError('--value must be JSON (quote strings: --value \'"https://app.example"\')');
-        }
-        print(await setSetting(db, required(flags, 'project-id'), required(flags, 'key'), value), json);
-        break;
-      }
       case 'grant-service-role': {
         const passwordEnv = required(flags, 'password-env');
         const password = process.env[passwordEnv];

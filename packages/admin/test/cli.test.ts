@@ -145,6 +145,7 @@ describe('admin command line', () => {
       expect(await directory.findKey(created.apiKey as string)).not.toHaveProperty('suspended');
       expect(await consoleDb('operators').pluck('email')).toEqual(['ops@example.com']);
       const audit = await consoleDb('audit_entries')
+        .whereIn('action', ['operator.create', 'organisation.suspend', 'organisation.unsuspend'])
         .orderBy('seq')
         .select('action', 'source', 'actor_email', 'tenant_id');
       expect(audit).toEqual([

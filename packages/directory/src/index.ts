@@ -16,6 +16,7 @@ export { devJwtKeys, devMasterKey } from './dev-secrets';
 export { grantServiceRole, PLATFORM_READS, PLATFORM_WRITES, type ServiceRole } from './service-roles';
 export {
   createTenant,
+  deleteTenant,
   findTenant,
   findTenants,
   listTenants,
@@ -27,11 +28,13 @@ export {
   createProjectKey,
   createTenantProject,
   deleteTenantProject,
+  findActiveKeyOwner,
   findProjectByNames,
   findTenantProject,
   listProjectKeys,
   listTenantProjects,
   renameTenantProject,
+  tenantOfProject,
   revokeProjectKey,
   rotateProjectKey,
   type IssuedKey,

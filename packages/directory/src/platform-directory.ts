@@ -16,6 +16,8 @@ export interface ProjectRecord {
   tenantId: string;
   projectId: string;
   settings: ProjectSettings;
+  /** The organisation is suspended by an operator. */
+  suspended?: boolean;
 }
 
 export interface DirectoryOptions {
@@ -155,10 +157,21 @@ export class PlatformDirectory implements KeyDirectory {
     const cached = this.projects.get(cacheKey);
     if (cached !== undefined) return cached;
     if (!isUuid(tenantId) || !isUuid(projectId)) return null;
-    const row = await this.db('projects')
-      .where({ id: projectId, tenant_id: tenantId })
-      .first('id', 'tenant_id', 'settings');
-    const record = row ? { tenantId: row.tenant_id, projectId: row.id, settings: row.settings ?? {} } : null;
+    // A deleted project is gone for every caller (its data is being erased); a suspended
+    // organisation's project is found, marked, so that each caller refuses it as it refuses keys.
+    const row = await this.db('projects as p')
+      .join('tenants as t', 't.id', 'p.tenant_id')
+      .where({ 'p.id': projectId, 'p.tenant_id': tenantId })
+      .whereNull('p.deleted_at')
+      .first('p.id', 'p.tenant_id', 'p.settings', 't.suspended_at');
+    const record: ProjectRecord | null = row
+      ? {
+          tenantId: row.tenant_id,
+          projectId: row.id,
+          settings: row.settings ?? {},
+          ...(row.suspended_at ? { suspended: true } : {}),
+        }
+      : null;
     this.projects.set(cacheKey, record, record ? this.ttlMs : this.negativeTtlMs);
     return record;
   }

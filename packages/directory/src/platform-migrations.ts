@@ -63,4 +63,15 @@ export const platformMigrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0003_tenant_deletion',
+    async up(db) {
+      // A deleted organisation keeps its row (its projects deleted, their keys revoked) while the
+      // services erase its projects' data; no listing shows it any more.
+      await db.raw('alter table tenants add column deleted_at timestamptz');
+    },
+    async down(db) {
+      await db.raw('alter table tenants drop column deleted_at');
+    },
+  },
 ];

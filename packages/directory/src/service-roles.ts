@@ -7,7 +7,7 @@ import { createDb, withDatabase } from '@platform/db';
  */
 export const PLATFORM_READS: Record<string, string[]> = {
   api_keys: ['public_key', 'secret_hash', 'project_id', 'revoked_at', 'expires_at', 'last_used_at'],
-  projects: ['id', 'tenant_id', 'settings', 'webhook_secret_enc'],
+  projects: ['id', 'tenant_id', 'settings', 'webhook_secret_enc', 'deleted_at'],
   // Only whether the tenant is suspended: the key check refuses a suspended tenant's keys.
   tenants: ['id', 'suspended_at'],
 };

@@ -267,3 +267,24 @@ export async function findProjectByNames(
     .first('p.id as project_id', 't.id as tenant_id');
   return row ? { tenantId: row.tenant_id, projectId: row.project_id } : undefined;
 }
+
+/** Whose an active key is (the command line names keys by their public key). */
+export async function findActiveKeyOwner(
+  db: Knex,
+  publicKey: string,
+): Promise<{ keyId: string; projectId: string; tenantId: string } | undefined> {
+  const row = await db('api_keys as k')
+    .join('projects as p', 'p.id', 'k.project_id')
+    .where('k.public_key', publicKey)
+    .whereNull('k.revoked_at')
+    .whereNull('p.deleted_at')
+    .first('k.id', 'p.id as project_id', 'p.tenant_id');
+  return row ? { keyId: row.id, projectId: row.project_id, tenantId: row.tenant_id } : undefined;
+}
+
+/** The tenant of a live project (the command line names projects by id alone). */
+export async function tenantOfProject(db: Knex, projectId: string): Promise<string | undefined> {
+  if (!isUuid(projectId)) return undefined;
+  const row = await db('projects').where({ id: projectId }).whereNull('deleted_at').first('tenant_id');
+  return row?.tenant_id;
+}

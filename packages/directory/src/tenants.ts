@@ -46,6 +46,7 @@ export async function findTenant(db: Knex, tenantId: string): Promise<TenantReco
   if (!isUuid(tenantId)) return undefined;
   const row = await db<TenantRow>('tenants')
     .where({ id: tenantId })
+    .whereNull('deleted_at')
     .first(...COLUMNS);
   return row ? toTenant(row) : undefined;
 }
@@ -54,6 +55,7 @@ export async function findTenants(db: Knex, tenantIds: string[]): Promise<Tenant
   if (tenantIds.length === 0) return [];
   const rows = await db<TenantRow>('tenants')
     .whereIn('id', tenantIds)
+    .whereNull('deleted_at')
     .orderBy('created_at')
     .select(...COLUMNS);
   return rows.map(toTenant);
@@ -62,6 +64,7 @@ export async function findTenants(db: Knex, tenantIds: string[]): Promise<Tenant
 /** Every tenant, oldest first, a page at a time (operators). */
 export async function listTenants(db: Knex, page: { limit: number; offset: number }): Promise<TenantRecord[]> {
   const rows = await db<TenantRow>('tenants')
+    .whereNull('deleted_at')
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .limit(page.limit)
     .offset(page.offset)
@@ -90,4 +93,34 @@ export async function setTenantSuspension(db: Knex, tenantId: string, reason: st
     .returning<TenantRow[]>([...COLUMNS]);
   if (!row) throw new AppError('NOT_FOUND', 'Organisation not found');
   return toTenant(row);
+}
+
+/**
+ * Deletes the organisation: in one transaction it is marked deleted, every live project of it is
+ * marked deleted and every key of those projects revoked, so that no key of the organisation
+ * passes a key check that asks the database from here on. Answers the deleted projects' ids
+ * (whose data the caller has erased).
+ */
+export async function deleteTenant(db: Knex, tenantId: string): Promise<string[]> {
+  if (!isUuid(tenantId)) throw new AppError('NOT_FOUND', 'Organisation not found');
+  return db.transaction(async (trx) => {
+    const tenant = await trx('tenants')
+      .where({ id: tenantId })
+      .whereNull('deleted_at')
+      .update({ deleted_at: trx.fn.now() })
+      .returning<{ id: string }[]>(['id']);
+    if (tenant.length === 0) throw new AppError('NOT_FOUND', 'Organisation not found');
+    const projects = await trx('projects')
+      .where({ tenant_id: tenantId })
+      .whereNull('deleted_at')
+      .update({ deleted_at: trx.fn.now(), name: trx.raw(`name || ' (deleted ' || id || ')'`) })
+      .returning<{ id: string }[]>(['id']);
+    const projectIds = projects.map((p) => p.id);
+    if (projectIds.length > 0)
+      await trx('api_keys')
+        .whereIn('project_id', projectIds)
+        .whereNull('revoked_at')
+        .update({ revoked_at: trx.fn.now() });
+    return projectIds;
+  });
 }

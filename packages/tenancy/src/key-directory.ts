@@ -44,5 +44,5 @@ export interface KeyDirectory {
   findProject(
     tenantId: string,
     projectId: string,
-  ): Promise<Pick<ApiKeyRecord, 'tenantId' | 'projectId' | 'settings'> | null>;
+  ): Promise<Pick<ApiKeyRecord, 'tenantId' | 'projectId' | 'settings' | 'suspended'> | null>;
 }

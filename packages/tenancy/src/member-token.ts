@@ -153,6 +153,8 @@ export function acceptMemberTokens(deps: MemberTokenDeps, keys: RequestHandler):
     if (write && claims.role === 'viewer') throw errors.forbidden('A viewer may only read');
     return deps.directory.findProject(claims.tenantId, claims.projectId).then((project) => {
       if (!project) throw tokenRefused();
+      // The same answer a suspended organisation's keys get (keys.ts).
+      if (project.suspended) throw errors.forbidden('Organisation suspended');
       req.tenant = Object.freeze({
         tenantId: project.tenantId,
         projectId: project.projectId,

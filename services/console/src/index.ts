@@ -72,4 +72,6 @@ export const consoleService: ServiceDefinition<ConsoleShared> = {
 };
 
 export { createOperator, liftSuspension, suspendOrganisation } from './operators/operators.service';
+export { createKey, revokeKey } from './keys/keys.service';
+export { updateSettings } from './settings/settings.service';
 export type { AuditContext } from './audit/audit.model';

@@ -178,6 +178,7 @@ export const openapi = buildOpenApiDocument({
         { '200': jsonResponse('The organisation', ref('Organisation')) },
         { parameters: ORG, requestBody: nameBody },
       ),
+      delete: op('deleteOrganisation', noContent, { parameters: ORG, errors: [401, 403, 404] }),
     },
     '/organisations/{orgId}/members': {
       get: op('listMembers', { '200': jsonResponse('Members', listOf('members', 'Member')) }, { parameters: ORG }),

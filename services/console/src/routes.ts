@@ -3,6 +3,7 @@ import type { ServiceDeps } from '@platform/runtime';
 import { byIp, createRateLimit, signingKey } from '@platform/tenancy';
 import { orgAccess, requireMember } from './access/access.middleware';
 import { accountHandlers } from './accounts/accounts.router';
+import { emailVerifiedOf } from './accounts/accounts.service';
 import type { ReservedProject } from './accounts/reserved-project';
 import { auditHandlers } from './audit/audit.router';
 import type { ConsoleConfig } from './config';
@@ -28,7 +29,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   );
 
   const accounts = accountHandlers({ db, platformDb, reserved, config });
-  const organisations = organisationHandlers({ db, platformDb });
+  const organisations = organisationHandlers({ db, platformDb, relay });
   const members = memberHandlers(db);
   const invitations = invitationHandlers({ db, platformDb, relay, reserved, config });
   const projects = projectHandlers({ db, platformDb, relay, secrets });
@@ -41,7 +42,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
     ttlSeconds: config.memberTokenTtlSeconds,
   });
   const audit = auditHandlers(db);
-  const operators = operatorHandlers({ db, platformDb });
+  const operators = operatorHandlers({ db, platformDb, emailVerified: emailVerifiedOf({ reserved, config }) });
 
   const router = Router();
   for (const action of [
@@ -61,6 +62,7 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   router.get('/organisations', member, organisations.listMine);
   router.get('/organisations/:orgId', member, org('organisation.read'), organisations.get);
   router.patch('/organisations/:orgId', member, org('organisation.rename'), organisations.rename);
+  router.delete('/organisations/:orgId', member, org('organisation.delete'), organisations.remove);
 
   router.get('/organisations/:orgId/members', member, org('members.read'), members.list);
   router.patch('/organisations/:orgId/members/:userId', member, org('members.manage'), members.changeRole);

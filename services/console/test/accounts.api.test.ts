@@ -2,15 +2,20 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { sendJson, startHttpStub, testJwtKeys, type HttpStub } from '@platform/testkit';
 import { signAccessToken } from '@platform/tenancy';
+import { createOperator } from '../src';
 import { ReservedProject } from '../src/accounts/reserved-project';
 import { invitationToken, signIn, startConsole, type Console } from './console-harness';
 
 let auth: HttpStub;
+/** The bearer headers whose user has verified their address, as Authentication's GET /me would say. */
+const verified = new Set<string>();
 
 beforeAll(async () => {
   // Authentication's wire format, as far as the console relies on it: it answers, the console passes the answer on.
   auth = await startHttpStub((req, res) => {
     if (req.path === '/v1/login') return sendJson(res, 200, { accessToken: 'a', refreshToken: 'r', user: {} });
+    if (req.method === 'GET' && req.path === '/v1/me')
+      return sendJson(res, 200, { user: { emailVerified: verified.has(String(req.headers.authorization)) } });
     if (req.path === '/v1/register')
       return sendJson(res, 201, { user: { email: (req.body as { email: string }).email } });
     return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'no' } });
@@ -117,5 +122,63 @@ describe('sign-in rate limit', () => {
     } finally {
       await svc.close();
     }
+  });
+});
+
+describe('operators are users, not addresses', () => {
+  let svc: Console;
+  beforeAll(async () => {
+    svc = await startConsole({ CONSOLE_AUTH_URL: `${auth.url}/v1` });
+  });
+  afterAll(() => svc.close());
+
+  const cli = {
+    actorId: null,
+    actorEmail: 'bootstrap',
+    clientAddress: null,
+    userAgent: 'pnpm admin',
+    source: 'cli',
+  } as const;
+  const operatorRoute = (who: { auth: { authorization: string } }) =>
+    request(svc.app).get('/v1/operator/organisations').set(who.auth);
+
+  it("when someone signs up with an operator's address before the operator and does not verify it, then they get no operator rights", async () => {
+    const email = `ops-${randomUUID()}@example.com`;
+    await createOperator(svc.deps.db, cli, email);
+    const squatter = await signIn(svc, email);
+    const refused = await operatorRoute(squatter);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    expect((await request(svc.app).get('/v1/me').set(squatter.auth)).body.operator).toBe(false);
+    const suspend = await request(svc.app)
+      .post(`/v1/operator/organisations/${randomUUID()}/suspension`)
+      .set(squatter.auth)
+      .send({ reason: 'x' });
+    expect(suspend.status).toBe(403);
+  });
+
+  it('when the address is verified, then its user is the operator from then on, and another user with that address is not', async () => {
+    const email = `ops-${randomUUID()}@example.com`;
+    await createOperator(svc.deps.db, cli, email);
+    const operator = await signIn(svc, email);
+    verified.add(operator.auth.authorization);
+    expect((await operatorRoute(operator)).status).toBe(200);
+    expect((await request(svc.app).get('/v1/me').set(operator.auth)).body.operator).toBe(true);
+
+    // A later account with the same address (even a verified one) is someone else.
+    const other = await signIn(svc, email);
+    verified.add(other.auth.authorization);
+    expect((await operatorRoute(other)).status).toBe(403);
+    expect((await operatorRoute(operator)).status).toBe(200);
+  });
+
+  it('when the command line names the user, then only that user is the operator, verified or not', async () => {
+    const email = `ops-${randomUUID()}@example.com`;
+    const operator = await signIn(svc, email);
+    await createOperator(svc.deps.db, cli, email, operator.userId);
+    expect((await operatorRoute(operator)).status).toBe(200);
+    const other = await signIn(svc, email);
+    verified.add(other.auth.authorization);
+    expect((await operatorRoute(other)).status).toBe(403);
   });
 });

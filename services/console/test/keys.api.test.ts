@@ -1,9 +1,9 @@
+import { SETTING_NAMES } from '@platform/directory';
 import request from 'supertest';
 import { assertMatchesOpenApi, waitFor } from '@platform/testkit';
 import { ERASING_SERVICES, PLATFORM_EVENTS, envelopeOf } from '@platform/events';
 import { createOperator } from '../src';
 import { openapi } from '../src/openapi';
-import { SETTING_NAMES } from '@platform/directory';
 import {
   keyCheckedApp,
   keyHeaders,
@@ -216,6 +216,7 @@ describe('settings', () => {
       requireEmailVerification: true,
     });
     expect(read.body.known).toEqual(SETTING_NAMES);
+    expect(read.body.known).toEqual(expect.arrayContaining(['requireEmailVerification', 'appUrl', 'allowedOrigins']));
 
     for (const bad of [{ appUrl: 'ftp://x' }, { requireEmailVerification: 'yes' }, { colour: 'red' }, {}]) {
       const res = await request(svc.app).patch(url).set(owner.auth).send(bad);
@@ -240,6 +241,7 @@ describe('suspension', () => {
       svc.deps.db,
       { actorId: null, actorEmail: null, clientAddress: null, userAgent: 'cli', source: 'cli' },
       operator.email,
+      operator.userId,
     );
     const app = keyCheckedApp(svc);
 

@@ -156,6 +156,22 @@ describe('the role matrix', () => {
   });
 });
 
+// Deleting the organisation ends it, so each cell gets an organisation of its own.
+describe('the role matrix: deleting the organisation', () => {
+  it.each(ROLES)('delete the organisation as %s: allowed only for the owner', async (role) => {
+    const own = await orgWithRoles(svc);
+    const res = await request(svc.app).delete(`/v1/organisations/${own.id}`).set(own.as[role].auth);
+    if (role === 'owner') {
+      expect(res.status).toBe(204);
+    } else {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('FORBIDDEN');
+      assertMatchesOpenApi(openapi, res);
+      await request(svc.app).get(`/v1/organisations/${own.id}`).set(own.as[role].auth).expect(200);
+    }
+  });
+});
+
 describe('the rules about owners', () => {
   it('when an admin changes, removes or invites an owner, then it is refused with 403', async () => {
     const { as, id } = await orgWithRoles(svc);

@@ -62,3 +62,46 @@ describe('notifications: member actions', () => {
     expect(action).toMatchObject({ method: 'POST', route: '/v1/notifications', status: 403, role: 'viewer' });
   });
 });
+
+describe('notifications: member tokens of a suspended organisation or a deleted project', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await createTestService(notificationsService);
+  });
+  afterAll(() => svc.close());
+
+  it("when the project's organisation is suspended, then its member token is refused with 403 and another organisation's is not", async () => {
+    const project = await svc.createProject();
+    const other = await svc.createProject();
+    await svc.deps
+      .platformDb('tenants')
+      .where({ id: project.tenantId })
+      .update({ suspended_at: new Date(), suspension_reason: 'Unpaid' });
+    svc.deps.directory.clearCache();
+    const refused = await request(svc.app)
+      .get('/v1/notifications')
+      .set('authorization', `Bearer ${memberToken(project, { role: 'owner' })}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('Organisation suspended');
+    const allowed = await request(svc.app)
+      .get('/v1/notifications')
+      .set('authorization', `Bearer ${memberToken(other, { role: 'owner' })}`);
+    expect(allowed.status).toBe(200);
+  });
+
+  it('when the project is deleted, then its member token is refused with 401 and a sibling project of the organisation is not', async () => {
+    const project = await svc.createProject();
+    const sibling = await svc.createProject(undefined, project);
+    await svc.deps.platformDb('projects').where({ id: project.projectId }).update({ deleted_at: new Date() });
+    svc.deps.directory.clearCache();
+    const refused = await request(svc.app)
+      .post('/v1/notifications')
+      .set('authorization', `Bearer ${memberToken(project, { role: 'owner' })}`)
+      .send({ title: 'Gone', message: 'Gone' });
+    expect(refused.status).toBe(401);
+    const allowed = await request(svc.app)
+      .get('/v1/notifications')
+      .set('authorization', `Bearer ${memberToken(sibling, { role: 'owner' })}`);
+    expect(allowed.status).toBe(200);
+  });
+});

@@ -178,7 +178,7 @@ export interface paths {
         get: operations["getOrganisation"];
         put?: never;
         post?: never;
-        delete?: never;
+        delete: operations["deleteOrganisation"];
         options?: never;
         head?: never;
         patch: operations["renameOrganisation"];
@@ -1802,6 +1802,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid credentials */
             401: {
@@ -3723,6 +3780,15 @@ export const operations = {
   },
   "getOrganisation": {
     "method": "get",
+    "path": "/organisations/{orgId}",
+    "security": [
+      [
+        "bearer"
+      ]
+    ]
+  },
+  "deleteOrganisation": {
+    "method": "delete",
     "path": "/organisations/{orgId}",
     "security": [
       [

@@ -12,6 +12,7 @@ const RANK: Record<Role, number> = { viewer: 0, developer: 1, admin: 2, owner: 3
 export const PERMISSIONS = {
   'organisation.read': 'viewer',
   'organisation.rename': 'owner',
+  'organisation.delete': 'owner',
   'members.read': 'viewer',
   'members.manage': 'admin',
   'invitations.manage': 'admin',

@@ -20,7 +20,7 @@ export function accountHandlers(deps: accounts.AccountDeps) {
     };
 
   const me: RequestHandler = async (req, res) => {
-    res.json(await accounts.me(deps, memberOf(req)));
+    res.json(await accounts.me(deps, memberOf(req), accounts.emailVerifiedOf(deps)(req)));
   };
 
   return { forward, me };

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
-import { errors } from '@platform/tenancy';
+import type { Request } from 'express';
+import { bearerTokenOf, errors } from '@platform/tenancy';
 import type { Member } from '../access/access.model';
 import type { ConsoleConfig } from '../config';
 import { hasOpenInvitation } from '../invitations/invitations.service';
-import { isOperator } from '../operators/operators.service';
+import { isOperator, isOperatorAddress } from '../operators/operators.service';
 import { listMyOrganisations } from '../organisations/organisations.service';
 import type { Organisation } from '../organisations/organisations.mapper';
-import { callAuth, type AuthAnswer } from './auth-client';
+import { callAuth, emailVerified, type AuthAnswer } from './auth-client';
 import type { ReservedProject } from './reserved-project';
 
 export interface AccountDeps {
@@ -33,7 +34,7 @@ export type AccountAction = keyof typeof AUTH_ROUTES;
 /** With `CONSOLE_SIGNUP=invite`, only an address with an open invitation, or an operator's, may sign up. */
 export async function assertMaySignUp(deps: AccountDeps, email: string): Promise<void> {
   if (deps.config.signup === 'open') return;
-  if ((await hasOpenInvitation(deps.db, email)) || (await isOperator(deps.db, email))) return;
+  if ((await hasOpenInvitation(deps.db, email)) || (await isOperatorAddress(deps.db, email))) return;
   throw errors.forbidden('Sign-up is by invitation only');
 }
 
@@ -46,15 +47,24 @@ export async function forward(
   return callAuth(deps.config.authUrl, await deps.reserved.ensure(), AUTH_ROUTES[action], body, forwarded);
 }
 
+/** Asks Authentication, when needed, whether the request's access token is of a verified address. */
+export function emailVerifiedOf(deps: Pick<AccountDeps, 'reserved' | 'config'>) {
+  return (req: Request) => async () => {
+    const token = bearerTokenOf(req.get('authorization'));
+    return token ? emailVerified(deps.config.authUrl, await deps.reserved.ensure(), token) : false;
+  };
+}
+
 /** Who is signed in: their organisations (a suspended one says why) and whether they operate the platform. */
 export async function me(
   deps: AccountDeps,
   member: Member,
+  verified: () => Promise<boolean>,
 ): Promise<{ userId: string; email: string; operator: boolean; signup: string; organisations: Organisation[] }> {
   return {
     userId: member.userId,
     email: member.email,
-    operator: await isOperator(deps.db, member.email),
+    operator: await isOperator(deps.db, member, verified),
     signup: deps.config.signup,
     organisations: await listMyOrganisations(deps, member),
   };

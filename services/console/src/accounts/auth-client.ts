@@ -40,3 +40,25 @@ export async function callAuth(
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
+
+/** Whether Authentication says the access token's user has verified their e-mail address. */
+export async function emailVerified(authUrl: string, keys: ReservedKeys, accessToken: string): Promise<boolean> {
+  let response: Response;
+  try {
+    response = await fetch(`${authUrl}/me`, {
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'x-api-key': keys.apiKey,
+        'x-secret-key': keys.secretKey,
+        'x-tenant-id': keys.tenantId,
+        'x-project-id': keys.projectId,
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    throw errors.vendorUnreachable('The Authentication service cannot be reached', error);
+  }
+  if (!response.ok) return false;
+  const body = (await response.json()) as { user?: { emailVerified?: unknown } };
+  return body.user?.emailVerified === true;
+}

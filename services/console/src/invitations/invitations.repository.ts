@@ -62,6 +62,15 @@ export async function revokeInvitation(db: Knex, tenantId: string, id: string): 
   return row;
 }
 
+/** Every open invitation of the organisation, revoked (it is deleted). */
+export async function revokeOpenInvitations(db: Knex, tenantId: string): Promise<void> {
+  await sharedTable(db, 'invitations')
+    .where({ tenant_id: tenantId })
+    .whereNull('accepted_at')
+    .whereNull('revoked_at')
+    .update({ revoked_at: db.fn.now() });
+}
+
 /** The invitation of a token (by its hash), locked for its single use. */
 export async function lockByTokenHash(db: Knex, tokenHash: string): Promise<InvitationRow | undefined> {
   return sharedTable<InvitationRow & { token_hash: string }>(db, 'invitations')

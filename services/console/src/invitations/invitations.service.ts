@@ -118,3 +118,8 @@ export async function accept(
 }
 
 export const hasOpenInvitation = repo.hasOpenInvitation;
+
+/** Revokes the open invitations of an organisation that is being deleted. */
+export async function revokeAllInvitations(db: Knex, tenantId: string): Promise<void> {
+  await repo.revokeOpenInvitations(db, tenantId);
+}

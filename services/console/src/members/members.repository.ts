@@ -65,6 +65,11 @@ export async function deleteMember(db: Knex, tenantId: string, userId: string): 
   await members(db, tenantId).where({ user_id: userId }).delete();
 }
 
+/** Every membership of the organisation (it is deleted). */
+export async function deleteMembersOf(db: Knex, tenantId: string): Promise<void> {
+  await members(db, tenantId).delete();
+}
+
 /** Owners of the organisation, locked: two owners leaving at once cannot leave none. */
 export async function lockOwners(db: Knex, tenantId: string): Promise<string[]> {
   const rows = await members(db, tenantId).where({ role: 'owner' }).forUpdate().select('user_id');

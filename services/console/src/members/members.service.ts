@@ -74,3 +74,8 @@ export const membershipsOf = repo.membershipsOf;
 
 /** Adds (or, for an existing member, re-roles) a member. */
 export const addMember = repo.insertMember;
+
+/** Removes every member of an organisation that is being deleted. */
+export async function removeAllMembers(db: Knex, tenantId: string): Promise<void> {
+  await repo.deleteMembersOf(db, tenantId);
+}

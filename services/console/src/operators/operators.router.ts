@@ -1,13 +1,16 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { errors, parse } from '@platform/tenancy';
 import { auditContextOf, memberOf } from '../access/access.middleware';
 import { organisationsQuery, suspendBody } from './operators.schemas';
 import * as operators from './operators.service';
 
-export function operatorHandlers(deps: operators.OperatorDeps) {
+export function operatorHandlers(
+  deps: operators.OperatorDeps & { emailVerified: (req: Request) => () => Promise<boolean> },
+) {
   /** Operator routes answer 403 to every other member. */
   const requireOperator: RequestHandler = async (req, _res, next) => {
-    if (!(await operators.isOperator(deps.db, memberOf(req).email))) throw errors.forbidden('Operators only');
+    if (!(await operators.isOperator(deps.db, memberOf(req), deps.emailVerified(req))))
+      throw errors.forbidden('Operators only');
     next();
   };
 

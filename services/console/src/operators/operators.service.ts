@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { findTenant, listTenants, setTenantSuspension } from '@platform/directory';
 import { errors } from '@platform/tenancy';
+import type { Member } from '../access/access.model';
 import type { AuditContext } from '../audit/audit.model';
 import { record } from '../audit/audit.service';
 import { toOrganisation, type Organisation } from '../organisations/organisations.mapper';
@@ -15,13 +16,18 @@ export interface OperatorDeps {
   platformDb: Knex;
 }
 
+/**
+ * Names an operator by e-mail; with `userId` (the user of the reserved project) bound at once,
+ * else bound at that address's first sign-in whose e-mail Authentication has verified.
+ */
 export async function createOperator(
   db: Knex,
   context: AuditContext,
   email: string,
+  userId: string | null = null,
 ): Promise<{ email: string; created: boolean }> {
   const normalised = email.trim().toLowerCase();
-  const created = await repo.insertOperator(db, normalised);
+  const created = await repo.insertOperator(db, normalised, userId);
   await record(db, context, {
     action: 'operator.create',
     target: normalised,
@@ -31,7 +37,23 @@ export async function createOperator(
   return { email: normalised, created };
 }
 
-export const isOperator = (db: Knex, email: string) => repo.isOperator(db, email.toLowerCase());
+/** Whether an address is named as an operator's (who may sign up while sign-up is by invitation). */
+export const isOperatorAddress = async (db: Knex, email: string) =>
+  (await repo.findOperator(db, email.toLowerCase())) !== undefined;
+
+/**
+ * Whether the signed-in member is an operator: the user bound to the operator's address, or,
+ * while none is bound, its user once Authentication says the address is verified (then bound).
+ * Someone who signed up with an operator's address without proving it gets nothing.
+ */
+export async function isOperator(db: Knex, member: Member, emailVerified: () => Promise<boolean>): Promise<boolean> {
+  const operator = await repo.findOperator(db, member.email.toLowerCase());
+  if (!operator) return false;
+  if (operator.user_id !== null) return operator.user_id === member.userId;
+  if (!(await emailVerified())) return false;
+  await repo.bindOperatorUser(db, operator.email, member.userId);
+  return (await repo.findOperator(db, operator.email))?.user_id === member.userId;
+}
 
 export async function listAllOrganisations(
   deps: OperatorDeps,

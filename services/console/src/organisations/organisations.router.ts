@@ -5,7 +5,7 @@ import { organisationBody } from './organisations.schemas';
 import * as organisations from './organisations.service';
 
 /** Thin handlers: validated input -> service -> response. */
-export function organisationHandlers(dbs: organisations.ConsoleDbs) {
+export function organisationHandlers(dbs: organisations.ConsoleDbs & { relay: { kick(): void } }) {
   const create: RequestHandler = async (req, res) => {
     const { name } = parse(organisationBody, req.body);
     res.status(201).json(await organisations.createOrganisation(dbs, auditContextOf(req), memberOf(req), name));
@@ -26,5 +26,10 @@ export function organisationHandlers(dbs: organisations.ConsoleDbs) {
     res.json(await organisations.renameOrganisation(dbs, auditContextOf(req), tenantId, role, name));
   };
 
-  return { create, listMine, get, rename };
+  const remove: RequestHandler = async (req, res) => {
+    await organisations.deleteOrganisation(dbs, auditContextOf(req), accessOf(req).tenantId);
+    res.status(204).end();
+  };
+
+  return { create, listMine, get, rename, remove };
 }

@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
-import { createTenant, findTenant, findTenants, renameTenant } from '@platform/directory';
+import { createTenant, deleteTenant, findTenant, findTenants, renameTenant } from '@platform/directory';
 import { errors } from '@platform/tenancy';
 import type { Member } from '../access/access.model';
 import type { Role } from '../access/roles';
 import type { AuditContext } from '../audit/audit.model';
 import { record } from '../audit/audit.service';
-import { addMember, membershipsOf } from '../members/members.service';
+import { requestErasure } from '../erasure/erasure.service';
+import { revokeAllInvitations } from '../invitations/invitations.service';
+import { addMember, membershipsOf, removeAllMembers } from '../members/members.service';
 import { toOrganisation, type Organisation } from './organisations.mapper';
 
 export interface ConsoleDbs {
@@ -64,4 +66,30 @@ export async function renameOrganisation(
     details: { name },
   });
   return toOrganisation(tenant, role);
+}
+
+/**
+ * Deletes the organisation: every key of every project is revoked at once (one transaction of
+ * the platform directory), then each project is erased as a deleted project is (an erasure
+ * request each, recorded as `project.delete`), and the organisation leaves every member's list.
+ */
+export async function deleteOrganisation(
+  { db, platformDb, relay }: ConsoleDbs & { relay: { kick(): void } },
+  context: AuditContext,
+  tenantId: string,
+): Promise<void> {
+  const projectIds = await deleteTenant(platformDb, tenantId);
+  for (const projectId of projectIds) {
+    await requestErasure(db, relay, tenantId, projectId);
+    await record(db, context, { tenantId, projectId, action: 'project.delete', target: projectId, outcome: 'success' });
+  }
+  await revokeAllInvitations(db, tenantId);
+  await removeAllMembers(db, tenantId);
+  await record(db, context, {
+    tenantId,
+    action: 'organisation.delete',
+    target: tenantId,
+    outcome: 'success',
+    details: { projects: projectIds },
+  });
 }
