@@ -8,12 +8,24 @@ export class ProjectSlots {
   private readonly held = new Map<string, number>();
   private inUse = 0;
 
-  constructor(private readonly limits: { perProject: number; total?: number }) {}
+  /**
+   * With `fairShare`, a project holds at most `total / (projects holding + 1)` (at least 1, at
+   * most `perProject`), which always leaves room for one more project.
+   */
+  constructor(private readonly limits: { perProject: number; total?: number; fairShare?: boolean }) {}
+
+  /** The most slots the project may hold now. */
+  share(projectId: string): number {
+    const { perProject, total, fairShare } = this.limits;
+    if (!fairShare || total === undefined) return perProject;
+    const holders = this.held.size + (this.held.has(projectId) ? 0 : 1);
+    return Math.min(perProject, Math.max(1, Math.floor(total / (holders + 1))));
+  }
 
   /** A release function when a slot was free for this project, else null. */
   tryAcquire(projectId: string): (() => void) | null {
     const mine = this.held.get(projectId) ?? 0;
-    if (this.inUse >= (this.limits.total ?? Infinity) || mine >= this.limits.perProject) return null;
+    if (this.inUse >= (this.limits.total ?? Infinity) || mine >= this.share(projectId)) return null;
     this.inUse++;
     this.held.set(projectId, mine + 1);
     let released = false;

@@ -1,4 +1,4 @@
-import { AppError } from '@platform/tenancy';
+import { AppError, ProjectSlots } from '@platform/tenancy';
 
 /** Takes one more slot for the same send, or null when its project has no more to give now. */
 export type MoreSlots = () => (() => void) | null;
@@ -12,41 +12,25 @@ export type MoreSlots = () => (() => void) | null;
  * waits in a queue that another project needs.
  */
 export class ProjectSendSlots {
-  private readonly held = new Map<string, number>();
-  private inUse = 0;
+  private readonly slots: ProjectSlots;
 
-  constructor(
-    private readonly perProject: number,
-    private readonly total?: number,
-  ) {}
+  constructor(perProject: number, total?: number) {
+    this.slots = new ProjectSlots({ perProject, total, fairShare: true });
+  }
 
   /** The most slots the project may hold now, given the projects sending besides it. */
   share(projectId: string): number {
-    if (this.total === undefined) return this.perProject;
-    const sending = this.held.size + (this.held.has(projectId) ? 0 : 1);
-    return Math.min(this.perProject, Math.max(1, Math.floor(this.total / (sending + 1))));
+    return this.slots.share(projectId);
   }
 
   /** Slots held now, in all or by one project. */
   holding(projectId?: string): number {
-    return projectId === undefined ? this.inUse : (this.held.get(projectId) ?? 0);
+    return this.slots.holding(projectId);
   }
 
   /** A release function when the project's share and the total allow one more slot, else null. */
   tryAcquire(projectId: string): (() => void) | null {
-    const mine = this.held.get(projectId) ?? 0;
-    if (this.inUse >= (this.total ?? Infinity) || mine >= this.share(projectId)) return null;
-    this.inUse++;
-    this.held.set(projectId, mine + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inUse--;
-      const left = (this.held.get(projectId) ?? 1) - 1;
-      if (left === 0) this.held.delete(projectId);
-      else this.held.set(projectId, left);
-    };
+    return this.slots.tryAcquire(projectId);
   }
 
   /**
