@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createProject, type CreatedProject } from '@platform/directory';
 import { openInfrastructure, onShutdownSignal, startService, type RunningService } from '@platform/runtime';
 import { createLogger } from '@platform/http';
+import { startTelemetry, stopTelemetry } from '@platform/telemetry';
 import { ConfigError, loadPlatformConfig } from '@platform/tenancy';
 import { authService } from '@platform/auth';
 import { billingService } from '@platform/billing';
@@ -67,6 +68,8 @@ function banner(project: CreatedProject, running: RunningService[]): string {
 }
 
 async function main(): Promise<void> {
+  // One process: its spans share the service name `platform`; each request span says which service answered.
+  startTelemetry({ service: 'platform' });
   const started = Date.now();
   const config = loadPlatformConfig();
   const logger = createLogger('platform', config.logLevel);
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await Promise.all(running.map((service) => service.stop()));
     await infra.close();
+    await stopTelemetry();
   });
 }
 

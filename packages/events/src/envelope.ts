@@ -1,3 +1,4 @@
+import type { TraceCarrier } from '@platform/telemetry';
 import { randomUUID } from 'node:crypto';
 
 /** What travels between services: a versioned JSON payload with its tenant, under a stable id. */
@@ -10,6 +11,8 @@ export interface EventEnvelope<T = unknown> {
   tenantId: string;
   projectId: string;
   data: T;
+  /** W3C trace context of the operation that wrote the event (only while tracing is on). */
+  trace?: TraceCarrier;
 }
 
 export interface NewEvent<T = unknown> {

@@ -8,6 +8,7 @@ import {
   type RefusalHoldLimits,
   type TrustProxy,
 } from '@platform/tenancy';
+import { tracingActive } from '@platform/telemetry';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -16,6 +17,7 @@ import { jsonBodyReader } from './body-readers';
 import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
+import { tagServerSpans } from './server-span-tag';
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 
@@ -81,6 +83,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const tricks = options.tricks ?? ALL_TRICKS;
   readBodiesAfterCredentials(options.routes, jsonBodyReader(options.bodyLimit ?? '1mb', tricks.directJsonBodies));
   app.use(requestId(), metrics.middleware);
+  if (tracingActive()) app.use(tagServerSpans(options.service));
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
   app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
   for (const check of options.beforeBody ?? []) app.use(check);

@@ -89,7 +89,13 @@ export async function chatCompletion(
     const done = await firstSuccess(deps, runtime, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
       client.chat(r, signal),
     );
-    chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
+    const { completion } = done.value;
+    chat.log.record(done.model, done.provider, done.started, {
+      tokens: done.value.tokens,
+      error: null,
+      responseModel: completion.model,
+      finishReasons: completion.choices.map((choice) => choice.finish_reason).filter(Boolean),
+    });
     return { completion: done.value.completion, costUsd: chat.log.costUsd };
   } finally {
     finish(runtime, tenant, chat);
