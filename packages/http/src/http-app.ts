@@ -17,7 +17,7 @@ import { jsonBodyReader } from './body-readers';
 import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
-import { tagServerSpans } from './server-span-tag';
+import { recordRequestErrors, tagServerSpans } from './server-span-tag';
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 
@@ -107,6 +107,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.get('/metrics', metrics.handler);
   app.use(notFoundHandler);
+  if (tracingActive()) app.use(recordRequestErrors());
   app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds), options.errorShapes));
   return app;
 }

@@ -69,5 +69,13 @@ export function startNodeSdk(identity: SdkIdentity, env: NodeJS.ProcessEnv): Run
     ],
   });
   sdk.start();
+  // The instrumentation patches node:http when it is next required: the services' modules
+  // (express, the SDKs) have loaded it already, so it is required again here, once.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  require('node:http');
+  require('node:https');
+  require('http');
+  require('https');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return { shutdown: () => sdk.shutdown() };
 }
