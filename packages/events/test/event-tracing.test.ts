@@ -5,7 +5,7 @@ import { createLogger } from '@platform/http';
 import { createTestDatabase, waitFor } from '@platform/testkit';
 import { inSpan, SpanKind } from '@platform/telemetry';
 import { startInMemoryTracing, type InMemoryTracing } from '@platform/telemetry/src/in-memory';
-import { eventMigrations, InProcessBus, OutboxRelay, withOutbox, type EventEnvelope } from '../src';
+import { envelopeOf, eventMigrations, InProcessBus, OutboxRelay, withOutbox, type EventEnvelope } from '../src';
 
 const silent = createLogger('event-tracing-test', 'silent');
 let tracing: InMemoryTracing;
@@ -89,6 +89,22 @@ describe('trace context through the outbox and the bus', () => {
     const line = JSON.parse(lines.find((l) => l.includes('handled'))!) as Record<string, string>;
     expect(line.trace_id).toBe(traceId);
     expect(line.span_id).toBe(consume.spanContext().spanId);
+  });
+
+  it('when a traced request publishes a signal straight to the bus, then its consumers run in that trace', async () => {
+    const bus = new InProcessBus(silent);
+    const seen: EventEnvelope[] = [];
+    await bus.subscribe({ queue: 'live', topics: ['#'], perProcess: true, handler: async (e) => void seen.push(e) });
+    const requestSpan = await inSpan('POST /v1/notifications', { kind: SpanKind.SERVER }, async (span) => {
+      await bus.publish(envelopeOf({ type: 'notifications.changed', tenantId: 't1', projectId: 'p1', data: {} }));
+      return span.spanContext();
+    });
+    await waitFor(() => tracing.spans().some((s) => s.name === 'consume notifications.changed'));
+    await bus.close();
+    const consume = tracing.spans().find((s) => s.name === 'consume notifications.changed')!;
+    expect(consume.spanContext().traceId).toBe(requestSpan.traceId);
+    expect(consume.parentSpanContext?.spanId).toBe(requestSpan.spanId);
+    expect(seen).toHaveLength(1);
   });
 
   it('when an event is written outside any trace, then it carries no context and no span is made', async () => {
