@@ -3,7 +3,7 @@ import type { TestProject } from '@platform/testkit';
 import { waitFor } from '@platform/testkit';
 import { startInMemoryTracing, type InMemoryTracing } from '@platform/telemetry/src/in-memory';
 import { collect, hello, listen, sdkFor, type Listening } from './support/gateway-client';
-import { startLlmTestService, type LlmTestService } from './support/llm-test-service';
+import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let tracing: InMemoryTracing;
 let llm: LlmTestService;
@@ -72,5 +72,28 @@ describe.each([false, true])('GenAI spans of the gateway (stream: %s)', (stream)
     // Neither the prompt nor the answer, nor the vendor's key, is in any span.
     const exported = JSON.stringify(tracing.spans().map((s) => s.attributes));
     expect(exported).not.toMatch(/hello there|sk-/);
+  });
+});
+
+describe('prompt and completion on spans', () => {
+  it('when a project opts in (traceLlmContent), then its spans carry the messages; another project’s never do', async () => {
+    const optedIn = await llm.svc.createProject({ traceLlmContent: true });
+    await configureVendors(llm.api, optedIn);
+    const other = await llm.projectWithVendors();
+    const ask = (project: TestProject, content: string) =>
+      sdkFor(server.url, project).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content }],
+      });
+    await ask(optedIn, 'opted in please');
+    await ask(other, 'keep this private');
+    const spans = await waitFor(() => attemptSpans().length === 2 && attemptSpans());
+    const input = spans.map((s) => s.attributes['gen_ai.input.messages']);
+    expect(input.filter(Boolean)).toHaveLength(1);
+    expect(String(input.find(Boolean))).toContain('opted in please');
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('keep this private');
+    expect(
+      String(spans.find((s) => s.attributes['gen_ai.output.messages'])?.attributes['gen_ai.output.messages']),
+    ).toContain('openai says');
   });
 });

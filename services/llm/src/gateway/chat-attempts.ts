@@ -19,6 +19,8 @@ export interface AttemptDetail {
   firstChunkAt?: number;
   /** A failed attempt's type (its status or kind). */
   errorType?: string;
+  /** Prompt and completion, when the project opted in (`tracesLlmContent`). */
+  content?: { input?: unknown; output?: unknown };
 }
 
 /** One gateway request's attempts: its id, and what they cost and used together. */
@@ -63,6 +65,7 @@ export class AttemptLog {
       retryOf: this.attempts === 1 ? undefined : this.lastModel === model ? 'retry' : 'fallback',
       stream: this.stream,
       errorType: outcome.errorType ?? (outcome.error === null ? undefined : 'error'),
+      content: outcome.content,
     });
     this.lastModel = model;
     this.costUsd = this.costUsd === null || costUsd === null ? null : this.costUsd + costUsd;

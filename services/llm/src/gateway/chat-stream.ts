@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
+import { tracesLlmContent } from '../telemetry/gen-ai-call';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
@@ -96,6 +97,7 @@ export async function streamChat(
         ...seen,
         firstChunkAt,
         errorType: error === null ? undefined : 'stream_interrupted',
+        ...(tracesLlmContent(tenant) && { content: { input: chat.request.messages } }),
       });
       if (!clientLeft) {
         if (chat.log.costUsd !== null) res.addTrailers({ 'x-llm-cost-usd': formatUsd(chat.log.costUsd) });

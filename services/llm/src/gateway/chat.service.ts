@@ -1,5 +1,6 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
+import { tracesLlmContent } from '../telemetry/gen-ai-call';
 import { checkMessagesFor, routeModel } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
@@ -95,6 +96,9 @@ export async function chatCompletion(
       error: null,
       responseModel: completion.model,
       finishReasons: completion.choices.map((choice) => choice.finish_reason).filter(Boolean),
+      ...(tracesLlmContent(tenant) && {
+        content: { input: chat.request.messages, output: completion.choices.map((choice) => choice.message) },
+      }),
     });
     return { completion: done.value.completion, costUsd: chat.log.costUsd };
   } finally {

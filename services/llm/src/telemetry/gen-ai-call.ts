@@ -7,6 +7,11 @@ export function genAiErrorType(failure: { kind: string; status?: number }): stri
   return failure.status ? String(failure.status) : failure.kind;
 }
 
+/** Whether the project opted in to prompts and completions on its spans (the `traceLlmContent` setting). */
+export function tracesLlmContent(tenant: object): boolean {
+  return tracingActive() && (tenant as { settings?: { traceLlmContent?: unknown } }).settings?.traceLlmContent === true;
+}
+
 /** One vendor attempt as the GenAI semantic conventions describe it. */
 export interface GenAiCall {
   /** `chat`, `text_completion`, `embeddings`, `generate_content`...: the convention's operation names. */
@@ -29,6 +34,8 @@ export interface GenAiCall {
   retryOf?: 'retry' | 'fallback';
   stream: boolean;
   batchId?: string | null;
+  /** Prompt and completion, only for a project whose `traceLlmContent` setting opts in. */
+  content?: { input?: unknown; output?: unknown };
   /** What failed, if the attempt failed (`unreachable`, `http_429`...): never a vendor's message. */
   errorType?: string;
 }
@@ -86,6 +93,8 @@ export function recordGenAiCall(call: GenAiCall): void {
       ...(call.retryOf ? { 'platform.llm.attempt.kind': call.retryOf } : {}),
       ...(call.costUsd !== null ? { 'platform.llm.cost_usd': call.costUsd } : {}),
       ...(call.batchId ? { 'platform.llm.batch.id': call.batchId } : {}),
+      ...(call.content?.input !== undefined ? { 'gen_ai.input.messages': JSON.stringify(call.content.input) } : {}),
+      ...(call.content?.output !== undefined ? { 'gen_ai.output.messages': JSON.stringify(call.content.output) } : {}),
     },
   });
   if (call.errorType) span.setStatus({ code: SpanStatusCode.ERROR, message: call.errorType });
