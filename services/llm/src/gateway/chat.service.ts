@@ -21,7 +21,7 @@ export type GatewaySettings = Pick<
   | 'gatewayMaxStreamsPerProject'
 >;
 
-/** What the OpenAI-compatible chat route takes, made once in `build`. */
+/** What the OpenAI-compatible chat route takes: pieces of the instance's `LlmResources`, put together in `routes.ts`. */
 export interface Gateway {
   vendors: VendorAccess;
   limits: SpendLimits;
