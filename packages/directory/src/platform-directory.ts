@@ -3,13 +3,13 @@ import {
   FailedKeyChecks,
   isUuid,
   LOOKUPS_BUSY,
-  TtlCache,
   type ApiKeyRecord,
   type KeyCheckLimits,
   type KeyDirectory,
   type ProjectSettings,
-  type SecretBox,
 } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
+import type { SecretBox } from './secret-box';
 import { Slots } from './slots';
 
 export interface ProjectRecord {

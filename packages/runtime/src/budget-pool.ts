@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { AppError, errors, FixedWindowCounter } from '@platform/tenancy';
+import { AppError, errors } from '@platform/tenancy';
+import { FixedWindowCounter } from '@platform/limits';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
 import { TimeShare } from './time-share';
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from './errors';
-import { ProjectSlots } from './project-slots';
+import { ProjectSlots } from '@platform/limits';
 
 const busy = (limit: number) =>
   new AppError('RATE_LIMITED', `This project already has ${limit} requests in progress here; try again`, {

@@ -5,7 +5,7 @@ import {
   type ServiceDeps,
   type ServiceParts,
 } from '@platform/runtime';
-import { ProjectSlots } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 import { migrations } from '../migrations';
 import { loadCmsConfig, type CmsConfig } from './config';
 import { ContentValidator } from './content-types/content-validation';

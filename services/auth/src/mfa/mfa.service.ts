@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import QRCode from 'qrcode';
 import type { Owner } from '@platform/db';
-import { AppError, errors, type AccessTokenClaims, type SecretBox, type TenantContext } from '@platform/tenancy';
+import { AppError, errors, type AccessTokenClaims, type TenantContext } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { recordEvents } from '../audit/audit.service';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import Stripe from 'stripe';
-import { errors, TtlCache, type SecretBox } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
+import type { SecretBox } from '@platform/directory';
 import type { BillingConfig } from '../config';
 import type { Scope } from '../shared/scope';
 import { deadlineFetch } from './deadline-fetch';

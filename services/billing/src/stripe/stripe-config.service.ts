@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { SecretBox, Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { ENVIRONMENTS, type Environment } from '../shared/environment';
 import { scopeOf } from '../shared/scope';
 import type { StripeClients } from './stripe-clients';

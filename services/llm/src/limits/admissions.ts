@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ownerKey } from '@platform/db';
-import { TtlCache, type Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
 import { toAdmissionState } from './limits.mapper';

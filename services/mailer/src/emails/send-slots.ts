@@ -1,4 +1,5 @@
-import { AppError, ProjectSlots } from '@platform/tenancy';
+import { AppError } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 
 /** Takes one more slot for the same send, or null when its project has no more to give now. */
 export type MoreSlots = () => (() => void) | null;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ownerOf } from '@platform/db';
-import { errors, type SecretBox } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import type { MailerConfig } from '../config';
 import type { Tenant } from '../shared';
 import { mailgunTransport } from '../transports/mailgun.transport';

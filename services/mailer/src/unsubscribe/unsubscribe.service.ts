@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, isUuid, type SecretBox } from '@platform/tenancy';
+import { AppError, isUuid } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import type { Tenant } from '../shared';
 import { suppress } from '../suppressions/suppressions.service';
 import { findSealedSecret, insertSealedSecret } from './unsubscribe-secrets.repository';
