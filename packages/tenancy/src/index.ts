@@ -6,7 +6,6 @@ export { headersOnly, ownBodyReader, isHeadersOnly, readsOwnBody } from './body-
 export { HeldRefusals, DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
 export { tenantOf, SEARCH_LANGUAGES, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
-export { FailedKeyChecks } from './failed-key-checks';
 export { isUuid } from './uuid';
 export { refuseFloodingAddresses, requireKeys } from './keys';
 export { leaveInFlight } from './project-in-flight';

@@ -1,11 +1,9 @@
 import type { RequestHandler } from 'express';
-import { AppError } from './errors';
+import { errors } from './errors';
 import { ProjectSlots } from '@platform/limits';
 
 const busy = (limit: number) =>
-  new AppError('RATE_LIMITED', `This project already has ${limit} requests in progress here; try again`, {
-    headers: { 'Retry-After': '1' },
-  });
+  errors.rateLimited(`This project already has ${limit} requests in progress here; try again`, 1);
 
 /** The slot each request in progress holds, by its response (no property added to the response). */
 const held = new WeakMap<object, () => void>();

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
-import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
+import { errors, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { LlmShared } from '../llm-shared';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
@@ -47,7 +47,7 @@ export async function streamChat(
   if (!releaseStream) {
     const projectFull = runtime.streams.holding(tenant.projectId) >= runtime.config.gatewayMaxStreamsPerProject;
     const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
-    throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
+    throw errors.rateLimited(message, 1);
   }
   const controller = new AbortController();
   let clientLeft = false;

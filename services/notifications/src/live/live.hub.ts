@@ -3,7 +3,7 @@ import { ownerKey } from '@platform/db';
 import type { Knex } from 'knex';
 import { envelopeOf, type EventBus } from '@platform/events';
 import { type Logger } from '@platform/http';
-import { AppError, type Tenant } from '@platform/tenancy';
+import { AppError, errors, type Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { currentSeq, listChanges, oldestSeq, type ChangeRow } from '../notifications/notifications.events';
 import { unreadCounts } from '../notifications/notifications.service';
@@ -110,7 +110,7 @@ export class LiveHub {
     if (feed.slots >= this.config.maxStreamsPerProject || userSlots >= this.config.maxStreamsPerUser) {
       this.forgetIfEmpty(feed);
       const scope = feed.slots >= this.config.maxStreamsPerProject ? 'this project' : 'this user';
-      throw new AppError('RATE_LIMITED', `Too many open streams for ${scope}`, { headers: { 'retry-after': '5' } });
+      throw errors.rateLimited(`Too many open streams for ${scope}`, 5);
     }
     feed.slots++;
     feed.userSlots.set(request.userId, userSlots + 1);
