@@ -1,4 +1,4 @@
-import { ownerOf } from '@platform/db';
+import { tenantOfRow } from '@platform/db';
 import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import type { LlmShared } from '../llm-shared';
@@ -69,7 +69,7 @@ export class BatchWorker {
       for (const batch of batches) {
         await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
-          ...ownerOf(batch),
+          ...tenantOfRow(batch),
           data: { batchId: batch.id },
         });
       }

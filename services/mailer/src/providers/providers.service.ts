@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerOf } from '@platform/db';
+import { tenantOfRow } from '@platform/db';
 import { errors } from '@platform/tenancy';
 import type { SecretBox } from '@platform/directory';
 import type { MailerConfig } from '../config';
@@ -101,7 +101,7 @@ export async function providerForWebhook(
   return {
     id: row.id,
     type: row.type,
-    tenant: ownerOf(row),
+    tenant: tenantOfRow(row),
     config: secrets.decryptJson<ProviderConfig>(row.config_enc),
   };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '../shared';
 import type { NewSuppression, SuppressionReason, SuppressionScope } from './suppressions.model';
 
@@ -31,7 +31,7 @@ export async function upsertSuppressions(db: Knex, tenant: Tenant, entries: NewS
   await tenantTable<SuppressionRow>(db, tenant, TABLE)
     .insert(
       [...byEmail.values()].map((e) => ({
-        ...ownerColumns(tenant),
+        ...tenantColumns(tenant),
         email: e.email,
         scope: e.scope,
         reason: e.reason,
