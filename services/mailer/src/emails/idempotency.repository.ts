@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tenantColumns, sharedTable, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 
 const TABLE = 'mail_idempotency_keys';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { tenantColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import type { TransportName } from '../transports/transport';
 import type { EmailStatus } from './emails.model';
 

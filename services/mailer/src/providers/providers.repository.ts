@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { tenantColumns, sharedTable, tenantTable, type TenantColumns } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 
 export type ProviderType = 'mailgun' | 'sendgrid';
 

@@ -3,7 +3,7 @@ import { tenantOfRow } from '@platform/db';
 import { errors } from '@platform/tenancy';
 import type { SecretBox } from '@platform/directory';
 import type { MailerConfig } from '../config';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { mailgunTransport } from '../transports/mailgun.transport';
 import { outboxTransport } from '../transports/outbox.transport';
 import { sendgridTransport } from '../transports/sendgrid.transport';

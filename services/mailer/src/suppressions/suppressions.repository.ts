@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tenantColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import type { NewSuppression, SuppressionReason, SuppressionScope } from './suppressions.model';
 
 /** A row as stored: snake_case, read with an explicit column list. */

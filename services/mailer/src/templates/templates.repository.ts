@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { tenantColumns, tenantTable } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import type { TemplateContent, TemplateFields, TemplateVariants } from './templates.model';
 
 /** A row as stored: snake_case, read with an explicit column list. */

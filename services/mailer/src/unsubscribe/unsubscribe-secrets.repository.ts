@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tenantColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 
 const TABLE = 'mail_unsubscribe_secrets';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { tenantColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 
 /**
  * What each provider's webhooks already carried: Mailgun tokens and SendGrid event ids, each
