@@ -11,9 +11,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
-import { createProject, platformMigrations } from '@platform/directory';
+import { createProject, platformMigrations, SecretBox } from '@platform/directory';
 import { createDb, dropDatabase, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
-import { SecretBox } from '@platform/tenancy';
 import { keyHeaders } from '@platform/testkit';
 import { startServiceProcess, type ServiceProcess } from '../e2e/harness/processes';
 import { benchDatabaseServer } from './lib/database';

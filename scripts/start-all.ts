@@ -6,10 +6,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createProject, type CreatedProject } from '@platform/directory';
-import { openInfrastructure, onShutdownSignal, startService, type RunningService } from '@platform/runtime';
+import {
+  openInfrastructure,
+  onShutdownSignal,
+  startService,
+  type RunningService,
+  ConfigError,
+  loadPlatformConfig,
+} from '@platform/runtime';
 import { createLogger } from '@platform/http';
 import { startTelemetry, stopTelemetry } from '@platform/telemetry';
-import { ConfigError, loadPlatformConfig } from '@platform/tenancy';
 import { authService } from '@platform/auth';
 import { billingService } from '@platform/billing';
 import { cmsService } from '@platform/cms';

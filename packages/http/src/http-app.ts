@@ -6,7 +6,6 @@ import {
   notFoundHandler,
   type ErrorShape,
   type RefusalHoldLimits,
-  type TrustProxy,
 } from '@platform/tenancy';
 import { tracingActive } from '@platform/telemetry';
 import { docsRouter } from './docs-page';
@@ -18,6 +17,9 @@ import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
 import { recordRequestErrors, tagServerSpans } from './server-span-tag';
+
+/** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
+export type TrustProxy = false | number | string[];
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 
