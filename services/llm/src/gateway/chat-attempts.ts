@@ -129,15 +129,15 @@ export interface Attempted<T> {
  * itself (a 400) ends it: another model would refuse it too. `call` must have produced its first
  * byte when it resolves, so nothing has reached the client while a retry is still possible.
  */
-export async function firstSuccess<T>(
+export async function firstSuccess<T, R extends { model: string } = ChatRequest>(
   deps: Pick<ServiceDeps, 'db' | 'secrets'>,
   runtime: LlmShared,
   tenant: Tenant,
   log: AttemptLog,
   models: string[],
-  request: ChatRequest,
+  request: R,
   signal: AbortSignal,
-  call: (client: VendorClient, request: ChatRequest) => Promise<T>,
+  call: (client: VendorClient, request: R) => Promise<T>,
 ): Promise<Attempted<T>> {
   const { gatewayRetries, gatewayRetryBaseMs, gatewayRetryMaxWaitMs } = runtime.config;
   let lastFailure: VendorFailure | undefined;

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
-import { checkMessagesFor, routeModel } from '../completions/completions.service';
+import { checkMessagesFor } from '../completions/completions.service';
 import type { LlmShared } from '../llm-shared';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
@@ -8,6 +8,7 @@ import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
+import { routeGatewayModel } from './model-not-found';
 
 type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
@@ -21,7 +22,7 @@ export interface AdmittedChat {
 
 /** Routes the model and each fallback once, checks what Anthropic's models need if any may answer; the model's vendor. */
 function checkModels(runtime: LlmShared, body: ChatBody): ProviderType {
-  const provider = routeModel(body.model);
+  const provider = routeGatewayModel(body.model);
   const fallbackProviders = checkFallbacks(runtime, body.fallbacks ?? []);
   if (provider === 'anthropic' || fallbackProviders.includes('anthropic')) {
     if ((body.n ?? 1) > 1) {
@@ -61,7 +62,7 @@ export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, 
 }
 
 /** Turns the request's reservation into what it spent. */
-export function finish(runtime: LlmShared, tenant: Tenant, chat: AdmittedChat): void {
+export function finish(runtime: LlmShared, tenant: Tenant, chat: Pick<AdmittedChat, 'log' | 'reservedUsd'>): void {
   if (!runtime.config.gatewayLimits) return;
   runtime.admissions.settled(tenant, chat.log.tokens);
   runtime.meters.add(tenant, {

@@ -5,7 +5,10 @@ import type { LlmShared } from '../llm-shared';
 import { parseChatBody } from './chat-request.schema';
 import { chatCompletion, formatUsd } from './chat.service';
 import { streamChat } from './chat-stream';
+import { embeddingsHandler } from '../embeddings/embeddings.router';
+import { responsesHandler } from '../responses/responses.router';
 import { listModels } from './models.service';
+import { retrieveModel } from './model-retrieve';
 import { singleCredential } from './single-credential';
 
 /** The OpenAI-compatible routes: the key headers or the single credential; errors in OpenAI's shape (`openAiErrors`, given to the shared stack). */
@@ -30,5 +33,10 @@ export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: Reque
   router.get('/models', ...auth, async (req, res) => {
     res.json(await listModels(deps.db, tenantOf(req)));
   });
+  router.get('/models/:model', ...auth, async (req, res) => {
+    res.json(await retrieveModel(deps.db, tenantOf(req), String(req.params.model)));
+  });
+  router.post('/responses', ...auth, responsesHandler(deps, runtime));
+  router.post('/embeddings', ...auth, embeddingsHandler(deps, runtime));
   return router;
 }

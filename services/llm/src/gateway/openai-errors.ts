@@ -1,4 +1,5 @@
 import type { AppError, ErrorShape } from '@platform/tenancy';
+import { ModelNotFoundError } from './model-not-found';
 
 const TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -17,13 +18,13 @@ const TYPES: Record<number, string> = {
  * common envelope.
  */
 export const openAiErrors: ErrorShape = {
-  paths: ['/v1/chat/completions', '/v1/models'],
+  paths: ['/v1/chat/completions', '/v1/models', '/v1/responses', '/v1/embeddings'],
   body: (error: AppError) => ({
     success: false,
     error: {
       message: error.message,
       type: TYPES[error.status] ?? 'api_error',
-      code: error.code,
+      code: error instanceof ModelNotFoundError ? 'model_not_found' : error.code,
       param: error.details?.[0]?.path ?? null,
       ...(error.details ? { details: error.details } : {}),
     },

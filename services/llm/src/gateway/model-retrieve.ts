@@ -1,0 +1,12 @@
+import type { Knex } from 'knex';
+import type { Tenant } from '@platform/tenancy';
+import { listModels } from './models.service';
+import { ModelNotFoundError } from './model-not-found';
+
+/** OpenAI's model object for one model of the project's list (GET /models), or 404 `model_not_found`. */
+export async function retrieveModel(db: Knex, tenant: Tenant, id: string) {
+  const { data } = await listModels(db, tenant);
+  const model = data.find((entry) => entry.id === id);
+  if (!model) throw new ModelNotFoundError(id);
+  return model;
+}
