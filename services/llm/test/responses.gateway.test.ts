@@ -74,19 +74,24 @@ describe('usage and cost of /v1/responses and /v1/embeddings', () => {
   it.each([
     ['gpt-4o-mini', GPT],
     ['claude-sonnet-4-5', CLAUDE],
-  ])('when %s answers whole and streamed, then both logs carry the same tokens and cost, and stats sum them', async (model, expected) => {
-    const project = await llm.projectWithVendors();
-    const sdk = sdkFor(server.url, project);
-    await sdk.responses.create({ model, input: 'hello there' });
-    const stream = await streamed(sdk, { model });
-    expect(stream.completed).toBe(true);
-    const logs = await logsOf(project, 2);
-    expect(logs).toHaveLength(2);
-    for (const log of logs) expect(log).toMatchObject({ model, status: 'success', error: null, ...expected });
-    const stats = await llm.api.get(`/v1/stats/${project.tenantId}/${project.projectId}`, { headers: project.headers });
-    expect(stats.body).toMatchObject({ totalRequests: 2, successfulRequests: 2 });
-    expect(stats.body.costUsd).toBeCloseTo(2 * expected.costUsd, 10);
-  });
+  ])(
+    'when %s answers whole and streamed, then both logs carry the same tokens and cost, and stats sum them',
+    async (model, expected) => {
+      const project = await llm.projectWithVendors();
+      const sdk = sdkFor(server.url, project);
+      await sdk.responses.create({ model, input: 'hello there' });
+      const stream = await streamed(sdk, { model });
+      expect(stream.completed).toBe(true);
+      const logs = await logsOf(project, 2);
+      expect(logs).toHaveLength(2);
+      for (const log of logs) expect(log).toMatchObject({ model, status: 'success', error: null, ...expected });
+      const stats = await llm.api.get(`/v1/stats/${project.tenantId}/${project.projectId}`, {
+        headers: project.headers,
+      });
+      expect(stats.body).toMatchObject({ totalRequests: 2, successfulRequests: 2 });
+      expect(stats.body.costUsd).toBeCloseTo(2 * expected.costUsd, 10);
+    },
+  );
 
   it('when embeddings answer, then the log has the input tokens and their cost, and stats count it', async () => {
     const project = await llm.projectWithVendors();
@@ -135,7 +140,8 @@ describe('retries and fallbacks on the new routes', () => {
       const body = { model: 'gpt-4o-mini', fallbacks: ['claude-haiku-4-5'] };
       const text = stream
         ? (await streamed(sdk, body)).text
-        : (await sdk.responses.create({ ...body, input: 'hello there' } as never) as OpenAI.Responses.Response).output_text;
+        : ((await sdk.responses.create({ ...body, input: 'hello there' } as never)) as OpenAI.Responses.Response)
+            .output_text;
       expect(text).toBe('anthropic says: hello there');
       const attempts = await logsOf(project, 4);
       expect(attempts.map((a) => `${a.model}:${a.status}`)).toEqual([

@@ -143,7 +143,10 @@ describe('the Responses translation for claude models', () => {
       tools: [{ name: 'get_weather', input_schema: { type: 'object' } }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'weather in Paris?' }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
     });
@@ -174,7 +177,10 @@ describe('embeddings.create through the OpenAI SDK', () => {
     const { data, response } = await sdkFor(server.url, project)
       .embeddings.create({ model: 'text-embedding-3-small', input: ['one', 'three'], encoding_format: 'float' })
       .withResponse();
-    expect(data.data.map((entry) => entry.embedding)).toEqual([expectedEmbedding('one', 8), expectedEmbedding('three', 8)]);
+    expect(data.data.map((entry) => entry.embedding)).toEqual([
+      expectedEmbedding('one', 8),
+      expectedEmbedding('three', 8),
+    ]);
     expect(data.usage).toEqual({ prompt_tokens: 6, total_tokens: 6 });
     // 6 tokens at text-embedding-3-small's 0.02 USD per million.
     expect(response.headers.get('x-llm-cost-usd')).toBe('0.00000012');
@@ -238,7 +244,10 @@ describe('models.retrieve and unknown models', () => {
   it.each([
     ['responses', (sdk: OpenAI) => sdk.responses.create({ model: 'llama-3', input: 'hi' })],
     ['responses streamed', (sdk: OpenAI) => sdk.responses.create({ model: 'llama-3', input: 'hi', stream: true })],
-    ['chat completions', (sdk: OpenAI) => sdk.chat.completions.create({ model: 'llama-3', messages: [{ role: 'user', content: 'hi' }] })],
+    [
+      'chat completions',
+      (sdk: OpenAI) => sdk.chat.completions.create({ model: 'llama-3', messages: [{ role: 'user', content: 'hi' }] }),
+    ],
     ['embeddings', (sdk: OpenAI) => sdk.embeddings.create({ model: 'llama-3', input: 'hi' })],
   ])('when %s names an unknown model, then 404 model_not_found, as OpenAI answers', async (_route, call) => {
     const sent = llm.openai.requests.length;

@@ -18,7 +18,11 @@ function checkEmbeddingModel(model: string, path: string): void {
   const provider = routeGatewayModel(model, path);
   if (provider === 'anthropic') {
     throw errors.validation(`Model "${model}" has no embeddings: Anthropic offers none`, [
-      { path, message: 'embeddings are answered by OpenAI models only (text-embedding-3-small, text-embedding-3-large, text-embedding-ada-002)' },
+      {
+        path,
+        message:
+          'embeddings are answered by OpenAI models only (text-embedding-3-small, text-embedding-3-large, text-embedding-ada-002)',
+      },
     ]);
   }
   if (!EMBEDDING_MODEL.test(model)) {

@@ -148,7 +148,14 @@ export const responsesRequestSchema = {
     "OpenAI's Responses request (text, function tools, text.format). Stateless: the gateway keeps no response (store: false semantics); `previous_response_id` and `item_reference` items are passed to OpenAI for gpt-* models (OpenAI keeps what the project's own key stored there) and refused for claude-* models. claude-* models are translated to Anthropic's Messages API. Unknown fields are dropped.",
   properties: {
     model: modelName,
-    input: { type: ['string', 'array'], minLength: 1, maxLength: 1_000_000, minItems: 1, maxItems: 2000, items: inputItem },
+    input: {
+      type: ['string', 'array'],
+      minLength: 1,
+      maxLength: 1_000_000,
+      minItems: 1,
+      maxItems: 2000,
+      items: inputItem,
+    },
     instructions: nullable('string', { maxLength: 1_000_000 }),
     tools: { type: 'array', maxItems: 128, items: functionTool },
     tool_choice: toolChoice,

@@ -15,7 +15,8 @@ function userContent(content: ResponsesInputItem['content']): OpenAI.Chat.ChatCo
   if (typeof content === 'string') return content;
   const parts: OpenAI.Chat.ChatCompletionContentPart[] = [];
   for (const part of content ?? []) {
-    if (part.type === 'input_image' && part.image_url) parts.push({ type: 'image_url', image_url: { url: part.image_url } });
+    if (part.type === 'input_image' && part.image_url)
+      parts.push({ type: 'image_url', image_url: { url: part.image_url } });
     else if (part.text) parts.push({ type: 'text', text: part.text });
   }
   return parts;
@@ -71,13 +72,16 @@ export function storedStateIn(body: ResponsesBody): string | null {
  * semantics), so the conversation must come whole as input items.
  */
 export function storedStateRefused(path: string) {
-  return errors.validation('This gateway keeps no responses (store: false): a claude model needs the whole conversation', [
-    {
-      path,
-      message:
-        'this gateway keeps no responses (store: false): a claude model needs the whole conversation as input items (with the AI SDK: providerOptions.openai.store = false)',
-    },
-  ]);
+  return errors.validation(
+    'This gateway keeps no responses (store: false): a claude model needs the whole conversation',
+    [
+      {
+        path,
+        message:
+          'this gateway keeps no responses (store: false): a claude model needs the whole conversation as input items (with the AI SDK: providerOptions.openai.store = false)',
+      },
+    ],
+  );
 }
 
 function responseFormat(body: ResponsesBody): ChatBody['response_format'] {

@@ -51,7 +51,11 @@ export async function openAiResponse(
 }
 
 const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response.failed']);
-const DELTAS = new Set(['response.output_text.delta', 'response.function_call_arguments.delta', 'response.refusal.delta']);
+const DELTAS = new Set([
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.refusal.delta',
+]);
 
 /**
  * OpenAI's Responses events, relayed as they come (read off the SDK's raw response like the chat

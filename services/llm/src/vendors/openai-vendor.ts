@@ -41,7 +41,8 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
     chat: (request, signal) => openAiChat(client, request, signal),
     chatStream: (request, signal) => openAiChatStream(client, request, signal),
     responses: (request, signal) => openAiResponse(client, request, signal),
-    responsesStream: (request, estimatedPrompt, signal) => openAiResponseStream(client, request, estimatedPrompt, signal),
+    responsesStream: (request, estimatedPrompt, signal) =>
+      openAiResponseStream(client, request, estimatedPrompt, signal),
     embeddings: (request, signal) => openAiEmbeddings(client, request, signal),
     async check(): Promise<void> {
       await client.models.list();

@@ -128,7 +128,11 @@ async function streamResponses(res: ServerResponse, plan: StreamPlan): Promise<v
       return;
     }
     if (plan.errorAfter !== undefined && sent === plan.errorAfter) {
-      await emit('error', { code: 'server_error', message: 'The server had an error while processing your request.', param: null });
+      await emit('error', {
+        code: 'server_error',
+        message: 'The server had an error while processing your request.',
+        param: null,
+      });
       res.end();
       return;
     }
