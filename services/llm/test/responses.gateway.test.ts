@@ -58,7 +58,7 @@ async function streamed(sdk: OpenAI, body: Record<string, unknown>) {
   let errorEvent: { message: string } | undefined;
   let completed = false;
   const raised = await (async () => {
-    for await (const event of stream as AsyncIterable<OpenAI.Responses.ResponseStreamEvent>) {
+    for await (const event of stream as unknown as AsyncIterable<OpenAI.Responses.ResponseStreamEvent>) {
       if (event.type === 'response.output_text.delta') text += event.delta;
       if (event.type === 'error') errorEvent = event;
       if (event.type === 'response.completed') completed = true;
@@ -237,5 +237,80 @@ describe('budgets and tenant isolation on the new routes', () => {
       expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
       expect((error as InstanceType<typeof OpenAI.PermissionDeniedError>).code).toBe('PROVIDER_NOT_CONFIGURED');
     }
+  });
+});
+
+describe('the new routes through the contract-checked test client', () => {
+  it('when /v1/responses is called, then 200, and 400, 401, 403 and 404 come in OpenAI’s shape', async () => {
+    const project = await llm.projectWithVendors();
+    const bare = await llm.svc.createProject();
+    const ok = await llm.api.post('/v1/responses', {
+      headers: project.headers,
+      body: { model: 'claude-haiku-4-5', input: [{ role: 'user', content: 'hi' }], max_output_tokens: 50 },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ object: 'response', status: 'completed', output_text: 'anthropic says: hi' });
+    const cases: [Record<string, string>, object, number, string][] = [
+      [project.headers, { model: 'gpt-4o', input: 'hi', temperature: 3 }, 400, 'VALIDATION_ERROR'],
+      [{ ...project.headers, 'x-secret-key': 'sk_wrong' }, { model: 'gpt-4o', input: 'hi' }, 401, 'UNAUTHORIZED'],
+      [bare.headers, { model: 'gpt-4o', input: 'hi' }, 403, 'PROVIDER_NOT_CONFIGURED'],
+      [project.headers, { model: 'llama-3', input: 'hi' }, 404, 'model_not_found'],
+    ];
+    for (const [headers, body, status, code] of cases) {
+      const res = await llm.api.post('/v1/responses', { headers, body });
+      expect([res.status, res.body.error.code]).toEqual([status, code]);
+    }
+  });
+
+  it('when /v1/embeddings is called, then 200, and 400, 401, 403 and 404 come in OpenAI’s shape', async () => {
+    const project = await llm.projectWithVendors();
+    const anthropicOnly = await llm.svc.createProject();
+    await llm.api.post('/v1/providers', {
+      headers: anthropicOnly.headers,
+      body: { providerType: 'anthropic', apiKey: 'sk-ant-test-valid-0123456789' },
+    });
+    const ok = await llm.api.post('/v1/embeddings', {
+      headers: project.headers,
+      body: { model: 'text-embedding-3-small', input: 'hi', encoding_format: 'base64' },
+    });
+    expect(ok.status).toBe(200);
+    expect(typeof ok.body.data[0].embedding).toBe('string');
+    const cases: [Record<string, string>, object, number, string][] = [
+      [project.headers, { model: 'gpt-4o', input: 'hi' }, 400, 'VALIDATION_ERROR'],
+      [
+        { ...project.headers, 'x-secret-key': 'sk_wrong' },
+        { model: 'text-embedding-3-small', input: 'hi' },
+        401,
+        'UNAUTHORIZED',
+      ],
+      [anthropicOnly.headers, { model: 'text-embedding-3-small', input: 'hi' }, 403, 'PROVIDER_NOT_CONFIGURED'],
+      [project.headers, { model: 'nomic-embed', input: 'hi' }, 404, 'model_not_found'],
+    ];
+    for (const [headers, body, status, code] of cases) {
+      const res = await llm.api.post('/v1/embeddings', { headers, body });
+      expect([res.status, res.body.error.code]).toEqual([status, code]);
+    }
+  });
+
+  it('when one model is looked up, then 200 for a listed one, 404 model_not_found otherwise, 401 without keys', async () => {
+    const project = await llm.projectWithVendors();
+    const ok = await llm.api.get('/v1/models/claude-haiku-4-5', { headers: project.headers });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({
+      id: 'claude-haiku-4-5',
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'anthropic',
+    });
+    const missing = await llm.api.get('/v1/models/gpt-unheard-of', { headers: project.headers });
+    expect([missing.status, missing.body.error.code, missing.body.error.type]).toEqual([
+      404,
+      'model_not_found',
+      'not_found_error',
+    ]);
+    const unauthorized = await llm.api.get('/v1/models/gpt-4o', {
+      headers: { ...project.headers, 'x-secret-key': 'sk_x' },
+    });
+    expect(unauthorized.status).toBe(401);
   });
 });
