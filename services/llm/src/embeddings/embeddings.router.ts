@@ -1,20 +1,18 @@
 import type { RequestHandler } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
 import { tenantOf } from '@platform/tenancy';
-import { formatUsd } from '../gateway/chat.service';
-import type { LlmShared } from '../llm-shared';
+import { formatUsd, type Gateway } from '../gateway/chat.service';
 import { parseEmbeddingsBody } from './embeddings-request.schema';
 import { createEmbeddings } from './embeddings.service';
 
 /** POST /embeddings: OpenAI's embeddings, float or base64, through the gateway's admission, attempts and usage. */
-export function embeddingsHandler(deps: Pick<ServiceDeps, 'db' | 'secrets'>, runtime: LlmShared): RequestHandler {
+export function embeddingsHandler(gateway: Gateway): RequestHandler {
   return async (req, res) => {
     const body = parseEmbeddingsBody(req.body);
     const controller = new AbortController();
     const onClose = () => controller.abort();
     res.on('close', onClose);
     try {
-      const { response, costUsd } = await createEmbeddings(deps, runtime, tenantOf(req), body, controller.signal);
+      const { response, costUsd } = await createEmbeddings(gateway, tenantOf(req), body, controller.signal);
       if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
       res.json(response);
     } finally {

@@ -1,15 +1,11 @@
-import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
-import { finish } from '../gateway/chat.service';
+import { finish, type Gateway } from '../gateway/chat.service';
 import { AttemptLog, firstSuccess } from '../gateway/chat-attempts';
 import { routeGatewayModel } from '../gateway/model-not-found';
-import type { LlmShared } from '../llm-shared';
 import { worstCaseCostUsd } from '../limits/limits.service';
 import { requireVendorClient } from '../providers/providers.service';
 import type { EmbeddingsRequest, EmbeddingsResult } from '../vendors/openai-embeddings';
 import type { EmbeddingsBody } from './embeddings-request.schema';
-
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 const EMBEDDING_MODEL = /^text-embedding-/;
 
@@ -38,37 +34,37 @@ function checkEmbeddingModel(model: string, path: string): void {
  * request, each attempt logged with its usage and cost.
  */
 export async function createEmbeddings(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: EmbeddingsBody,
   signal: AbortSignal,
 ): Promise<{ response: EmbeddingsResult['response']; costUsd: number | null }> {
   checkEmbeddingModel(body.model, 'model');
   const fallbacks = body.fallbacks ?? [];
-  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
+  const { gatewayMaxFallbacks } = gateway.settings;
+  if (fallbacks.length > gatewayMaxFallbacks) {
     throw errors.validation('Too many fallbacks', [
-      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
+      { path: 'fallbacks', message: `at most ${gatewayMaxFallbacks} fallback models` },
     ]);
   }
   fallbacks.forEach((model, i) => checkEmbeddingModel(model, `fallbacks.${i}`));
-  await requireVendorClient(deps, runtime, tenant, 'openai');
+  await requireVendorClient(gateway.vendors, tenant, 'openai');
   const { fallbacks: _fallbacks, ...request } = body;
   const models = [body.model, ...fallbacks];
-  const log = new AttemptLog(runtime, tenant, false);
+  const { limits } = gateway;
+  const log = new AttemptLog(gateway.logs, tenant, false);
   // The input's JSON characters, each counted a token, bound what it costs; nothing is output.
   const sized = { messages: [{ input: body.input }], max_tokens: 0 };
-  const reservedUsd = runtime.config.gatewayLimits
+  const reservedUsd = limits.enabled
     ? (
-        await runtime.admissions.admit(tenant, (_defaults, budgeted) =>
-          worstCaseCostUsd(sized, models, runtime.config.defaultMaxTokens, budgeted),
+        await limits.admissions.admit(tenant, (_defaults, budgeted) =>
+          worstCaseCostUsd(sized, models, limits.defaultMaxTokens, budgeted),
         )
       ).reservedUsd
     : 0;
   try {
     const done = await firstSuccess<EmbeddingsResult, EmbeddingsRequest>(
-      deps,
-      runtime,
+      gateway,
       tenant,
       log,
       models,
@@ -79,6 +75,6 @@ export async function createEmbeddings(
     log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
     return { response: done.value.response, costUsd: log.costUsd };
   } finally {
-    finish(runtime, tenant, { log, reservedUsd });
+    finish(limits, tenant, { log, reservedUsd });
   }
 }

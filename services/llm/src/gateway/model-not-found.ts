@@ -9,7 +9,12 @@ import type { ProviderType } from '../vendors/vendor-types';
 export class ModelNotFoundError extends AppError {
   constructor(model: string, path = 'model') {
     super('NOT_FOUND', `The model \`${model}\` does not exist or you do not have access to it.`, {
-      details: [{ path, message: `"${model}" is not a known model (gpt-*, o1*, o3*, o4*, chatgpt-*, claude-* or text-embedding-*)` }],
+      details: [
+        {
+          path,
+          message: `"${model}" is not a known model (gpt-*, o1*, o3*, o4*, chatgpt-*, claude-* or text-embedding-*)`,
+        },
+      ],
     });
   }
 }

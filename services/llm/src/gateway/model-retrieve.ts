@@ -1,5 +1,6 @@
+import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import type { Tenant } from '@platform/tenancy';
+import { tenantOf, type Tenant } from '@platform/tenancy';
 import { listModels } from './models.service';
 import { ModelNotFoundError } from './model-not-found';
 
@@ -9,4 +10,11 @@ export async function retrieveModel(db: Knex, tenant: Tenant, id: string) {
   const model = data.find((entry) => entry.id === id);
   if (!model) throw new ModelNotFoundError(id);
   return model;
+}
+
+/** GET /models/{model}. */
+export function retrieveModelHandler(db: Knex): RequestHandler {
+  return async (req, res) => {
+    res.json(await retrieveModel(db, tenantOf(req), String(req.params.model)));
+  };
 }

@@ -1,15 +1,11 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
 import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
 import { failureOf, firstSuccess } from '../gateway/chat-attempts';
-import { finish, formatUsd } from '../gateway/chat.service';
-import type { LlmShared } from '../llm-shared';
+import { finish, formatUsd, type Gateway } from '../gateway/chat.service';
 import type { ResponsesEvent, ResponsesStream } from '../vendors/openai-responses';
 import type { ResponsesBody } from './responses-request.schema';
 import { admitResponses, attemptStream } from './responses.service';
-
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 /** Writes one event; later events of one event-loop turn leave in one write (as the chat stream does). */
 function send(res: Response, type: string, json: string): boolean {
@@ -25,10 +21,10 @@ const drained = async (res: Response) => {
 };
 
 /** An open stream slot of this replica for the project, or 429 naming which bound is full. */
-function takeStreamSlot(runtime: LlmShared, tenant: Tenant): () => void {
-  const release = runtime.streams.tryAcquire(tenant.projectId);
+function takeStreamSlot({ streams, settings }: Gateway, tenant: Tenant): () => void {
+  const release = streams.tryAcquire(tenant.projectId);
   if (release) return release;
-  const projectFull = runtime.streams.holding(tenant.projectId) >= runtime.config.gatewayMaxStreamsPerProject;
+  const projectFull = streams.holding(tenant.projectId) >= settings.gatewayMaxStreamsPerProject;
   const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
   throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
 }
@@ -41,13 +37,12 @@ function takeStreamSlot(runtime: LlmShared, tenant: Tenant): () => void {
  * leaving stops the vendor call), and the cost goes as the `x-llm-cost-usd` trailer.
  */
 export async function streamResponse(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: ResponsesBody,
   res: Response,
 ): Promise<void> {
-  const releaseStream = takeStreamSlot(runtime, tenant);
+  const releaseStream = takeStreamSlot(gateway, tenant);
   const controller = new AbortController();
   let clientLeft = false;
   const onClose = () => {
@@ -56,13 +51,12 @@ export async function streamResponse(
     controller.abort();
   };
   res.on('close', onClose);
-  const deadline = setTimeout(() => controller.abort(), runtime.config.gatewayStreamMaxMs).unref();
+  const deadline = setTimeout(() => controller.abort(), gateway.settings.gatewayStreamMaxMs).unref();
   try {
-    const chat = await admitResponses(deps, runtime, tenant, body);
+    const chat = await admitResponses(gateway, tenant, body);
     try {
       const done = await firstSuccess(
-        deps,
-        runtime,
+        gateway,
         tenant,
         chat.log,
         chat.models,
@@ -92,7 +86,7 @@ export async function streamResponse(
         res.end();
       }
     } finally {
-      finish(runtime, tenant, chat);
+      finish(gateway.limits, tenant, chat);
     }
   } finally {
     clearTimeout(deadline);

@@ -1,9 +1,7 @@
-import type { ServiceDeps } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
-import { admitChat, finish, type AdmittedChat } from '../gateway/chat.service';
+import { admitChat, finish, type AdmittedChat, type Gateway } from '../gateway/chat.service';
 import { firstSuccess } from '../gateway/chat-attempts';
 import { routeGatewayModel } from '../gateway/model-not-found';
-import type { LlmShared } from '../llm-shared';
 import { estimatePromptTokens, type ChatRequest } from '../vendors/chat-types';
 import type { ResponsesRequest, ResponsesResult, ResponsesStream } from '../vendors/openai-responses';
 import { providerOfModel } from '../vendors/routing';
@@ -13,23 +11,16 @@ import { responseOfChat } from './response-object';
 import type { ResponsesBody } from './responses-request.schema';
 import { storedStateIn, storedStateRefused, toChatBody } from './responses-to-chat';
 
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
-
 /**
  * Admits a Responses request exactly as a chat request (the same limits, reservation, fallbacks
  * and attempt log), from the Chat Completions request it amounts to. A request that continues a
  * response OpenAI stored can only go to OpenAI: a claude model is refused, claude fallbacks skipped.
  */
-export async function admitResponses(
-  deps: Deps,
-  runtime: LlmShared,
-  tenant: Tenant,
-  body: ResponsesBody,
-): Promise<AdmittedChat> {
+export async function admitResponses(gateway: Gateway, tenant: Tenant, body: ResponsesBody): Promise<AdmittedChat> {
   const provider = routeGatewayModel(body.model);
   const stored = storedStateIn(body);
   if (stored && provider === 'anthropic') throw storedStateRefused(stored);
-  const chat = await admitChat(deps, runtime, tenant, toChatBody(body));
+  const chat = await admitChat(gateway, tenant, toChatBody(body));
   if (stored) chat.models = chat.models.filter((model) => providerOfModel(model) === 'openai');
   return chat;
 }
@@ -67,20 +58,19 @@ export async function attemptStream(
 
 /** A whole Response, with what it cost (null for a model without a price). */
 export async function createResponse(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: ResponsesBody,
   signal: AbortSignal,
 ): Promise<{ response: ResponsesResult['response']; costUsd: number | null }> {
-  const chat = await admitResponses(deps, runtime, tenant, body);
+  const chat = await admitResponses(gateway, tenant, body);
   try {
-    const done = await firstSuccess(deps, runtime, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
+    const done = await firstSuccess(gateway, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
       attempt(body, client, r, signal),
     );
     chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
     return { response: done.value.response, costUsd: chat.log.costUsd };
   } finally {
-    finish(runtime, tenant, chat);
+    finish(gateway.limits, tenant, chat);
   }
 }
