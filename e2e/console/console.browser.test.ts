@@ -153,6 +153,8 @@ run('the web console', () => {
       state.projectId = page.url().split('/projects/')[1];
       state.publicKey = (await page.getByTestId('public-key').first().textContent()) ?? undefined;
       await expectAccessible();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-project.png') });
       // The secret is not on the project page: it was shown once.
       expect(await page.content()).not.toContain(state.secretKey);
     });
@@ -180,6 +182,25 @@ run('the web console', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     });
   }, 120_000);
+
+  it('sends a notification and watches it arrive in the live inbox', async () => {
+    await step('notifications', async () => {
+      await visit(`/orgs/${state.orgId}/projects/${state.projectId}`);
+      await page.getByRole('link', { name: 'Notifications' }).click();
+      await page.getByRole('heading', { name: 'Notifications', level: 1 }).waitFor();
+      await expectAccessible();
+      await page.getByLabel('User id to watch').fill('user-1');
+      await page.getByRole('button', { name: 'Watch' }).click();
+      await page.getByText(/Stream open/).waitFor();
+      await page.getByLabel('To user (id; empty: everyone)').fill('user-1');
+      await page.getByLabel('Title').fill('Your order shipped');
+      await page.getByLabel('Message').fill('It is on its way');
+      await page.getByRole('button', { name: 'Send notification' }).click();
+      await page.getByTestId('live-inbox').getByText('Your order shipped').waitFor();
+      await page.getByRole('cell', { name: 'Your order shipped' }).waitFor();
+      await expectAccessible();
+    });
+  }, 60_000);
 
   it('invites a viewer who accepts and sees no button that would write', async () => {
     await step('invite', async () => {

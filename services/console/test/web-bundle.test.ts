@@ -22,6 +22,8 @@ describe('the web console bundle', () => {
     expect(lazy.length).toBeGreaterThanOrEqual(5);
     const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
     expect(html).toContain(`src="/${built.entry}"`);
+    expect(built.entry).toMatch(/^assets\/main-/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/main-[^"]+\.css"/);
     // No inline script: the page's Content-Security-Policy allows only the console's own files.
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   }, 120_000);

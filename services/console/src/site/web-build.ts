@@ -14,11 +14,12 @@ function newestChange(dir: string): number {
   return newest;
 }
 
-/** Whether the built pages are missing or older than any source file. */
+/** Whether the built pages are missing or older than any source file or this builder. */
 export function webBuildIsStale(outDir = WEB_BUILT): boolean {
   const index = path.join(outDir, 'index.html');
   if (!existsSync(index)) return true;
-  return newestChange(path.join(WEB_SOURCE, 'src')) > statSync(index).mtimeMs;
+  const newest = Math.max(newestChange(path.join(WEB_SOURCE, 'src')), statSync(__filename).mtimeMs);
+  return newest > statSync(index).mtimeMs;
 }
 
 const page = (script: string, styles: string[]) => `<!doctype html>
@@ -67,9 +68,11 @@ export async function buildWeb(outDir = WEB_BUILT): Promise<{ entry: string; fil
   });
   const outputs = Object.entries(result.metafile.outputs);
   const relative = (file: string) => path.relative(outDir, path.resolve(WEB_SOURCE, file)).split(path.sep).join('/');
-  const entry = outputs.find(([, meta]) => meta.entryPoint)?.[0];
+  // Pages loaded on demand are entry points of their own in the metafile: the page's is main.tsx.
+  const entry = outputs.find(([, meta]) => meta.entryPoint?.endsWith('src/main.tsx'))?.[0];
   if (!entry) throw new Error('web build made no entry');
-  const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => relative(file));
+  const entryCss = result.metafile.outputs[entry]?.cssBundle;
+  const styles = entryCss ? [relative(entryCss)] : [];
   writeFileSync(path.join(outDir, 'index.html'), page(relative(entry), styles));
   // What the first page load fetches: the entry and what it imports statically, not the pages loaded on demand.
   const initial = new Set<string>();

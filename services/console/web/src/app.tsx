@@ -19,6 +19,8 @@ const DevInbox = lazy(() => import('./pages/dev-inbox').then((m) => m.DevInbox))
 const Organisations = lazy(() => import('./pages/organisations').then((m) => m.Organisations));
 const Organisation = lazy(() => import('./pages/organisation').then((m) => m.Organisation));
 const Project = lazy(() => import('./pages/project').then((m) => m.Project));
+const Users = lazy(() => import('./pages/users').then((m) => m.Users));
+const Notifications = lazy(() => import('./pages/notifications').then((m) => m.Notifications));
 
 function Header() {
   const me = useMe();
@@ -88,6 +90,8 @@ export function App() {
               <Route path="/dev-inbox" component={DevInbox} />
               <Route path="/orgs/:orgId" component={Organisation} />
               <Route path="/orgs/:orgId/projects/:projectId" component={Project} />
+              <Route path="/orgs/:orgId/projects/:projectId/notifications" component={Notifications} />
+              <Route path="/orgs/:orgId/projects/:projectId/users" component={Users} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

@@ -34,6 +34,10 @@ export function Project() {
         <Erasure project={project.data} />
       ) : (
         <>
+          <nav aria-label="Project services" class="actions">
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/users`}>Users</a>
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/notifications`}>Notifications</a>
+          </nav>
           {may(role).readKeys && <Keys path={path} role={role} />}
           <Endpoints path={path} />
           <ProjectSettings path={path} role={role} />
