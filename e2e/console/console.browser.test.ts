@@ -54,7 +54,7 @@ run('the web console', () => {
     await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async () => {
       const axe = (
-        window as unknown as {
+        globalThis as unknown as {
           axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
         }
       ).axe;
@@ -177,7 +177,7 @@ run('the web console', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await visit(`/orgs/${state.orgId}/projects/${state.projectId}`);
       await page.getByRole('heading', { name: 'Keys' }).waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       expect(overflow).toBeLessThanOrEqual(0);
       await page.setViewportSize({ width: 1280, height: 800 });
     });
@@ -200,7 +200,30 @@ run('the web console', () => {
       await page.getByRole('cell', { name: 'Your order shipped' }).waitFor();
       await expectAccessible();
     });
-  }, 60_000);
+    await step('users', async () => {
+      // An end user of the project, registered by the builder's app with the project's keys.
+      const client = createClient({
+        urls: { auth: platform.serviceUrl('auth') },
+        keys: {
+          apiKey: state.publicKey!,
+          secretKey: state.secretKey!,
+          tenantId: state.orgId!,
+          projectId: state.projectId!,
+        },
+      });
+      const registered = await client.auth.postRegister({ body: { email: 'grace@example.com', password: PASSWORD } });
+      expect(registered.response.status).toBe(201);
+      await visit(`/orgs/${state.orgId}/projects/${state.projectId}/users`);
+      await page.getByLabel('Search by e-mail (starts with)').fill('grace');
+      await page.getByLabel('Search by e-mail (starts with)').press('Enter');
+      await page.getByRole('button', { name: 'grace@example.com' }).click();
+      await page.getByRole('article', { name: 'User grace@example.com' }).waitFor();
+      await expectAccessible();
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('button', { name: 'Enable' }).waitFor();
+      await page.getByRole('cell', { name: 'disabled' }).waitFor();
+    });
+  }, 90_000);
 
   it('invites a viewer who accepts and sees no button that would write', async () => {
     await step('invite', async () => {
