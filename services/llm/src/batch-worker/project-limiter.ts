@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ownerKey, ownerOf } from '@platform/db';
+import { tenantKey, tenantOfRow } from '@platform/db';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
 import {
   leaseSlots,
@@ -67,7 +68,7 @@ interface ProjectSlots {
 export class ProjectLimiter {
   private readonly holder = randomUUID();
   private readonly projects = new Map<string, ProjectSlots>();
-  private renewTimer?: NodeJS.Timeout;
+  private stopRenewals?: StopFunction;
   private closed = false;
   private abandoned = false;
   private readonly pollMs: number;
@@ -86,8 +87,13 @@ export class ProjectLimiter {
   }
 
   start(): void {
-    this.renewTimer = setInterval(() => void this.renew(), this.options.renewMs);
-    this.renewTimer.unref();
+    this.stopRenewals = startRecurringJob({
+      name: 'batch concurrency slot renewal',
+      intervalMs: this.options.renewMs,
+      firstRunMs: this.options.renewMs,
+      logger: this.logger,
+      run: () => this.renew(),
+    });
   }
 
   /**
@@ -134,7 +140,7 @@ export class ProjectLimiter {
   /** A clean stop, once no call runs any more: every lease is given back at once. */
   async releaseAll(): Promise<void> {
     this.close();
-    clearInterval(this.renewTimer);
+    await this.stopRenewals?.();
     this.projects.clear();
     await releaseAllSlots(this.db, this.holder);
   }
@@ -143,12 +149,13 @@ export class ProjectLimiter {
   abandon(): void {
     this.abandoned = true;
     this.close();
-    clearInterval(this.renewTimer);
+    // A renewal in flight is not waited for: with the projects dropped, its answer changes nothing.
+    void this.stopRenewals?.();
     this.projects.clear();
   }
 
   private stateOf(tenant: Tenant): ProjectSlots {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     let state = this.projects.get(key);
     if (!state) {
       state = { tenant, slots: [], validUntil: 0, version: 0, active: 0, waiting: [], leasing: false };
@@ -268,7 +275,7 @@ export class ProjectLimiter {
     if (state.slots.length || state.active || state.waiting.length || state.leasing) return;
     clearTimeout(state.pollTimer);
     clearTimeout(state.trimTimer);
-    const key = ownerKey(state.tenant);
+    const key = tenantKey(state.tenant);
     if (this.projects.get(key) === state) this.projects.delete(key);
   }
 
@@ -292,10 +299,10 @@ export class ProjectLimiter {
       this.logger.warn('batch concurrency slots could not be renewed', { error: String(error) });
       return;
     }
-    const still = new Set(kept.map((s) => `${ownerKey(ownerOf(s))}/${s.slot}`));
+    const still = new Set(kept.map((s) => `${tenantKey(tenantOfRow(s))}/${s.slot}`));
     let lost = 0;
     for (const [state, before] of sent) {
-      const isKept = (slot: number) => still.has(`${ownerKey(state.tenant)}/${slot}`);
+      const isKept = (slot: number) => still.has(`${tenantKey(state.tenant)}/${slot}`);
       // Slots leased while the statement ran were not in it; they expire later than the rest.
       const gone = state.slots.filter((slot) => before.slots.has(slot) && !isKept(slot));
       const unchanged = state.version === before.version;
