@@ -4,7 +4,9 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
 import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { anonymousHandlers } from './anonymous/anonymous.router';
 import { auditHandlers } from './audit/audit.router';
+import { emailSignInHandlers } from './email-sign-in/email-sign-in.router';
 import { jwksHandler } from './jwks/jwks.router';
 import { mfaHandlers } from './mfa/mfa.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
@@ -37,10 +39,16 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const audit = auditHandlers(db);
   const mfa = mfaHandlers({ db, secrets: deps.secrets, issuer });
   const passkeys = passkeyHandlers({ db, issuer });
+  const anonymous = anonymousHandlers(db, relay, issuer);
+  const emailSignIn = emailSignInHandlers(db, relay, issuer, { minMs: config.forgotPasswordMinMs, logger });
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
   router.post('/login', keys, limits('login'), sessions.login);
+  router.post('/anonymous', keys, limits('anonymous'), anonymous.signIn);
+  router.post('/me/convert', keys, bearer, anonymous.convert);
+  router.post('/otp', keys, limits('otp'), emailSignIn.request);
+  router.post('/otp/verify', keys, limits('otp-verify'), emailSignIn.verify);
   router.post('/refresh-token', keys, sessions.refresh);
   router.post('/logout', keys, sessions.logout);
   router.post('/forgot-password', keys, limits('forgot-password'), passwords.forgot);

@@ -318,7 +318,7 @@ export interface paths {
         };
         /**
          * The project's security audit trail (project keys)
-         * @description Security events of every user of the project, newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.
+         * @description Security events of every user of the project, newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.
          */
         get: operations["getEvents"];
         put?: never;
@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * One user's security audit trail (project keys)
-         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. An unknown user (or one of another project) is 404.
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. An unknown user (or one of another project) is 404.
          */
         get: operations["getUsersByUserIdEvents"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         };
         /**
          * The signed-in user's own security history
-         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getMeEvents"];
         put?: never;
@@ -731,6 +731,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in without signing up
+         * @description When the project setting anonymousSignIn is true: creates a user with no e-mail and no password and a first session; the access token carries is_anonymous true. The user keeps their id when they later sign up (POST /me/convert, or a provider through GET /authorize). Anonymous users who never sign up are deleted after AUTH_ANONYMOUS_MAX_AGE_DAYS, with auth.user.deleted so that every service erases their data. 403 FORBIDDEN when the project does not enable it. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postAnonymous"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up the anonymous user with an e-mail and password
+         * @description The anonymous user of the token becomes a normal user with the same id and data. Writes auth.user.registered (with a verification link when the project requires verified e-mails). Answers with an access token for the same session without is_anonymous. 409 CONFLICT when the user has already signed up, 409 USER_ALREADY_EXISTS when the e-mail is another user's.
+         */
+        post: operations["postMeConvert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sign-in link and code by e-mail
+         * @description Writes auth.sign-in.requested: the Mailer sends the project's auth.sign-in template (locale variants as for verification e-mails) with a link (<appUrl>/sign-in?token=...) and a six-digit code. Either works once, for 10 minutes; a new request makes earlier ones stop working; only their hashes are stored. An address without an account gets one when it signs in, unless the project setting emailSignUp is false. The answer is the same, in about the same time, whether or not the address has an account. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/otp/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the e-mailed link or code
+         * @description Send {token} (from the link) or {email, code}. Signs in as POST /login does (same session, tokens and MFA challenge when the user has a second factor); the e-mail counts as verified. A wrong, used or expired link or code is 401 INVALID_CREDENTIALS; a wrong code counts toward the e-mail's lockout like a wrong password (423 ACCOUNT_LOCKED with Retry-After). A disabled user is 403. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postOtpVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -754,9 +834,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -829,9 +911,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -893,7 +977,7 @@ export interface components {
             /** @description Readable label from the User-Agent, e.g. "Chrome on macOS" */
             deviceLabel: string;
             /** @enum {string} */
-            method: "password" | "registration" | "mfa" | "passkey";
+            method: "password" | "registration" | "mfa" | "passkey" | "anonymous" | "email_code" | "oidc";
             /**
              * @description Assurance level, also the aal claim
              * @enum {string}
@@ -920,7 +1004,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "sign_up" | "sign_in" | "sign_in_failed" | "lockout" | "refresh_token_reused" | "password_changed" | "password_reset" | "email_verified" | "session_ended" | "mfa_enrolled" | "mfa_removed" | "mfa_challenge_failed" | "recovery_code_used" | "passkey_added" | "passkey_removed";
+            type: "sign_up" | "sign_in" | "sign_in_failed" | "lockout" | "refresh_token_reused" | "password_changed" | "password_reset" | "email_verified" | "session_ended" | "mfa_enrolled" | "mfa_removed" | "mfa_challenge_failed" | "recovery_code_used" | "passkey_added" | "passkey_removed" | "anonymous_converted" | "sign_in_code_sent" | "identity_linked" | "identity_unlinked" | "oidc_provider_changed";
             /** @description null for a failed sign-in with an email of no account */
             userId: string | null;
             /** @description The session concerned (or the one that acted) */
@@ -1021,9 +1105,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -1075,6 +1161,14 @@ export interface components {
                 use: "sig";
             }[];
         };
+        Converted: {
+            /** @constant */
+            success: true;
+            user: components["schemas"]["User"];
+            /** @description RS256 JWT for the same session (sid), is_anonymous false */
+            accessToken: string;
+        };
+        OtpSignInResult: components["schemas"]["Session"] | components["schemas"]["MfaChallenge"];
     };
     responses: never;
     parameters: never;
@@ -2525,7 +2619,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -2592,7 +2686,7 @@ export interface operations {
     getUsersByUserIdEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -2671,7 +2765,7 @@ export interface operations {
     getMeEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -4118,6 +4212,314 @@ export interface operations {
             };
         };
     };
+    postAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Free-form key/value object */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in anonymously */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeConvert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description 8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Converted"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOtp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent when the address can sign in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOtpVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the e-mailed link */
+                    token?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description The six digits of the e-mail, with the e-mail */
+                    code?: string;
+                } & (unknown & (unknown | (unknown & unknown)));
+            };
+        };
+        responses: {
+            /** @description Signed in, or an MFA challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpSignInResult"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** Each operation's method, path and security requirements, by the client's method name. */
@@ -4713,5 +5115,54 @@ export const operations = {
     "method": "get",
     "path": "/.well-known/jwks.json",
     "security": []
+  },
+  "postAnonymous": {
+    "method": "post",
+    "path": "/anonymous",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postMeConvert": {
+    "method": "post",
+    "path": "/me/convert",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postOtp": {
+    "method": "post",
+    "path": "/otp",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postOtpVerify": {
+    "method": "post",
+    "path": "/otp/verify",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
   }
 } as const;
