@@ -3,6 +3,7 @@ import { buildContractDocument, json, type OperationDefinition } from '@platform
 import { BEARER, Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
 import { anonymousOperations } from './anonymous/anonymous.openapi';
 import { eventPageResponse } from './audit/audit.responses';
+import { oidcOperations } from './oidc/oidc.openapi';
 import { emailSignInOperations } from './email-sign-in/email-sign-in.openapi';
 import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';
@@ -535,6 +536,7 @@ const listed: OperationDefinition[] = [
   },
   ...anonymousOperations(RATE_LIMITED),
   ...emailSignInOperations(RATE_LIMITED),
+  ...oidcOperations(RATE_LIMITED, BEARER_OPTIONAL_KEYS),
 ];
 
 /** Where a token issued under requireMfa (scp "mfa_enroll") is accepted; every other bearer route refuses it. */
@@ -587,12 +589,17 @@ export const openapi = withRetryAfter(
       {
         name: 'sessions',
         description: 'Login, token refresh and logout',
-        paths: ['/login', '/refresh-token', '/logout', '/anonymous', '/otp'],
+        paths: ['/login', '/refresh-token', '/logout', '/anonymous', '/otp', '/authorize', '/callback', '/token'],
       },
       {
         name: 'passkeys',
         description: 'WebAuthn passkeys: registration, sign-in and management',
         paths: ['/passkeys'],
+      },
+      {
+        name: 'providers',
+        description: 'OpenID Connect providers of the project',
+        paths: ['/oidc'],
       },
       { name: 'profile', description: "The signed-in user's own account", paths: ['/me'] },
       { name: 'users', description: "Lookups across the project's users", paths: ['/users'] },
