@@ -1,8 +1,9 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { AUTH_EVENTS } from '@platform/events';
+import { AUTH_EVENTS, type UserDeletedData } from '@platform/events';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../../notifications/src';
+import { userErasureHandler } from '../../notifications/src/notifications/user-erasure';
 import { pruneAnonymousUsers } from '../src/anonymous/anonymous.prune';
 import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './helpers';
 
@@ -163,7 +164,7 @@ describe('anonymous users prune', () => {
 });
 
 describe("an anonymous user's token in another service", () => {
-  it('when it calls the notifications inbox, then it is accepted as that user', async () => {
+  it('when it calls the notifications inbox, then it is accepted as that user, and pruning erases its notifications there', async () => {
     const notifications = await createTestService(notificationsService);
     try {
       // The same project in the other service's platform directory (each test service has its own).
@@ -183,8 +184,36 @@ describe("an anonymous user's token in another service", () => {
         .set('authorization', `Bearer ${anon.accessToken}`);
       expect(inbox.status).toBe(200);
       expect(JSON.stringify(inbox.body)).toContain(created.body.id);
+
+      // Pruned: the event auth writes makes the other service erase what it holds of the user.
+      await svc.deps
+        .db('users')
+        .where({ id: anon.user.id })
+        .update({ anonymous_since: svc.deps.db.raw("now() - interval '400 days'") });
+      await pruneAnonymousUsers(svc.deps.db, { maxAgeMs: 365 * 24 * 3600_000, intervalMs: 1000, batchSize: 10 });
+      const deleted = (await outboxEvents<UserDeletedData>(svc.deps.db, project, AUTH_EVENTS.userDeleted)).find(
+        (e) => e.data.userId === anon.user.id,
+      );
+      expect(deleted).toBeDefined();
+      await userErasureHandler(notifications.deps)(deleted!);
+      const rows = await notifications.deps.db('notifications').where({ user_id: anon.user.id });
+      expect(rows).toEqual([]);
     } finally {
       await notifications.close();
     }
+  });
+});
+
+describe('requests anonymous sign-in refuses', () => {
+  it('when keys are missing or the body is malformed, then 401 or 400', async () => {
+    expect((await api.post('/anonymous', { body: {} })).status).toBe(401);
+    expect((await api.post('/anonymous', { headers: project.headers, body: { metadata: 'x' } })).status).toBe(400);
+    const anon = (await anonymous()).body;
+    const bad = await api.post('/me/convert', {
+      headers: project.headers,
+      bearer: anon.accessToken,
+      body: { email: 'not-an-email', password: PASSWORD },
+    });
+    expect(bad.status).toBe(400);
   });
 });

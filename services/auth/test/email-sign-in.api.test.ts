@@ -180,3 +180,16 @@ describe('rate limits of /v1/otp', () => {
     expect((await send(p, uniqueEmail())).status).toBe(429);
   });
 });
+
+describe('requests e-mail sign-in refuses', () => {
+  it('when keys are missing, then 401; when the user is disabled, then the right code is 403', async () => {
+    expect((await api.post('/otp', { body: { email: uniqueEmail() } })).status).toBe(401);
+    const { user } = await registerUser(api, project);
+    await requestCode(user.email);
+    const { code } = await mailTo(user.email);
+    await api.post(`/users/${user.id}/disable`, { headers: project.headers });
+    const res = await verify({ email: user.email, code });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('FORBIDDEN');
+  });
+});

@@ -409,3 +409,75 @@ describe('issuers at private addresses', () => {
     }
   });
 });
+
+describe('requests the provider endpoints refuse', () => {
+  it('when keys or a bearer are missing, then 401 everywhere they are needed', async () => {
+    expect((await api.get('/oidc/providers')).status).toBe(401);
+    expect((await api.post('/oidc/providers', { body: { name: 'x', preset: 'google', clientId: 'c' } })).status).toBe(
+      401,
+    );
+    expect((await api.get('/oidc/providers/idp')).status).toBe(401);
+    expect((await api.patch('/oidc/providers/idp', { body: { clientId: 'c' } })).status).toBe(401);
+    expect((await api.delete('/oidc/providers/idp')).status).toBe(401);
+    expect((await api.get('/me/identities')).status).toBe(401);
+    expect(
+      (await api.post('/me/identities', { headers: project.headers, body: { provider: 'idp', redirectTo: APP } }))
+        .status,
+    ).toBe(401);
+    expect((await api.delete('/me/identities/x')).status).toBe(401);
+    expect((await api.post('/token', { body: { code: 'c', codeVerifier: pkce().verifier } })).status).toBe(401);
+  });
+
+  it('when a name or body is malformed, then 400', async () => {
+    expect((await api.get('/oidc/providers/Not%20A%20Name', { headers: project.headers })).status).toBe(400);
+    expect(
+      (await api.patch('/oidc/providers/Not%20A%20Name', { headers: project.headers, body: { clientId: 'c' } })).status,
+    ).toBe(400);
+    expect((await api.patch('/oidc/providers/idp', { headers: project.headers, body: {} })).status).toBe(400);
+    expect((await api.delete('/oidc/providers/Not%20A%20Name', { headers: project.headers })).status).toBe(400);
+    expect(
+      (await api.post('/token', { headers: project.headers, body: { code: 'c', codeVerifier: 'short' } })).status,
+    ).toBe(400);
+  });
+
+  it('when the callback names no flow of this service, then 400; with the flow cookie and a wrong state, the app URL', async () => {
+    const lost = await api.get('/callback', { query: { state: 'unknown', code: 'x' } });
+    expect(lost.status).toBe(400);
+    const started = await api.get('/authorize', {
+      query: { api_key: project.apiKey, provider: 'idp', redirect_to: APP, code_challenge: pkce().challenge },
+    });
+    expect(started.status).toBe(302);
+    const cookie = (started.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    expect(cookie).toMatch(/^platform_oidc_flow=/);
+    const back = await api.get('/callback', { query: { state: 'forged', code: 'x' }, headers: { cookie } });
+    expect(back.status).toBe(302);
+    expect(new URL(back.headers.location).searchParams.get('error')).toBe('invalid_state');
+  });
+
+  it('when the tenant is suspended, then /authorize is 403', async () => {
+    const p = await svc.createProject({ allowedRedirectUrls: [APP] });
+    await svc.deps.platformDb('tenants').where({ id: p.tenantId }).update({ suspended_at: new Date() });
+    const res = await api.get('/authorize', {
+      query: { api_key: p.apiKey, provider: 'idp', redirect_to: APP, code_challenge: pkce().challenge },
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it('when the user is disabled between the callback and the exchange, then /token is 403', async () => {
+    const { challenge, verifier } = pkce();
+    const landed = await throughProvider(authorizeUrl(project, challenge), 'alice');
+    const alice = await svc.deps.db('users').where({ project_id: project.projectId, email: 'alice@idp.test' }).first();
+    await api.post(`/users/${alice.id}/disable`, { headers: project.headers });
+    try {
+      const res = await api.post('/token', {
+        headers: project.headers,
+        body: { code: landed.searchParams.get('code')!, codeVerifier: verifier },
+      });
+      expect(res.status).toBe(403);
+      const again = await throughProvider(authorizeUrl(project, pkce().challenge), 'alice');
+      expect(again.searchParams.get('error')).toBe('account_disabled');
+    } finally {
+      await api.post(`/users/${alice.id}/enable`, { headers: project.headers });
+    }
+  });
+});
