@@ -1,6 +1,13 @@
 /** The Authentication service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { BEARER, Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import {
+  buildContractDocument,
+  json,
+  type OperationDefinition,
+  BEARER,
+  KEYS,
+  KEYS_AND_BEARER,
+} from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { anonymousOperations } from './anonymous/anonymous.openapi';
 import { eventPageResponse } from './audit/audit.responses';
 import { oidcOperations } from './oidc/oidc.openapi';

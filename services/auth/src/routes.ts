@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { boundedJsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
-import { ProjectSlots, projectKeys, requireBearer } from '@platform/tenancy';
+import { projectKeys, requireBearer } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
 import { anonymousHandlers } from './anonymous/anonymous.router';

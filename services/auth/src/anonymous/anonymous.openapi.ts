@@ -1,5 +1,4 @@
-import { json, type OperationDefinition } from '@platform/contract';
-import { KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { json, type OperationDefinition, KEYS, KEYS_AND_BEARER } from '@platform/contract';
 import { sessionResponse } from '../sessions/sessions.responses';
 import { convertedResponse } from './anonymous.responses';
 import { anonymousSchema, convertSchema } from './anonymous.schemas';

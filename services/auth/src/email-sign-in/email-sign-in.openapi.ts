@@ -1,5 +1,5 @@
-import { json, type OperationDefinition } from '@platform/contract';
-import { Joi, KEYS } from '@platform/tenancy';
+import { json, type OperationDefinition, KEYS } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { challengeResponse } from '../mfa/mfa.responses';
 import { sessionResponse } from '../sessions/sessions.responses';
 import { messageResponse } from '../shared/responses';

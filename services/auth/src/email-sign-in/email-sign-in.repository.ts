@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 
 export interface EmailSignInRow {
   id: string;
@@ -13,12 +13,12 @@ export interface EmailSignInRow {
 
 const COLUMNS = ['id', 'email', 'email_hash', 'code_hash', 'expires_at', 'used_at'] as const;
 
-const signIns = (db: Knex, tenant: Owner) => tenantTable(db, tenant, 'email_sign_ins');
+const signIns = (db: Knex, tenant: Tenant) => tenantTable(db, tenant, 'email_sign_ins');
 
 /** Stores a new link and code (their hashes); earlier unused ones of the e-mail stop working. */
 export async function insertEmailSignIn(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: { email: string; emailHash: string; linkHash: string; codeHash: string; expiresAt: Date },
 ): Promise<void> {
   await signIns(db, tenant)
@@ -27,7 +27,7 @@ export async function insertEmailSignIn(
     .update({ used_at: db.fn.now() });
   await signIns(db, tenant).insert({
     id: randomUUID(),
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     email: input.email,
     email_hash: input.emailHash,
     link_hash: input.linkHash,
@@ -39,7 +39,7 @@ export async function insertEmailSignIn(
 /** The sign-in whose link has this hash, locked for the rest of the transaction. */
 export async function findByLink(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   linkHash: string,
 ): Promise<EmailSignInRow | null> {
   const row = await signIns(trx, tenant)
@@ -52,7 +52,7 @@ export async function findByLink(
 /** The e-mail's newest unused sign-in (only it can be valid), locked for the rest of the transaction. */
 export async function findLatestUnused(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   emailHash: string,
 ): Promise<EmailSignInRow | null> {
   const row = await signIns(trx, tenant)
@@ -64,6 +64,6 @@ export async function findLatestUnused(
   return (row as EmailSignInRow | undefined) ?? null;
 }
 
-export async function markUsed(trx: Knex.Transaction, tenant: Owner, id: string): Promise<void> {
+export async function markUsed(trx: Knex.Transaction, tenant: Tenant, id: string): Promise<void> {
   await signIns(trx, tenant).where({ id }).update({ used_at: trx.fn.now() });
 }

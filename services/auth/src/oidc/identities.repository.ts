@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 
 export interface IdentityRow {
   id: string;
@@ -24,11 +24,11 @@ const COLUMNS = [
   'last_sign_in_at',
 ] as const satisfies readonly (keyof IdentityRow)[];
 
-const identities = (db: Knex, tenant: Owner) => tenantTable(db, tenant, 'user_identities');
+const identities = (db: Knex, tenant: Tenant) => tenantTable(db, tenant, 'user_identities');
 
 export async function findIdentity(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   provider: string,
   subject: string,
 ): Promise<IdentityRow | null> {
@@ -41,13 +41,13 @@ export async function findIdentity(
 /** Null when the provider account is already someone's (a concurrent sign-in linked it). */
 export async function insertIdentity(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: { userId: string; provider: string; subject: string; email: string | null; emailVerified: boolean },
 ): Promise<IdentityRow | null> {
   const rows = await identities(db, tenant)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       user_id: input.userId,
       provider: input.provider,
       subject: input.subject,
@@ -63,7 +63,7 @@ export async function insertIdentity(
 
 export async function touchIdentity(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   claims: { email: string | null; emailVerified: boolean },
 ): Promise<void> {
@@ -72,19 +72,19 @@ export async function touchIdentity(
     .update({ email: claims.email, email_verified: claims.emailVerified, last_sign_in_at: db.fn.now() });
 }
 
-export async function listIdentities(db: Knex, tenant: Owner, userId: string): Promise<IdentityRow[]> {
+export async function listIdentities(db: Knex, tenant: Tenant, userId: string): Promise<IdentityRow[]> {
   return (await identities(db, tenant)
     .where({ user_id: userId })
     .orderBy('created_at')
     .select(...COLUMNS)) as IdentityRow[];
 }
 
-export async function deleteIdentity(db: Knex, tenant: Owner, userId: string, id: string): Promise<boolean> {
+export async function deleteIdentity(db: Knex, tenant: Tenant, userId: string, id: string): Promise<boolean> {
   return (await identities(db, tenant).where({ user_id: userId, id }).delete()) > 0;
 }
 
 /** Passkeys count as a way to sign in when deciding whether an identity may go. */
-export async function countPasskeys(db: Knex, tenant: Owner, userId: string): Promise<number> {
+export async function countPasskeys(db: Knex, tenant: Tenant, userId: string): Promise<number> {
   const row = await tenantTable(db, tenant, 'passkeys')
     .where({ user_id: userId })
     .count<{ count: string }[]>('* as count');

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { TtlCache } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
 import { callIssuer, IssuerCallError, type IssuerCallLimits } from './issuer-http';
 
 /** The parts of an issuer's discovery document the sign-in uses. */

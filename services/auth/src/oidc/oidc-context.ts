@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { ProjectSlots, SecretBox } from '@platform/tenancy';
+import type { ProjectSlots } from '@platform/limits';
+import type { SecretBox } from '@platform/directory';
 import type { Issuer } from '../issuer';
 import type { IssuerDirectory } from './issuer-metadata';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, ownerOf, sharedTable, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantOfRow, sharedTable, tenantTable, type Tenant } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 
 export interface OidcFlowRow {
@@ -20,9 +20,9 @@ export interface OidcFlowRow {
 
 export type NewFlow = Omit<OidcFlowRow, 'id' | 'tenant_id' | 'project_id' | 'used_at'>;
 
-export async function insertFlow(db: Knex, tenant: Owner, flow: NewFlow): Promise<string> {
+export async function insertFlow(db: Knex, tenant: Tenant, flow: NewFlow): Promise<string> {
   const id = randomUUID();
-  await tenantTable(db, tenant, 'oidc_flows').insert({ id, ...ownerColumns(tenant), ...flow });
+  await tenantTable(db, tenant, 'oidc_flows').insert({ id, ...tenantColumns(tenant), ...flow });
   return id;
 }
 
@@ -34,14 +34,14 @@ export async function insertFlow(db: Knex, tenant: Owner, flow: NewFlow): Promis
 export async function findFlow(
   trx: Knex.Transaction,
   by: { id: string } | { stateHash: string },
-): Promise<{ flow: OidcFlowRow; owner: Owner } | null> {
+): Promise<{ flow: OidcFlowRow; owner: Tenant } | null> {
   if ('id' in by && !isUuid(by.id)) return null;
   const where = 'id' in by ? { id: by.id } : { state_hash: by.stateHash };
   const flow = (await sharedTable(trx, 'oidc_flows').where(where).forUpdate().first()) as OidcFlowRow | undefined;
-  return flow ? { flow, owner: ownerOf(flow) } : null;
+  return flow ? { flow, owner: tenantOfRow(flow) } : null;
 }
 
-export async function markFlowUsed(trx: Knex.Transaction, owner: Owner, id: string): Promise<void> {
+export async function markFlowUsed(trx: Knex.Transaction, owner: Tenant, id: string): Promise<void> {
   await tenantTable(trx, owner, 'oidc_flows').where({ id }).update({ used_at: trx.fn.now() });
 }
 
@@ -58,16 +58,16 @@ export interface AuthorizationCodeRow {
 
 export async function insertAuthorizationCode(
   db: Knex,
-  owner: Owner,
+  owner: Tenant,
   code: Omit<AuthorizationCodeRow, 'id' | 'used_at'> & { code_hash: string },
 ): Promise<void> {
-  await tenantTable(db, owner, 'authorization_codes').insert({ id: randomUUID(), ...ownerColumns(owner), ...code });
+  await tenantTable(db, owner, 'authorization_codes').insert({ id: randomUUID(), ...tenantColumns(owner), ...code });
 }
 
 /** The code with this hash in the project, locked so that a second exchange waits and then fails. */
 export async function findAuthorizationCode(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   codeHash: string,
 ): Promise<AuthorizationCodeRow | null> {
   const row = await tenantTable(trx, tenant, 'authorization_codes')
@@ -77,6 +77,6 @@ export async function findAuthorizationCode(
   return (row as AuthorizationCodeRow | undefined) ?? null;
 }
 
-export async function markCodeUsed(trx: Knex.Transaction, tenant: Owner, id: string): Promise<void> {
+export async function markCodeUsed(trx: Knex.Transaction, tenant: Tenant, id: string): Promise<void> {
   await tenantTable(trx, tenant, 'authorization_codes').where({ id }).update({ used_at: trx.fn.now() });
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { AppError, errors, randomToken, sha256Hex, type TenantContext } from '@platform/tenancy';
 import { recordEvents } from '../audit/audit.service';
 import { finishPasswordlessSignIn } from '../sessions/passwordless-sign-in';
@@ -29,7 +29,7 @@ export const APP_CODE_TTL_MS = 5 * 60_000;
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 /** An issuer call under the project's share of slots; none free is `temporarily_unavailable`. */
-async function withSlot<T>(ctx: OidcContext, owner: Owner, work: () => Promise<T>): Promise<T> {
+async function withSlot<T>(ctx: OidcContext, owner: Tenant, work: () => Promise<T>): Promise<T> {
   const release = ctx.slots.tryAcquire(owner.projectId);
   if (!release) throw new OidcRedirectError('temporarily_unavailable');
   try {
@@ -111,7 +111,7 @@ async function claimFlow(
   flowCookie: string | undefined,
   state: string | undefined,
   now: number,
-): Promise<{ flow: OidcFlowRow; owner: Owner; problem: string | null } | null> {
+): Promise<{ flow: OidcFlowRow; owner: Tenant; problem: string | null } | null> {
   return db.transaction(async (trx) => {
     const stateHash = state ? sha256Hex(state) : undefined;
     const found =

@@ -1,5 +1,5 @@
-import { json, type OperationDefinition } from '@platform/contract';
-import { Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import { json, type OperationDefinition, KEYS, KEYS_AND_BEARER } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { challengeResponse } from '../mfa/mfa.responses';
 import { sessionResponse } from '../sessions/sessions.responses';
 import { OIDC_PRESETS } from './presets';

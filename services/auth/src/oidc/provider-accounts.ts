@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { recordEvents } from '../audit/audit.service';
 import type { ClientInfo } from '../shared/client';
 import type { UserRow } from '../users/users.model';
@@ -24,7 +24,7 @@ export interface ResolvedAccount {
  */
 export async function resolveAccount(
   db: Knex,
-  owner: Owner,
+  owner: Tenant,
   provider: OidcProviderRow,
   claims: ProviderClaims,
   linkUserId: string | null,
@@ -110,7 +110,7 @@ const identityClaims = (claims: ProviderClaims) => ({
  */
 async function leaveAnonymity(
   db: Knex,
-  owner: Owner,
+  owner: Tenant,
   user: UserRow,
   claims: ProviderClaims,
   provider: string,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 
 export interface OidcProviderRow {
   id: string;
@@ -27,35 +27,35 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof OidcProviderRow)[];
 
-const providers = (db: Knex, tenant: Owner) => tenantTable(db, tenant, 'oidc_providers');
+const providers = (db: Knex, tenant: Tenant) => tenantTable(db, tenant, 'oidc_providers');
 
 export type NewProvider = Omit<OidcProviderRow, 'id' | 'created_at' | 'updated_at'>;
 
 /** Null when the project already has a provider of that name. */
-export async function insertProvider(db: Knex, tenant: Owner, input: NewProvider): Promise<OidcProviderRow | null> {
+export async function insertProvider(db: Knex, tenant: Tenant, input: NewProvider): Promise<OidcProviderRow | null> {
   const rows = await providers(db, tenant)
-    .insert({ id: randomUUID(), ...ownerColumns(tenant), ...input })
+    .insert({ id: randomUUID(), ...tenantColumns(tenant), ...input })
     .onConflict(['tenant_id', 'project_id', 'name'])
     .ignore()
     .returning<OidcProviderRow[]>([...COLUMNS]);
   return rows[0] ?? null;
 }
 
-export async function findProvider(db: Knex, tenant: Owner, name: string): Promise<OidcProviderRow | null> {
+export async function findProvider(db: Knex, tenant: Tenant, name: string): Promise<OidcProviderRow | null> {
   const row = await providers(db, tenant)
     .where({ name })
     .first(...COLUMNS);
   return (row as OidcProviderRow | undefined) ?? null;
 }
 
-export async function findProviderById(db: Knex, tenant: Owner, id: string): Promise<OidcProviderRow | null> {
+export async function findProviderById(db: Knex, tenant: Tenant, id: string): Promise<OidcProviderRow | null> {
   const row = await providers(db, tenant)
     .where({ id })
     .first(...COLUMNS);
   return (row as OidcProviderRow | undefined) ?? null;
 }
 
-export async function listProviders(db: Knex, tenant: Owner): Promise<OidcProviderRow[]> {
+export async function listProviders(db: Knex, tenant: Tenant): Promise<OidcProviderRow[]> {
   return (await providers(db, tenant)
     .orderBy('name')
     .select(...COLUMNS)) as OidcProviderRow[];
@@ -63,7 +63,7 @@ export async function listProviders(db: Knex, tenant: Owner): Promise<OidcProvid
 
 export async function updateProvider(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   name: string,
   changes: Partial<NewProvider>,
 ): Promise<OidcProviderRow | null> {
@@ -74,6 +74,6 @@ export async function updateProvider(
   return rows[0] ?? null;
 }
 
-export async function deleteProvider(db: Knex, tenant: Owner, name: string): Promise<boolean> {
+export async function deleteProvider(db: Knex, tenant: Tenant, name: string): Promise<boolean> {
   return (await providers(db, tenant).where({ name }).delete()) > 0;
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
-import { AppError, errors, toIso, type SecretBox } from '@platform/tenancy';
+import type { Tenant } from '@platform/db';
+import { AppError, errors, toIso } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { recordEvents } from '../audit/audit.service';
 import type { ClientInfo } from '../shared/client';
 import { OIDC_PRESETS } from './presets';
@@ -34,10 +35,10 @@ export interface ProviderDeps {
   callbackUrl: string;
 }
 
-const changed = (db: Knex, tenant: Owner, client: ClientInfo, name: string, action: string) =>
+const changed = (db: Knex, tenant: Tenant, client: ClientInfo, name: string, action: string) =>
   recordEvents(db, tenant, { type: 'oidc_provider_changed', userId: null, client, data: { provider: name, action } });
 
-export async function createProvider(deps: ProviderDeps, tenant: Owner, input: ProviderInput, client: ClientInfo) {
+export async function createProvider(deps: ProviderDeps, tenant: Tenant, input: ProviderInput, client: ClientInfo) {
   const issuer = input.issuer ?? OIDC_PRESETS[input.preset!];
   const row = await repo.insertProvider(deps.db, tenant, {
     name: input.name,
@@ -52,12 +53,12 @@ export async function createProvider(deps: ProviderDeps, tenant: Owner, input: P
   return { success: true as const, provider: toProvider(row, deps.callbackUrl) };
 }
 
-export async function listProjectProviders(deps: ProviderDeps, tenant: Owner) {
+export async function listProjectProviders(deps: ProviderDeps, tenant: Tenant) {
   const rows = await repo.listProviders(deps.db, tenant);
   return { success: true as const, providers: rows.map((row) => toProvider(row, deps.callbackUrl)) };
 }
 
-export async function getProvider(deps: ProviderDeps, tenant: Owner, name: string) {
+export async function getProvider(deps: ProviderDeps, tenant: Tenant, name: string) {
   const row = await repo.findProvider(deps.db, tenant, name);
   if (!row) throw errors.notFound('Provider');
   return { success: true as const, provider: toProvider(row, deps.callbackUrl) };
@@ -65,7 +66,7 @@ export async function getProvider(deps: ProviderDeps, tenant: Owner, name: strin
 
 export async function changeProvider(
   deps: ProviderDeps,
-  tenant: Owner,
+  tenant: Tenant,
   name: string,
   input: ProviderChanges,
   client: ClientInfo,
@@ -83,7 +84,7 @@ export async function changeProvider(
   return { success: true as const, provider: toProvider(row, deps.callbackUrl) };
 }
 
-export async function removeProvider(deps: ProviderDeps, tenant: Owner, name: string, client: ClientInfo) {
+export async function removeProvider(deps: ProviderDeps, tenant: Tenant, name: string, client: ClientInfo) {
   if (!(await repo.deleteProvider(deps.db, tenant, name))) throw errors.notFound('Provider');
   await changed(deps.db, tenant, client, name, 'deleted');
 }

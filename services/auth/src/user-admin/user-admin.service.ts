@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { AUTH_EVENTS, withOutbox, type UserDeletedData } from '@platform/events';
 import { errors, type TenantContext } from '@platform/tenancy';
 import { emailAccountLink } from '../account-tokens/account-tokens.service';
@@ -23,7 +23,7 @@ const found = <T>(value: T | null | false): T => {
 
 export async function listProjectUsers(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: ListUsersInput,
 ): Promise<{ users: ManagedUser[]; nextCursor: string | null }> {
   const rows = await listUsers(db, tenant, {
@@ -38,13 +38,13 @@ export async function listProjectUsers(
   };
 }
 
-export async function getProjectUser(db: Knex, tenant: Owner, id: string): Promise<{ user: ManagedUser }> {
+export async function getProjectUser(db: Knex, tenant: Tenant, id: string): Promise<{ user: ManagedUser }> {
   return { user: toManagedUser(found(await findUserById(db, tenant, id))) };
 }
 
 export async function setUserDisabled(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   disabled: boolean,
 ): Promise<{ user: ManagedUser }> {
@@ -52,7 +52,7 @@ export async function setUserDisabled(
 }
 
 /** Deletes the user and writes `auth.user.deleted`, by which every service erases their data. */
-export async function deleteProjectUser(db: Knex, relay: { kick(): void }, tenant: Owner, id: string): Promise<void> {
+export async function deleteProjectUser(db: Knex, relay: { kick(): void }, tenant: Tenant, id: string): Promise<void> {
   await withOutbox(db, relay, async (trx, outbox) => {
     found(await deleteUser(trx, tenant, id));
     await outbox.write<UserDeletedData>({
