@@ -15,6 +15,7 @@ import { createRoutes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
 import { openAiErrors } from './gateway/openai-errors';
+import { anthropicErrors } from './messages/anthropic-errors';
 
 /** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
 export interface LlmServiceShared extends LlmShared {
@@ -54,7 +55,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   return {
     routes: createRoutes(deps, shared),
     openapi,
-    errorShapes: [openAiErrors],
+    errorShapes: [openAiErrors, anthropicErrors],
     metrics: completionLogMetrics(shared.logs),
     jobs,
     shared: { ...shared, batchWorker: () => running },

@@ -4,14 +4,17 @@ import { projectKeys } from '@platform/tenancy';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
 import { gatewayRouter } from './gateway/gateway.router';
+import { singleCredential } from './gateway/single-credential';
 import { limitHandlers } from './limits/limits.router';
 import type { LlmShared } from './llm-shared';
+import { anthropicCredential } from './messages/anthropic-credential';
+import { createMessageHandler } from './messages/messages.router';
 import { providerHandlers } from './providers/providers.router';
 import { usageHandlers } from './usage/usage.router';
 
 /**
  * The whole route table of the LLM service. Every route needs the four key headers; the
- * OpenAI-compatible ones (/chat/completions, /models) also take the single credential.
+ * OpenAI-compatible ones (/chat/completions, /models) and Anthropic's /messages also take the single credential.
  */
 export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   const keys = projectKeys(deps);
@@ -24,6 +27,14 @@ export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   const router = Router();
   // First: a stream's time to first token is the gateway's hot path, and each route passed costs a match.
   router.use(gatewayRouter(deps, runtime, keys));
+  // Anthropic's Messages API: also Anthropic's `x-api-key: <public>.<secret>`, on this route only.
+  router.post(
+    '/messages',
+    anthropicCredential(deps.directory),
+    singleCredential(deps.directory),
+    ...keys,
+    createMessageHandler(deps, runtime),
+  );
   router.post('/completions', keys, completions.create);
 
   router.post('/batch', keys, batches.submit);

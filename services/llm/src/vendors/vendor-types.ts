@@ -1,3 +1,4 @@
+import type { AnthropicMessagesApi } from './anthropic-messages';
 import type { ChatRequest, ChatResult, ChatStream } from './chat-types';
 
 /** The two vendors, by their canonical names (RESOLUTIONS: llm_vendor_a / llm_vendor_b are aliases). */
@@ -46,6 +47,8 @@ export interface VendorClient {
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
   /** The same as OpenAI chunks; resolves once the vendor has accepted the request. */
   chatStream(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
+  /** Anthropic's own Messages API, untranslated (Anthropic only). */
+  messages?: AnthropicMessagesApi;
   /** One cheap authenticated call; throws the vendor's error when the key is refused. */
   check(): Promise<void>;
   /** The key, kept only to scrub it out of any vendor message. */

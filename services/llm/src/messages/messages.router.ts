@@ -1,0 +1,27 @@
+import type { RequestHandler } from 'express';
+import type { ServiceDeps } from '@platform/runtime';
+import { tenantOf } from '@platform/tenancy';
+import { formatUsd } from '../gateway/chat.service';
+import type { LlmShared } from '../llm-shared';
+import { parseMessagesBody } from './messages-request.schema';
+import { streamMessages } from './messages-stream';
+import { createMessage } from './messages.service';
+
+/** POST /messages: Anthropic's Messages API, whole or streamed, for Claude and OpenAI models. */
+export function createMessageHandler(deps: Pick<ServiceDeps, 'db' | 'secrets'>, runtime: LlmShared): RequestHandler {
+  return async (req, res) => {
+    const body = parseMessagesBody(req.body);
+    const tenant = tenantOf(req);
+    if (body.stream) return streamMessages(deps, runtime, tenant, body, res);
+    const controller = new AbortController();
+    const onClose = () => controller.abort();
+    res.on('close', onClose);
+    try {
+      const { message, costUsd } = await createMessage(deps, runtime, tenant, body, controller.signal);
+      if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
+      res.json(message);
+    } finally {
+      res.off('close', onClose);
+    }
+  };
+}
