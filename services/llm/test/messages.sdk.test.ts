@@ -159,3 +159,37 @@ describe('what reaches the vendors from /v1/messages', () => {
     expect(vendorOf('gpt-4o-mini')).toBe('openai');
   });
 });
+
+describe('/v1/messages through the contract-checked client', () => {
+  it('when a claude model is asked with the key headers, then the answer matches the documented Message', async () => {
+    const res = await llm.api.post('/v1/messages', {
+      headers: project.headers,
+      body: { model: 'claude-haiku-4-5', max_tokens: 20, messages: greeting },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'anthropic says: hello there' }],
+    });
+  });
+
+  it('when the single credential is wrong, then the 401 is in the documented Anthropic shape', async () => {
+    const res = await llm.api.post('/v1/messages', {
+      headers: { 'x-api-key': `${project.apiKey}.sk_wrong` },
+      body: { model: 'claude-haiku-4-5', max_tokens: 20, messages: greeting },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+  });
+
+  it('when the budget is spent, then the 429 is in the documented Anthropic shape', async () => {
+    const spent = await llm.projectWithVendors();
+    await llm.api.put('/v1/limits', { headers: spent.headers, body: { monthlyBudgetUsd: 0 } });
+    const res = await llm.api.post('/v1/messages', {
+      headers: spent.headers,
+      body: { model: 'claude-haiku-4-5', max_tokens: 20, messages: greeting },
+    });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error', code: 'BUDGET_EXCEEDED' } });
+  });
+});
