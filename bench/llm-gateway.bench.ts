@@ -11,8 +11,12 @@
  * relaying the stream and nothing else: the floor of this design's stack.
  * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
  *    LLM_GATEWAY_LIMITS=false (target: costs < 5%), judged on the service thread's CPU per request.
+ * peers. Our gateway beside Portkey's open-source gateway (`@portkey-ai/gateway`, in a child
+ *    process), the bare Node proxy and Express + the SDK, all forwarding to the same stand-in, in
+ *    alternating rounds: saturated whole answers (20 connections) and time to first token added
+ *    at ~200 streams/s (bench/lib/gateway-peers.ts has the targets).
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
- * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`) runs only those rows.
+ * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`, `peers`) runs only those rows.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -26,11 +30,13 @@ import { listenBareProxy } from './lib/bare-proxy';
 import { listenSdkRelay } from './lib/sdk-relay';
 import { listenService } from './lib/listen';
 import { alternate, threadCpuMs } from './lib/load';
+import { peersRow } from './lib/gateway-peers';
+import { portkeyHeaders, startPortkey } from './lib/portkey';
 
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
 const OPEN_STREAMS = 1_000;
 const TTFT_ROUNDS = 5;
-const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3').split(',').map((row) => row.trim()));
+const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,peers').split(',').map((row) => row.trim()));
 
 // Streams `data:` chunks: the first at once, then `tokens` more every `every` ms, then [DONE].
 const STAND_IN = `
@@ -321,6 +327,35 @@ export default async function gatewayBench(): Promise<string[]> {
         `      limits off: ${baseline.requestsPerSecond.toFixed(0)} req/s, p50 ${baseline.p50Ms} ms, p99 ${baseline.p99Ms} ms, ${(baseline.mainThreadCpuMsPerRequest ?? NaN).toFixed(3)} ms CPU a request`,
         `      cost:       ${percent(cost)} more service-thread CPU a request (median of the rounds); throughput ${percent(1 - pairedRatio)} lower (median of the rounds), ${percent(1 - subject.requestsPerSecond / baseline.requestsPerSecond)} (best rounds)`,
       );
+    }
+
+    // Beside the peers: Portkey's gateway, the bare proxy and Express + the SDK.
+    if (ROWS.has('peers')) {
+      const portkey = await startPortkey();
+      try {
+        lines.push(
+          ...(await peersRow(
+            {
+              gateway,
+              bareProxy: { url: `${bareProxy.url}/v1/chat/completions`, headers: {} },
+              portkey: {
+                url: `${portkey.url}/v1/chat/completions`,
+                headers: portkeyHeaders(`${standIn.url}/v1`, 'sk-bench'),
+              },
+              floor: { url: `${sdkRelay.url}/v1/chat/completions`, headers: {} },
+              direct,
+            },
+            {
+              seconds: SECONDS,
+              rounds: TTFT_ROUNDS,
+              wholeBody: { model: 'gpt-4o-mini', messages, max_tokens: 16 },
+              streamBody: { model: 'gpt-4o-mini', messages, stream: true },
+            },
+          )),
+        );
+      } finally {
+        await portkey.close();
+      }
     }
   } finally {
     await bareProxy.close();
