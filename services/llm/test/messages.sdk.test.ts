@@ -127,9 +127,16 @@ describe('what reaches the vendors from /v1/messages', () => {
     ],
   };
 
-  it('when a claude model is asked, then Anthropic receives the request exactly as it was sent', async () => {
-    await anthropicSdkFor(server.url, project).messages.create(conversation);
+  it('when a claude model is asked, then Anthropic receives the request exactly as it was sent, its beta header too', async () => {
+    await anthropicSdkFor(server.url, project).messages.create(conversation, {
+      headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' },
+    });
     expect(llm.anthropic.requests.at(-1)!.body).toEqual(conversation);
+    expect(llm.anthropic.requests.at(-1)!.headers['anthropic-beta']).toBe('prompt-caching-2024-07-31');
+    await anthropicSdkFor(server.url, project)
+      .messages.stream(conversation, { headers: { 'anthropic-beta': 'b2' } })
+      .finalMessage();
+    expect(llm.anthropic.requests.at(-1)!.headers['anthropic-beta']).toBe('b2');
   });
 
   it('when an OpenAI model is asked, then OpenAI receives the conversation translated to Chat Completions', async () => {

@@ -34,8 +34,9 @@ async function openStream(
   body: MessagesBody,
   request: ChatRequest,
   signal: AbortSignal,
+  beta?: string,
 ): Promise<MessagesEventStream> {
-  if (client.messages) return client.messages.stream(anthropicBody(body, request.model), signal);
+  if (client.messages) return client.messages.stream(anthropicBody(body, request.model), signal, beta);
   return anthropicEventsOf(await client.chatStream(request, signal), request.model);
 }
 
@@ -52,6 +53,7 @@ export async function streamMessages(
   tenant: Tenant,
   body: MessagesBody,
   res: Response,
+  beta?: string,
 ): Promise<void> {
   const releaseStream = runtime.streams.tryAcquire(tenant.projectId);
   if (!releaseStream) {
@@ -80,7 +82,7 @@ export async function streamMessages(
         chat.request,
         controller.signal,
         async (client, request) => {
-          const stream = await openStream(client, body, request, controller.signal);
+          const stream = await openStream(client, body, request, controller.signal, beta);
           const events = stream[Symbol.asyncIterator]();
           return { stream, events, first: await events.next() };
         },

@@ -12,12 +12,14 @@ export function createMessageHandler(deps: Pick<ServiceDeps, 'db' | 'secrets'>, 
   return async (req, res) => {
     const body = parseMessagesBody(req.body);
     const tenant = tenantOf(req);
-    if (body.stream) return streamMessages(deps, runtime, tenant, body, res);
+    // Anthropic's beta features the client asks for go on with a Claude request.
+    const beta = typeof req.headers['anthropic-beta'] === 'string' ? req.headers['anthropic-beta'] : undefined;
+    if (body.stream) return streamMessages(deps, runtime, tenant, body, res, beta);
     const controller = new AbortController();
     const onClose = () => controller.abort();
     res.on('close', onClose);
     try {
-      const { message, costUsd } = await createMessage(deps, runtime, tenant, body, controller.signal);
+      const { message, costUsd } = await createMessage(deps, runtime, tenant, body, controller.signal, beta);
       if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
       res.json(message);
     } finally {

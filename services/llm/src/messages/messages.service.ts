@@ -25,8 +25,9 @@ async function sendMessage(
   body: MessagesBody,
   request: ChatRequest,
   signal: AbortSignal,
+  beta?: string,
 ): Promise<{ message: Anthropic.Message; tokens: TokenCounts }> {
-  if (client.messages) return client.messages.create(anthropicBody(body, request.model), signal);
+  if (client.messages) return client.messages.create(anthropicBody(body, request.model), signal, beta);
   const { completion, tokens } = await client.chat(request, signal);
   return { message: toAnthropicMessage(completion, tokens), tokens };
 }
@@ -34,6 +35,7 @@ async function sendMessage(
 /**
  * A whole Messages answer, through the gateway's own admission (limits, budget, fallbacks),
  * attempts (retries, fallbacks) and logs, with what it cost (null for a model without a price).
+ * `beta` (the client's `anthropic-beta` header) goes on to Anthropic.
  */
 export async function createMessage(
   deps: Deps,
@@ -41,11 +43,12 @@ export async function createMessage(
   tenant: Tenant,
   body: MessagesBody,
   signal: AbortSignal,
+  beta?: string,
 ): Promise<{ message: Anthropic.Message; costUsd: number | null }> {
   const chat = await admitChat(deps, runtime, tenant, toChatBody(body));
   try {
     const done = await firstSuccess(deps, runtime, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
-      sendMessage(client, body, r, signal),
+      sendMessage(client, body, r, signal, beta),
     );
     chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
     return { message: done.value.message, costUsd: chat.log.costUsd };

@@ -8,16 +8,26 @@ import { StreamCutError } from './vendor-errors';
 
 /** Anthropic's own Messages API, the request and its answer as they are (the gateway's /messages for Claude). */
 export interface AnthropicMessagesApi {
+  /** `beta`: the client's `anthropic-beta` header, passed on. */
   create(
     body: Anthropic.MessageCreateParamsNonStreaming,
     signal?: AbortSignal,
+    beta?: string,
   ): Promise<{ message: Anthropic.Message; tokens: TokenCounts }>;
   /** Resolves once Anthropic has accepted the request; the events are Anthropic's own. */
-  stream(body: Anthropic.MessageCreateParamsNonStreaming, signal?: AbortSignal): Promise<MessagesEventStream>;
+  stream(
+    body: Anthropic.MessageCreateParamsNonStreaming,
+    signal?: AbortSignal,
+    beta?: string,
+  ): Promise<MessagesEventStream>;
 }
 
 // The gateway retries and falls back itself, so each SDK call is one attempt.
-const ONE_ATTEMPT = { maxRetries: 0 } as const;
+const oneAttempt = (signal?: AbortSignal, beta?: string) => ({
+  maxRetries: 0,
+  signal,
+  ...(beta ? { headers: { 'anthropic-beta': beta } } : {}),
+});
 
 /** The events whose data tells usage or an error: the only ones read past their name. */
 const READ = new Set(['message_start', 'message_delta', 'error']);
@@ -29,14 +39,14 @@ const READ = new Set(['message_start', 'message_delta', 'error']);
  */
 export function anthropicMessages(client: Anthropic): AnthropicMessagesApi {
   return {
-    async create(body, signal) {
-      const message = await client.messages.create(body, { ...ONE_ATTEMPT, signal });
+    async create(body, signal, beta) {
+      const message = await client.messages.create(body, oneAttempt(signal, beta));
       const tokens = zeroTokens();
       addUsage(tokens, message.usage);
       return { message, tokens };
     },
-    async stream(body, signal) {
-      const response = await client.messages.create({ ...body, stream: true }, { ...ONE_ATTEMPT, signal }).asResponse();
+    async stream(body, signal, beta) {
+      const response = await client.messages.create({ ...body, stream: true }, oneAttempt(signal, beta)).asResponse();
       if (!response.body) throw new StreamCutError();
       const raw = response.body as unknown as AsyncIterable<Uint8Array>;
       const tokens = zeroTokens();
