@@ -12,21 +12,23 @@ const TYPES: Record<number, string> = {
 };
 
 /**
- * Every error of /messages in Anthropic's shape (`{type: 'error', error: {type, message}}`),
+ * Every error of the given routes (full paths, `/v1/messages`) in Anthropic's shape (`{type: 'error', error: {type, message}}`),
  * wherever it is raised (the flood refusal, reading the body, the route), so Anthropic's SDKs
  * raise their usual classes; `success: false` and our code and details stay, so the body is also
  * our common envelope.
  */
-export const anthropicErrors: ErrorShape = {
-  paths: ['/v1/messages'],
-  body: (error: AppError) => ({
-    type: 'error',
-    success: false,
-    error: {
-      type: TYPES[error.status] ?? 'api_error',
-      message: error.message,
-      code: error.code,
-      ...(error.details ? { details: error.details } : {}),
-    },
-  }),
-};
+export function anthropicErrors(paths: string[]): ErrorShape {
+  return {
+    paths,
+    body: (error: AppError) => ({
+      type: 'error',
+      success: false,
+      error: {
+        type: TYPES[error.status] ?? 'api_error',
+        message: error.message,
+        code: error.code,
+        ...(error.details ? { details: error.details } : {}),
+      },
+    }),
+  };
+}

@@ -1,10 +1,8 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
 import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
 import { failureOf, firstSuccess } from '../gateway/chat-attempts';
-import { admitChat, finish, formatUsd } from '../gateway/chat.service';
+import { admitChat, finish, formatUsd, type Gateway } from '../gateway/chat.service';
 import type { ChatRequest } from '../vendors/chat-types';
 import type { VendorClient } from '../vendors/vendor-types';
 import { anthropicEventsOf } from './chat-to-messages';
@@ -12,8 +10,6 @@ import { messagesEvent, type MessagesEvent, type MessagesEventStream } from './m
 import type { MessagesBody } from './messages-request.schema';
 import { toChatBody } from './messages-to-chat';
 import { anthropicBody } from './messages.service';
-
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 /** Writes one event; false when the client's socket is full. Later events of one turn leave in one write. */
 function send(res: Response, { event, data }: MessagesEvent): boolean {
@@ -48,16 +44,16 @@ async function openStream(
  * cost as the `x-llm-cost-usd` trailer.
  */
 export async function streamMessages(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: MessagesBody,
   res: Response,
   beta?: string,
 ): Promise<void> {
-  const releaseStream = runtime.streams.tryAcquire(tenant.projectId);
+  const { streams, settings } = gateway;
+  const releaseStream = streams.tryAcquire(tenant.projectId);
   if (!releaseStream) {
-    const projectFull = runtime.streams.holding(tenant.projectId) >= runtime.config.gatewayMaxStreamsPerProject;
+    const projectFull = streams.holding(tenant.projectId) >= settings.gatewayMaxStreamsPerProject;
     const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
     throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
   }
@@ -69,13 +65,12 @@ export async function streamMessages(
     controller.abort();
   };
   res.on('close', onClose);
-  const deadline = setTimeout(() => controller.abort(), runtime.config.gatewayStreamMaxMs).unref();
+  const deadline = setTimeout(() => controller.abort(), settings.gatewayStreamMaxMs).unref();
   try {
-    const chat = await admitChat(deps, runtime, tenant, toChatBody(body));
+    const chat = await admitChat(gateway, tenant, toChatBody(body));
     try {
       const done = await firstSuccess(
-        deps,
-        runtime,
+        gateway,
         tenant,
         chat.log,
         chat.models,
@@ -105,7 +100,7 @@ export async function streamMessages(
         res.end();
       }
     } finally {
-      finish(runtime, tenant, chat);
+      finish(gateway.limits, tenant, chat);
     }
   } finally {
     clearTimeout(deadline);

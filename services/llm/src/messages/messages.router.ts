@@ -1,25 +1,23 @@
 import type { RequestHandler } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
 import { tenantOf } from '@platform/tenancy';
-import { formatUsd } from '../gateway/chat.service';
-import type { LlmShared } from '../llm-shared';
+import { formatUsd, type Gateway } from '../gateway/chat.service';
 import { parseMessagesBody } from './messages-request.schema';
 import { streamMessages } from './messages-stream';
 import { createMessage } from './messages.service';
 
 /** POST /messages: Anthropic's Messages API, whole or streamed, for Claude and OpenAI models. */
-export function createMessageHandler(deps: Pick<ServiceDeps, 'db' | 'secrets'>, runtime: LlmShared): RequestHandler {
+export function messagesHandler(gateway: Gateway): RequestHandler {
   return async (req, res) => {
     const body = parseMessagesBody(req.body);
     const tenant = tenantOf(req);
     // Anthropic's beta features the client asks for go on with a Claude request.
     const beta = typeof req.headers['anthropic-beta'] === 'string' ? req.headers['anthropic-beta'] : undefined;
-    if (body.stream) return streamMessages(deps, runtime, tenant, body, res, beta);
+    if (body.stream) return streamMessages(gateway, tenant, body, res, beta);
     const controller = new AbortController();
     const onClose = () => controller.abort();
     res.on('close', onClose);
     try {
-      const { message, costUsd } = await createMessage(deps, runtime, tenant, body, controller.signal, beta);
+      const { message, costUsd } = await createMessage(gateway, tenant, body, controller.signal, beta);
       if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
       res.json(message);
     } finally {

@@ -1,17 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ServiceDeps } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
 import { firstSuccess } from '../gateway/chat-attempts';
-import { admitChat, finish } from '../gateway/chat.service';
+import { admitChat, finish, type Gateway } from '../gateway/chat.service';
 import type { TokenCounts } from '../usage/price-table';
 import type { ChatRequest } from '../vendors/chat-types';
 import type { VendorClient } from '../vendors/vendor-types';
 import { toAnthropicMessage } from './chat-to-messages';
 import type { MessagesBody } from './messages-request.schema';
 import { toChatBody } from './messages-to-chat';
-
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
 
 /** What goes to Anthropic: the request as it came, without the gateway's own fields, for the model being tried. */
 export function anthropicBody(body: MessagesBody, model: string): Anthropic.MessageCreateParamsNonStreaming {
@@ -38,21 +34,20 @@ async function sendMessage(
  * `beta` (the client's `anthropic-beta` header) goes on to Anthropic.
  */
 export async function createMessage(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: MessagesBody,
   signal: AbortSignal,
   beta?: string,
 ): Promise<{ message: Anthropic.Message; costUsd: number | null }> {
-  const chat = await admitChat(deps, runtime, tenant, toChatBody(body));
+  const chat = await admitChat(gateway, tenant, toChatBody(body));
   try {
-    const done = await firstSuccess(deps, runtime, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
+    const done = await firstSuccess(gateway, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
       sendMessage(client, body, r, signal, beta),
     );
     chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
     return { message: done.value.message, costUsd: chat.log.costUsd };
   } finally {
-    finish(runtime, tenant, chat);
+    finish(gateway.limits, tenant, chat);
   }
 }
