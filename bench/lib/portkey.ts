@@ -20,8 +20,9 @@ async function freePort(): Promise<number> {
 export async function startPortkey(): Promise<Listening> {
   const port = await freePort();
   const script = path.join(path.dirname(require.resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
+  // Its error log (a stack per failed request) stays out of the bench's output: the row counts the errors.
   const child = spawn(process.execPath, [script, `--port=${port}`, '--headless'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   process.once('exit', () => child.kill());
   await new Promise<void>((resolve, reject) => {
