@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { json, type OperationDefinition, type ResponseDefinition } from '@platform/contract';
-import { Joi, KEYS } from '@platform/tenancy';
+import { json, KEYS, type OperationDefinition, type ResponseDefinition } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { messagesRequestSchema } from './messages-request.schema';
 
 /** Anthropic's error shape; `success: false`, our code and details keep it our common envelope too (see anthropic-errors.ts). */
