@@ -11,12 +11,14 @@
  * relaying the stream and nothing else: the floor of this design's stack.
  * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
  *    LLM_GATEWAY_LIMITS=false (target: costs < 5%), judged on the service thread's CPU per request.
+ * 4. /v1/responses streaming (time to first byte added) and saturated /v1/embeddings, each beside a
+ *    bare proxy: bench/lib/llm-responses-rows.ts.
  * peers. Our gateway beside Portkey's open-source gateway (`@portkey-ai/gateway`, in a child
  *    process), the bare Node proxy and Express + the SDK, all forwarding to the same stand-in, in
  *    alternating rounds: saturated whole answers (20 connections) and time to first token added
  *    at ~200 streams/s (bench/lib/gateway-peers.ts has the targets).
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
- * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`, `peers`) runs only those rows.
+ * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`, `4`, `peers`) runs only those rows.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -32,11 +34,12 @@ import { listenService } from './lib/listen';
 import { alternate, threadCpuMs } from './lib/load';
 import { peersRow } from './lib/gateway-peers';
 import { portkeyHeaders, startPortkey } from './lib/portkey';
+import { responsesAndEmbeddingsRows } from './lib/llm-responses-rows';
 
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
 const OPEN_STREAMS = 1_000;
 const TTFT_ROUNDS = 5;
-const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,peers').split(',').map((row) => row.trim()));
+const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,4,peers').split(',').map((row) => row.trim()));
 
 // Streams `data:` chunks: the first at once, then `tokens` more every `every` ms, then [DONE].
 const STAND_IN = `
@@ -357,6 +360,8 @@ export default async function gatewayBench(): Promise<string[]> {
         await portkey.close();
       }
     }
+    // 4. /v1/responses streams and /v1/embeddings, with a stand-in and a service of their own.
+    if (ROWS.has('4')) lines.push(...(await responsesAndEmbeddingsRows(SECONDS)));
   } finally {
     await bareProxy.close();
     await sdkRelay.close();

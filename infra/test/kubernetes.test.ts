@@ -333,17 +333,18 @@ function overlayTests(): void {
       });
 
       test.each(WORKLOADS)(
-        'when %s is reached, then only the ingress controller (APIs) and Prometheus may, on its port',
+        'when %s is reached, then only the ingress controller (APIs), Prometheus and the console may, on its port',
         (name) => {
           const [policy] = selecting({ 'app.kubernetes.io/name': name });
           const [rule, ...others] = policy.spec?.ingress ?? [];
-          // Authentication is also reached by the console, whose members sign in there.
+          // The six services are also reached by the console: its members sign in at Authentication
+          // and its web pages pass their calls through to every service.
           expect(others).toEqual(
-            name === 'auth'
+            name in SERVICES
               ? [
                   {
                     from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': CONSOLE.name } } }],
-                    ports: [{ port: SERVICES.auth, protocol: 'TCP' }],
+                    ports: [{ port: SERVICES[name as keyof typeof SERVICES], protocol: 'TCP' }],
                   },
                 ]
               : [],

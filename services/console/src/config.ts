@@ -17,7 +17,26 @@ export interface ConsoleConfig {
   /** Requests per address and minute on sign-in-adjacent endpoints, and invitations per member and hour. */
   signInLimitPerMinute: number;
   invitationLimitPerHour: number;
+  /** Base URLs (`/v1` included) of the services the web console passes its calls through to. */
+  serviceUrls: Record<PassThroughService, string>;
+  /** Where the built web console is read from (the image ships it); unset, it is built from source on start. */
+  webDir?: string;
+  /** Outside production the console shows the e-mails the Mailer kept in its outbox (the dev inbox). */
+  devInbox: boolean;
 }
+
+/** The six services, reachable through the web console's same-origin pass-through. */
+export const PASS_THROUGH_SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as const;
+export type PassThroughService = (typeof PASS_THROUGH_SERVICES)[number];
+const DEFAULT_PORTS: Record<PassThroughService, number> = {
+  auth: 4001,
+  billing: 4002,
+  cms: 4003,
+  llm: 4004,
+  mailer: 4005,
+  notifications: 4006,
+};
+const serviceUrlVariable = (service: PassThroughService) => `CONSOLE_${service.toUpperCase()}_URL`;
 
 const envSchema = Joi.object({
   CONSOLE_SIGNUP: Joi.string().valid('open', 'invite').default('open'),
@@ -36,6 +55,16 @@ const envSchema = Joi.object({
   CONSOLE_AUDIT_PRUNE_INTERVAL_MS: Joi.number().integer().min(1_000).default(3_600_000),
   CONSOLE_SIGNIN_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(20),
   CONSOLE_INVITATION_LIMIT_PER_HOUR: Joi.number().integer().min(1).default(50),
+  CONSOLE_WEB_DIR: Joi.string(),
+  NODE_ENV: Joi.string().default('development'),
+  ...Object.fromEntries(
+    PASS_THROUGH_SERVICES.filter((service) => service !== 'auth').map((service) => [
+      serviceUrlVariable(service),
+      Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .default(`http://127.0.0.1:${DEFAULT_PORTS[service]}/v1`),
+    ]),
+  ),
 }).unknown(true);
 
 export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
@@ -51,5 +80,13 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     auditPruneIntervalMs: value.CONSOLE_AUDIT_PRUNE_INTERVAL_MS,
     signInLimitPerMinute: value.CONSOLE_SIGNIN_LIMIT_PER_MINUTE,
     invitationLimitPerHour: value.CONSOLE_INVITATION_LIMIT_PER_HOUR,
+    serviceUrls: Object.fromEntries(
+      PASS_THROUGH_SERVICES.map((service) => [
+        service,
+        (service === 'auth' ? value.CONSOLE_AUTH_URL : value[serviceUrlVariable(service)]).replace(/\/+$/, ''),
+      ]),
+    ) as Record<PassThroughService, string>,
+    webDir: value.CONSOLE_WEB_DIR,
+    devInbox: value.NODE_ENV !== 'production',
   };
 }

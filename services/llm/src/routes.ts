@@ -3,7 +3,9 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
+import { embeddingsHandler } from './embeddings/embeddings.router';
 import { gatewayHandlers } from './gateway/gateway.router';
+import { retrieveModelHandler } from './gateway/model-retrieve';
 import { openAiErrors } from './gateway/openai-errors';
 import { singleCredential } from './gateway/single-credential';
 import { limitHandlers } from './limits/limits.router';
@@ -12,6 +14,7 @@ import { anthropicCredential } from './messages/anthropic-credential';
 import { anthropicErrors } from './messages/anthropic-errors';
 import { messagesHandler } from './messages/messages.router';
 import { providerHandlers } from './providers/providers.router';
+import { responsesHandler } from './responses/responses.router';
 import { usageHandlers } from './usage/usage.router';
 
 /**
@@ -19,7 +22,10 @@ import { usageHandlers } from './usage/usage.router';
  * route), take OpenAI's shape: a route added below with `openAi` adds its full path here; those of
  * Anthropic's /messages take Anthropic's.
  */
-export const errorShapes = [openAiErrors(['/v1/chat/completions', '/v1/models']), anthropicErrors(['/v1/messages'])];
+export const errorShapes = [
+  openAiErrors(['/v1/chat/completions', '/v1/models', '/v1/responses', '/v1/embeddings']),
+  anthropicErrors(['/v1/messages']),
+];
 
 /**
  * The whole route table of the LLM service. Every route needs the four key headers; the
@@ -45,6 +51,9 @@ export function createRoutes(deps: ServiceDeps, resources: LlmResources): Router
   router.post('/chat/completions', ...openAi, gateway.chat);
   router.get('/models', ...openAi, gateway.models);
   router.post('/messages', anthropicCredential(deps.directory), ...openAi, messages);
+  router.get('/models/:model', ...openAi, retrieveModelHandler(db));
+  router.post('/responses', ...openAi, responsesHandler(gatewayParts));
+  router.post('/embeddings', ...openAi, embeddingsHandler(gatewayParts));
   router.post('/completions', keys, completions.create);
 
   router.post('/batch', keys, batches.submit);

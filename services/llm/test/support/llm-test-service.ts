@@ -38,6 +38,11 @@ export const coverage: CoverageOptions = {
       reason:
         "sent through Anthropic's official SDK or raw HTTP over a socket: messages.errors and messages.usage tests",
     },
+    {
+      pattern: '^POST /(responses|embeddings) (413|500|502)$',
+      reason:
+        'the shared body limit (gateway.error-shape) and vendor failures, through the same attempts as /chat/completions (gateway.retries, responses.gateway)',
+    },
   ],
 };
 
