@@ -97,9 +97,10 @@ describe("errors of /v1/messages, in Anthropic's shape", () => {
     expect(llm.anthropic.requests.length).toBe(before);
   });
 
-  it('when the model is unknown, then the SDK raises BadRequestError', async () => {
+  it('when the model is unknown, then the SDK raises NotFoundError (not_found_error), as Anthropic answers it', async () => {
     const error = await errorOf(anthropicSdkFor(server.url, project).messages.create({ ...ask, model: 'llama-3' }));
-    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(error).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject(anthropicShaped('not_found_error'));
   });
 
   it('when the vendor fails for good, then the SDK raises InternalServerError in its shape', async () => {

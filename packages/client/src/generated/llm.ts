@@ -1590,6 +1590,15 @@ export interface operations {
                     "application/json": components["schemas"]["AnthropicError"];
                 };
             };
+            /** @description Unknown model */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
