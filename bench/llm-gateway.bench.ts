@@ -13,8 +13,12 @@
  *    LLM_GATEWAY_LIMITS=false (target: costs < 5%), judged on the service thread's CPU per request.
  * 4. /v1/responses streaming (time to first byte added) and saturated /v1/embeddings, each beside a
  *    bare proxy: bench/lib/llm-responses-rows.ts.
+ * peers. Our gateway beside Portkey's open-source gateway (`@portkey-ai/gateway`, in a child
+ *    process), the bare Node proxy and Express + the SDK, all forwarding to the same stand-in, in
+ *    alternating rounds: saturated whole answers (20 connections) and time to first token added
+ *    at ~200 streams/s (bench/lib/gateway-peers.ts has the targets).
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
- * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`) runs only those rows.
+ * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`, `4`, `peers`) runs only those rows.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -28,12 +32,14 @@ import { listenBareProxy } from './lib/bare-proxy';
 import { listenSdkRelay } from './lib/sdk-relay';
 import { listenService } from './lib/listen';
 import { alternate, threadCpuMs } from './lib/load';
+import { peersRow } from './lib/gateway-peers';
+import { portkeyHeaders, startPortkey } from './lib/portkey';
 import { responsesAndEmbeddingsRows } from './lib/llm-responses-rows';
 
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
 const OPEN_STREAMS = 1_000;
 const TTFT_ROUNDS = 5;
-const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,4').split(',').map((row) => row.trim()));
+const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,4,peers').split(',').map((row) => row.trim()));
 
 // Streams `data:` chunks: the first at once, then `tokens` more every `every` ms, then [DONE].
 const STAND_IN = `
@@ -326,6 +332,34 @@ export default async function gatewayBench(): Promise<string[]> {
       );
     }
 
+    // Beside the peers: Portkey's gateway, the bare proxy and Express + the SDK.
+    if (ROWS.has('peers')) {
+      const portkey = await startPortkey();
+      try {
+        lines.push(
+          ...(await peersRow(
+            {
+              gateway,
+              bareProxy: { url: `${bareProxy.url}/v1/chat/completions`, headers: {} },
+              portkey: {
+                url: `${portkey.url}/v1/chat/completions`,
+                headers: portkeyHeaders(`${standIn.url}/v1`, 'sk-bench'),
+              },
+              floor: { url: `${sdkRelay.url}/v1/chat/completions`, headers: {} },
+              direct,
+            },
+            {
+              seconds: SECONDS,
+              rounds: TTFT_ROUNDS,
+              wholeBody: { model: 'gpt-4o-mini', messages, max_tokens: 16 },
+              streamBody: { model: 'gpt-4o-mini', messages, stream: true },
+            },
+          )),
+        );
+      } finally {
+        await portkey.close();
+      }
+    }
     // 4. /v1/responses streams and /v1/embeddings, with a stand-in and a service of their own.
     if (ROWS.has('4')) lines.push(...(await responsesAndEmbeddingsRows(SECONDS)));
   } finally {

@@ -10,7 +10,7 @@ import { listenService, type Listening } from './listen';
  * The least a gateway on this design's stack can do: Express reading the JSON body as the
  * shared stack reads it (`directJsonBodies`, body-parser for anything unusual), the
  * official OpenAI SDK (with the gateway's own fetch) calling `baseUrl`, and the answer's bytes
- * written on as they come; no keys, checks, limits or logs. Measured beside the gateway, it
+ * written on as they come (a whole answer: the SDK's answer as JSON); no keys, checks, limits or logs. Measured beside the gateway, it
  * shows what the stack costs a stream before the gateway does anything of its own.
  */
 export async function listenSdkRelay(baseUrl: string, apiKey: string): Promise<Listening> {
@@ -20,6 +20,10 @@ export async function listenSdkRelay(baseUrl: string, apiKey: string): Promise<L
   app.post('/v1/chat/completions', async (req, res) => {
     const controller = new AbortController();
     res.on('close', () => controller.abort());
+    if (!req.body.stream) {
+      res.json(await sdk.chat.completions.create(req.body, { signal: controller.signal }));
+      return;
+    }
     const answer = await sdk.chat.completions
       .create({ ...req.body, stream: true }, { signal: controller.signal })
       .asResponse();

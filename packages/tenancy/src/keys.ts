@@ -90,10 +90,13 @@ export function requireKeys(directory: KeyDirectory): RequestHandler {
   });
 }
 
-/** The public key a request names, in the key headers or in the single credential `Bearer pk_….sk_…`. */
+/**
+ * The public key a request names: in the key headers, in the single credential `Bearer pk_….sk_…`,
+ * or in that credential sent as Anthropic's SDKs send a key (`x-api-key: pk_….sk_…`).
+ */
 function namedKey(headers: IncomingHttpHeaders): string | undefined {
   const apiKey = headers['x-api-key'];
-  if (typeof apiKey === 'string') return apiKey;
+  if (typeof apiKey === 'string') return /^(pk_[^.\s]{1,500})\.sk_/.exec(apiKey)?.[1] ?? apiKey;
   return /^Bearer\s+(pk_[^.\s]{1,500})\./.exec(headers.authorization ?? '')?.[1];
 }
 

@@ -31,6 +31,7 @@ import { responseObjectResponse } from './responses/responses.responses';
 import { fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
 import { chatRequestSchema } from './gateway/chat-request.schema';
 import { fallbacksResponse, limitsResponse } from './limits/limits.responses';
+import { anthropicApiKeyScheme, messagesOperations } from './messages/messages.openapi';
 import { providerListResponse, providerResponse, providerTestResponse } from './providers/providers.responses';
 import { saveProviderSchema, testProviderSchema } from './providers/providers.schemas';
 import { dailyUsageResponse, logListResponse, statsResponse } from './usage/usage.responses';
@@ -307,13 +308,15 @@ const document = buildContractDocument({
   description:
     "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
     'an OpenAI-compatible gateway (/chat/completions and /responses whole and streamed, /embeddings, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
+    "Anthropic's Messages API (/messages, also with `x-api-key: <public key>.<secret key>`) through the same gateway, " +
     'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
-  operations: [...gatewayOperations, ...operations],
+  operations: [...gatewayOperations, ...messagesOperations, ...operations],
   tags: [
     {
       name: 'completions',
-      description: 'OpenAI-compatible chat and text completions, and the models they can use',
-      paths: ['/chat', '/completions', '/models', '/responses', '/embeddings'],
+      description:
+        "OpenAI-compatible chat and text completions, the Responses API, embeddings, Anthropic's Messages API, and the models they can use",
+      paths: ['/chat', '/completions', '/models', '/responses', '/embeddings', '/messages'],
     },
     { name: 'batches', description: 'Batches of completions run in the background', paths: ['/batch'] },
     { name: 'limits', description: "The project's limits and provider fallbacks", paths: ['/limits', '/fallbacks'] },
@@ -332,6 +335,7 @@ components.securitySchemes = {
     bearerFormat: '<public key>.<secret key>',
     description: 'the project public key and secret key joined by a dot; names exactly one project',
   },
+  anthropicApiKey: anthropicApiKeyScheme,
 };
 
 export const openapi = document;

@@ -10,20 +10,27 @@ import { openAiErrors } from './gateway/openai-errors';
 import { singleCredential } from './gateway/single-credential';
 import { limitHandlers } from './limits/limits.router';
 import type { LlmResources } from './llm-resources';
+import { anthropicCredential } from './messages/anthropic-credential';
+import { anthropicErrors } from './messages/anthropic-errors';
+import { messagesHandler } from './messages/messages.router';
 import { providerHandlers } from './providers/providers.router';
 import { responsesHandler } from './responses/responses.router';
 import { usageHandlers } from './usage/usage.router';
 
 /**
  * The OpenAI-compatible routes' errors, wherever raised (the flood refusal, reading the body, the
- * route), take OpenAI's shape: a route added below with `openAi` adds its full path here.
+ * route), take OpenAI's shape: a route added below with `openAi` adds its full path here; those of
+ * Anthropic's /messages take Anthropic's.
  */
-export const errorShapes = [openAiErrors(['/v1/chat/completions', '/v1/models', '/v1/responses', '/v1/embeddings'])];
+export const errorShapes = [
+  openAiErrors(['/v1/chat/completions', '/v1/models', '/v1/responses', '/v1/embeddings']),
+  anthropicErrors(['/v1/messages']),
+];
 
 /**
  * The whole route table of the LLM service. Every route needs the four key headers; the
  * OpenAI-compatible ones (`openAi`) also take the single credential, and answer errors in
- * OpenAI's shape (`errorShapes`).
+ * OpenAI's shape (`errorShapes`); Anthropic's /messages takes it also as Anthropic's `x-api-key`.
  */
 export function createRoutes(deps: ServiceDeps, resources: LlmResources): Router {
   const { db, relay } = deps;
@@ -32,6 +39,7 @@ export function createRoutes(deps: ServiceDeps, resources: LlmResources): Router
   const openAi = [singleCredential(deps.directory), ...keys];
   const gatewayParts = { vendors, limits, logs, streams, settings: config };
   const gateway = gatewayHandlers(db, gatewayParts);
+  const messages = messagesHandler(gatewayParts);
   const completions = completionHandlers(vendors, limits, logs);
   const providers = providerHandlers(db, vendors);
   const batches = batchHandlers(db, relay, { maxRequests: config.batchMaxRequests, limitsOn: limits.enabled });
@@ -42,6 +50,7 @@ export function createRoutes(deps: ServiceDeps, resources: LlmResources): Router
   // First: a stream's time to first token is the gateway's hot path, and each route passed costs a match.
   router.post('/chat/completions', ...openAi, gateway.chat);
   router.get('/models', ...openAi, gateway.models);
+  router.post('/messages', anthropicCredential(deps.directory), ...openAi, messages);
   router.get('/models/:model', ...openAi, retrieveModelHandler(db));
   router.post('/responses', ...openAi, responsesHandler(gatewayParts));
   router.post('/embeddings', ...openAi, embeddingsHandler(gatewayParts));

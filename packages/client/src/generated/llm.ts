@@ -130,6 +130,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anthropic's Messages API, whole or streamed, for Claude and OpenAI models
+         * @description Point Anthropic's SDK at the service (base URL without /v1) with `<public key>.<secret key>` as its API key. claude-* models get the request as it is and answer as Anthropic answers; OpenAI models get it translated to Chat Completions and answer translated back (text, tool_use, stop reason, usage). Admission, retries, fallbacks (the request's `fallbacks` or the project's, before the first byte), budgets and limits, usage logs and cost as on /chat/completions. Errors in Anthropic's shape.
+         */
+        post: operations["postMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/completions": {
         parameters: {
             query?: never;
@@ -449,6 +469,47 @@ export interface components {
             spentThisMonthUsd: number;
             /** @description held by requests in flight (their worst-case cost) */
             reservedUsd: number;
+        };
+        AnthropicMessage: {
+            id: string;
+            /** @constant */
+            type: "message";
+            /** @constant */
+            role: "assistant";
+            model: string;
+            content: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            stop_reason: string | null;
+            stop_sequence?: string | null;
+            usage?: {
+                input_tokens?: number;
+                output_tokens?: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Anthropic's error shape ({type: 'error', error: {type, message}}), also our common envelope */
+        AnthropicError: {
+            /** @constant */
+            type: "error";
+            /** @constant */
+            success: false;
+            error: {
+                /** @description invalid_request_error, authentication_error, permission_error, not_found_error, request_too_large, rate_limit_error, api_error, overloaded_error */
+                type: string;
+                message: string;
+                /** @description ours: VALIDATION_ERROR, UNAUTHORIZED, RATE_LIMITED, BUDGET_EXCEEDED, VENDOR_ERROR, ... */
+                code: string;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
         };
         /** @description OpenAI naming for both vendors (Anthropic input_tokens + cached input tokens -> prompt_tokens, output_tokens -> completion_tokens) */
         Usage: {
@@ -1429,6 +1490,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    max_tokens: number;
+                    messages: {
+                        /** @enum {string} */
+                        role: "user" | "assistant";
+                        content: string | {
+                            type: string;
+                        }[];
+                    }[];
+                    system?: string | {
+                        type: string;
+                    }[];
+                    temperature?: number;
+                    top_p?: number;
+                    top_k?: number;
+                    stop_sequences?: string[];
+                    stream?: boolean;
+                    metadata?: {
+                        user_id?: string | null;
+                    };
+                    tools?: {
+                        name: string;
+                        description?: string;
+                        input_schema?: Record<string, unknown>;
+                        type?: string;
+                    }[];
+                    tool_choice?: {
+                        /** @enum {string} */
+                        type: "auto" | "any" | "tool" | "none";
+                        name?: string;
+                    };
+                    /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
+                    fallbacks?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Anthropic's Message; with stream: true a text/event-stream of Anthropic's events (message_start, content_block_start, ping, content_block_delta with text_delta or input_json_delta, content_block_stop, message_delta with the stop reason and usage, message_stop). A failure after the first event ends the stream with an `error` event. */
+            200: {
+                headers: {
+                    /** @description cost of the request in USD (all attempts), by the price table; absent for a model without a price. Streams send it as an HTTP trailer */
+                    "x-llm-cost-usd"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicMessage"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Unknown model */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Server or vendor error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
+                };
+            };
+            /** @description Vendor unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicError"];
                 };
             };
             /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
@@ -2449,6 +2653,24 @@ export const operations = {
         "secretKey",
         "tenantId",
         "projectId"
+      ]
+    ]
+  },
+  "postMessages": {
+    "method": "post",
+    "path": "/messages",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ],
+      [
+        "singleCredential"
+      ],
+      [
+        "anthropicApiKey"
       ]
     ]
   },

@@ -161,7 +161,7 @@ export const chatRequestSchema = fields(
   ['model', 'messages'],
   {
     description:
-      "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format is not passed on). Unknown fields are dropped.",
+      "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format as a forced answer tool whose input is the JSON answer). Unknown fields are dropped.",
   },
 );
 

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { ChatMessageParam, ChatRequest } from './chat-types';
+import { structuredFormatOf, withStructuredOutput } from './structured-output';
 
 type Block = Anthropic.ContentBlockParam;
 type Part = OpenAI.Chat.ChatCompletionContentPart | OpenAI.Chat.ChatCompletionContentPartRefusal;
@@ -89,8 +90,14 @@ function toToolChoice(choice: ChatRequest['tool_choice']): Anthropic.ToolChoice 
   return undefined;
 }
 
-/** An OpenAI Chat Completions request as an Anthropic Messages request. */
+/** An OpenAI Chat Completions request as an Anthropic Messages request; `response_format` as a forced answer tool. */
 export function toAnthropicRequest(request: ChatRequest, defaultMaxTokens: number): Anthropic.MessageCreateParams {
+  const format = structuredFormatOf(request.response_format);
+  const translated = toPlainAnthropicRequest(request, defaultMaxTokens);
+  return format ? withStructuredOutput(translated, format) : translated;
+}
+
+function toPlainAnthropicRequest(request: ChatRequest, defaultMaxTokens: number): Anthropic.MessageCreateParams {
   const { system, messages } = toMessages(request.messages);
   const stop = typeof request.stop === 'string' ? [request.stop] : (request.stop ?? undefined);
   const tools = request.tools

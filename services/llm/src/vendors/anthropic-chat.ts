@@ -4,6 +4,12 @@ import type { TokenCounts } from '../usage/price-table';
 import { toAnthropicRequest } from './anthropic-chat-request';
 import { StreamCutError } from './vendor-errors';
 import {
+  STRUCTURED_OUTPUT_TOOL,
+  StructuredOutputError,
+  structuredAnswer,
+  structuredFormatOf,
+} from './structured-output';
+import {
   estimatePromptTokens,
   openAiUsage,
   zeroTokens,
@@ -26,13 +32,13 @@ const FINISH: Record<string, FinishReason> = {
 
 const finishOf = (reason: string | null | undefined): FinishReason => FINISH[reason ?? ''] ?? 'stop';
 
-type AnthropicUsage = Partial<Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens'>> & {
+export type AnthropicUsage = Partial<Pick<Anthropic.Usage, 'input_tokens' | 'output_tokens'>> & {
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
 };
 
 /** Anthropic counts cache reads and writes apart from input_tokens; OpenAI's prompt_tokens holds them all. */
-function addUsage(tokens: TokenCounts, usage: AnthropicUsage | null | undefined): void {
+export function addUsage(tokens: TokenCounts, usage: AnthropicUsage | null | undefined): void {
   if (!usage) return;
   const cached = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
@@ -59,17 +65,24 @@ export async function anthropicChat(
   );
   const tokens = zeroTokens();
   addUsage(tokens, message.usage);
+  const format = structuredFormatOf(request.response_format);
+  const answer = format
+    ? message.content.find((block) => block.type === 'tool_use' && block.name === STRUCTURED_OUTPUT_TOOL)
+    : undefined;
   const text = message.content
     .filter((block): block is Anthropic.TextBlock => block.type === 'text')
     .map((block) => block.text)
     .join('');
   const toolCalls = message.content
-    .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use')
+    .filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block !== answer)
     .map((block) => ({
       id: block.id,
       type: 'function' as const,
       function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
     }));
+  if (format && !answer && !toolCalls.length) throw new StructuredOutputError('the model answered in prose');
+  // With a response format, the answer is the answer tool's input, never the prose around it.
+  const content = answer?.type === 'tool_use' ? structuredAnswer(format!, answer.input) : format ? null : text;
   return {
     tokens,
     completion: {
@@ -82,12 +95,12 @@ export async function anthropicChat(
           index: 0,
           message: {
             role: 'assistant',
-            content: text || (toolCalls.length ? null : ''),
+            content: content || (toolCalls.length ? null : ''),
             refusal: null,
             ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
           },
           logprobs: null,
-          finish_reason: finishOf(message.stop_reason),
+          finish_reason: answer && message.stop_reason === 'tool_use' ? 'stop' : finishOf(message.stop_reason),
         },
       ],
       usage: openAiUsage(tokens),
@@ -110,6 +123,7 @@ export async function anthropicChatStream(
   tokens.prompt = estimatePromptTokens(request);
   let exact = false;
   let head = { id: 'chatcmpl-', created: now(), model: request.model };
+  const format = structuredFormatOf(request.response_format);
   const chunk = (
     delta: OpenAI.Chat.ChatCompletionChunk.Choice.Delta,
     finish: FinishReason | null = null,
@@ -130,6 +144,9 @@ export async function anthropicChatStream(
       // Anthropic numbers all content blocks; OpenAI numbers tool calls only.
       const toolIndex = new Map<number, number>();
       let finished = false;
+      // With a response format: the answer tool's block, streamed as the content, and its JSON so far.
+      let answerIndex: number | undefined;
+      let answerJson = '';
       for await (const event of events) {
         switch (event.type) {
           case 'message_start':
@@ -139,7 +156,13 @@ export async function anthropicChatStream(
             yield chunk({ role: 'assistant', content: '', refusal: null });
             break;
           case 'content_block_start':
-            if (event.content_block.type === 'tool_use') {
+            if (
+              format &&
+              event.content_block.type === 'tool_use' &&
+              event.content_block.name === STRUCTURED_OUTPUT_TOOL
+            ) {
+              answerIndex = event.index;
+            } else if (event.content_block.type === 'tool_use') {
               const index = toolIndex.size;
               toolIndex.set(event.index, index);
               yield chunk({
@@ -155,8 +178,13 @@ export async function anthropicChatStream(
             }
             break;
           case 'content_block_delta':
-            if (event.delta.type === 'text_delta') {
+            if (event.index === answerIndex && event.delta.type === 'input_json_delta') {
               tokens.completion++;
+              answerJson += event.delta.partial_json;
+              yield chunk({ content: event.delta.partial_json });
+            } else if (event.delta.type === 'text_delta') {
+              tokens.completion++;
+              if (format) break; // prose around a structured answer is left out
               yield chunk({ content: event.delta.text });
             } else if (event.delta.type === 'input_json_delta' && toolIndex.has(event.index)) {
               tokens.completion++;
@@ -165,11 +193,17 @@ export async function anthropicChatStream(
               });
             }
             break;
-          case 'message_delta':
+          case 'message_delta': {
             addUsage(tokens, event.usage as AnthropicUsage);
             exact = true;
-            yield chunk({}, finishOf(event.delta.stop_reason));
+            if (format && answerIndex === undefined && !toolIndex.size) {
+              throw new StructuredOutputError('the model answered in prose');
+            }
+            if (answerIndex !== undefined) structuredAnswer(format!, answerJson);
+            const answered = answerIndex !== undefined && event.delta.stop_reason === 'tool_use';
+            yield chunk({}, answered ? 'stop' : finishOf(event.delta.stop_reason));
             break;
+          }
           case 'message_stop':
             finished = true;
             break;

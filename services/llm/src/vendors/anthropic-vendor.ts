@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicChat, anthropicChatStream } from './anthropic-chat';
+import { anthropicMessages } from './anthropic-messages';
 import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
@@ -42,6 +43,7 @@ export function anthropicClient(credentials: VendorCredentials, options: VendorO
     },
     chat: (request, signal) => anthropicChat(client, request, options.defaultMaxTokens, signal),
     chatStream: (request, signal) => anthropicChatStream(client, request, options.defaultMaxTokens, signal),
+    messages: anthropicMessages(client),
     async check(): Promise<void> {
       await client.models.list({ limit: 1 });
     },

@@ -1,3 +1,4 @@
+import type { AnthropicMessagesApi } from './anthropic-messages';
 import type { ChatRequest, ChatResult, ChatStream } from './chat-types';
 import type { EmbeddingsRequest, EmbeddingsResult } from './openai-embeddings';
 import type { ResponsesRequest, ResponsesResult, ResponsesStream } from './openai-responses';
@@ -48,6 +49,8 @@ export interface VendorClient {
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
   /** The same as OpenAI chunks; resolves once the vendor has accepted the request. */
   chatStream(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
+  /** Anthropic's own Messages API, untranslated (Anthropic only). */
+  messages?: AnthropicMessagesApi;
   /** OpenAI's own Responses API (OpenAI only; other vendors answer it through `chat`, translated). */
   responses?(request: ResponsesRequest, signal?: AbortSignal): Promise<ResponsesResult>;
   /** The same streamed; `estimatedPrompt` counts the prompt until the vendor reports it. */

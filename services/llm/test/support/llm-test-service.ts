@@ -34,6 +34,11 @@ export const coverage: CoverageOptions = {
       reason: 'sent through the official OpenAI SDK over a socket: gateway.sdk and gateway.retries tests',
     },
     {
+      pattern: '^POST /messages (400|403|404|413|500|502)$',
+      reason:
+        "sent through Anthropic's official SDK or raw HTTP over a socket: messages.errors and messages.usage tests",
+    },
+    {
       pattern: '^POST /(responses|embeddings) (413|500|502)$',
       reason:
         'the shared body limit (gateway.error-shape) and vendor failures, through the same attempts as /chat/completions (gateway.retries, responses.gateway)',

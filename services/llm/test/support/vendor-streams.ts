@@ -150,16 +150,24 @@ export async function streamAnthropic(res: ServerResponse, plan: StreamPlan): Pr
  * 100,000 of them: until the reader goes), `-break` cuts the connection after two chunks,
  * `-stream-error` sends the vendor's error event after two chunks.
  */
-export function planFor(model: string, text: string, tool?: { name: string }): StreamPlan {
+export function planFor(model: string, text: string, tool?: { name: string; input?: unknown }): StreamPlan {
   const trickle = /-trickle-(\d+)/.exec(model);
   const words = text.split(/(?<= )/);
   return {
     model,
     tokens: trickle ? Array.from({ length: 100_000 }, (_, i) => `t${i} `) : words,
-    tool: tool ? { name: tool.name, argumentPieces: ['{"city"', ': "Par', 'is"}'] } : undefined,
+    tool: tool ? { name: tool.name, argumentPieces: piecesOf(tool.input) } : undefined,
     // A break comes after the first chunks have surely reached the gateway.
     everyMs: trickle ? Number(trickle[1]) : /-break|-stream-error/.test(model) ? 30 : 0,
     breakAfter: model.includes('-break') ? 2 : undefined,
     errorAfter: model.includes('-stream-error') ? 2 : undefined,
   };
+}
+
+/** A tool's input as the vendors stream it: its JSON in three pieces (the weather tool's by default). */
+function piecesOf(input: unknown): string[] {
+  if (input === undefined) return ['{"city"', ': "Par', 'is"}'];
+  const json = JSON.stringify(input);
+  const third = Math.ceil(json.length / 3);
+  return [json.slice(0, third), json.slice(third, 2 * third), json.slice(2 * third)].filter(Boolean);
 }

@@ -23,8 +23,51 @@ type Body = {
   system?: string;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
-  tools?: { name?: string; function?: { name: string } }[];
+  tools?: { name?: string; input_schema?: JsonSchema; function?: { name: string } }[];
+  tool_choice?: { type: string; name?: string };
 };
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  enum?: unknown[];
+}
+
+/** A value that fits a schema, as a model forced to answer through a tool gives one. */
+export function sampleOf(schema: JsonSchema | undefined): unknown {
+  if (schema?.enum?.length) return schema.enum[0];
+  const type = Array.isArray(schema?.type) ? schema.type[0] : schema?.type;
+  switch (type) {
+    case 'string':
+      return 'Paris';
+    case 'integer':
+    case 'number':
+      return 42;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [sampleOf(schema?.items)];
+    case 'null':
+      return null;
+    default:
+      return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([key, value]) => [key, sampleOf(value)]));
+  }
+}
+
+/**
+ * The tool Anthropic's model calls: the one `tool_choice` forces (with an input that fits its
+ * schema, as Anthropic's structured output gives), else the first tool (weather in Paris). A
+ * model named *-prose answers in text even when a tool is forced.
+ */
+function anthropicToolCall(body: Body): { name: string; input: unknown } | undefined {
+  if (body.model?.endsWith('-prose')) return undefined;
+  const forced =
+    body.tool_choice?.type === 'tool' ? body.tools?.find((t) => t.name === body.tool_choice?.name) : undefined;
+  if (forced?.name) return { name: forced.name, input: sampleOf(forced.input_schema) };
+  const first = body.tools?.[0]?.name;
+  return first ? { name: first, input: { city: 'Paris' } } : undefined;
+}
 
 /** A failure the next chat request gets instead of an answer: a status (with headers), or 0 to drop the connection. */
 export interface Fault {
@@ -237,10 +280,10 @@ export async function anthropicStub(options: StubOptions = {}): Promise<Anthropi
       }
       await delayFor(body.model, options);
       const text = `anthropic says: ${lastUserText(body)}`;
-      const tool = toolName(body);
+      const tool = anthropicToolCall(body);
       if (body.stream) {
         watchAbandon(controls, res);
-        await streamAnthropic(res, planFor(body.model ?? '', text, tool ? { name: tool } : undefined));
+        await streamAnthropic(res, planFor(body.model ?? '', text, tool));
         return;
       }
       sendJson(res, 200, {
@@ -249,7 +292,7 @@ export async function anthropicStub(options: StubOptions = {}): Promise<Anthropi
         role: 'assistant',
         model: body.model,
         content: tool
-          ? [{ type: 'tool_use', id: 'toolu_1', name: tool, input: { city: 'Paris' } }]
+          ? [{ type: 'tool_use', id: 'toolu_1', name: tool.name, input: tool.input }]
           : [{ type: 'text', text }],
         stop_reason: tool ? 'tool_use' : 'end_turn',
         stop_sequence: null,
