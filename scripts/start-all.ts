@@ -47,6 +47,7 @@ function banner(project: CreatedProject, running: RunningService[]): string {
       .map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
     '',
     `Console (control plane): ${url('console')}/v1   (docs: ${url('console')}/docs)`,
+    `MCP server (AI agents):  ${url('console')}/v1/mcp   (docs/mcp.md)`,
     '',
     'Demo project keys:',
     `  x-api-key:     ${project.apiKey}`,
@@ -73,8 +74,10 @@ async function main(): Promise<void> {
   const infra = await openInfrastructure(config, logger);
   // START_PORT_OFFSET shifts all six ports (e.g. to run a second copy beside the first).
   const offset = Number(process.env.START_PORT_OFFSET ?? 0);
-  // The console signs its members in at the Authentication service started beside it.
-  process.env.CONSOLE_AUTH_URL ??= `http://127.0.0.1:${authService.defaultPort + offset}/v1`;
+  // The console signs its members in at the Authentication service started beside it, and its
+  // MCP endpoint calls each service (itself included) at the port it gets here.
+  for (const service of SERVICES)
+    process.env[`CONSOLE_${service.name.toUpperCase()}_URL`] ??= `http://127.0.0.1:${service.defaultPort + offset}/v1`;
   process.env.CONSOLE_URL ??= `http://localhost:${consoleService.defaultPort + offset}`;
   const running = await Promise.all(
     SERVICES.map((service) =>

@@ -27,7 +27,7 @@ export interface AuthenticateDeps {
 }
 
 const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-]{1,500})$/;
-const BEARER = /^Bearer\s+([A-Za-z0-9_.-]{1,8000})$/;
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,4000})$/;
 const refused = () => errors.unauthorized('Missing or invalid credential for MCP');
 
 async function projectCaller(

@@ -6,6 +6,8 @@ export interface ConsoleConfig {
   signup: 'open' | 'invite';
   /** The Authentication service's base URL, `/v1` included (the console signs its members in there). */
   authUrl: string;
+  /** Where the MCP server reaches the services' public APIs (`/v1` included), the console's own too. */
+  serviceUrls: Record<'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'console', string>;
   /** Where the web console is served: invitation links point at `<consoleUrl>/accept-invitation?token=`. */
   consoleUrl: string;
   invitationTtlMs: number;
@@ -18,11 +20,34 @@ export interface ConsoleConfig {
   invitationLimitPerHour: number;
 }
 
+/** The MCP server's way to each service: `CONSOLE_<SERVICE>_URL`, by default the port `pnpm start` gives it. */
+const SERVICE_PORTS = {
+  billing: 4002,
+  cms: 4003,
+  llm: 4004,
+  mailer: 4005,
+  notifications: 4006,
+  console: 4000,
+} as const;
+const urlVariable = (service: string) => `CONSOLE_${service.toUpperCase()}_URL`;
+
+function serviceUrlVariables(): Record<string, Joi.StringSchema> {
+  return Object.fromEntries(
+    Object.entries(SERVICE_PORTS).map(([service, port]) => [
+      urlVariable(service),
+      Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .default(`http://127.0.0.1:${port}/v1`),
+    ]),
+  );
+}
+
 const envSchema = Joi.object({
   CONSOLE_SIGNUP: Joi.string().valid('open', 'invite').default('open'),
   CONSOLE_AUTH_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://127.0.0.1:4001/v1'),
+  ...serviceUrlVariables(),
   CONSOLE_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://localhost:4000'),
@@ -43,6 +68,12 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
   return {
     signup: value.CONSOLE_SIGNUP,
     authUrl: value.CONSOLE_AUTH_URL.replace(/\/+$/, ''),
+    serviceUrls: {
+      auth: value.CONSOLE_AUTH_URL.replace(/\/+$/, ''),
+      ...(Object.fromEntries(
+        Object.keys(SERVICE_PORTS).map((service) => [service, value[urlVariable(service)].replace(/\/+$/, '')]),
+      ) as Record<keyof typeof SERVICE_PORTS, string>),
+    },
     consoleUrl: value.CONSOLE_URL.replace(/\/+$/, ''),
     invitationTtlMs: Math.round(value.CONSOLE_INVITATION_TTL_HOURS * 3_600_000),
     memberTokenTtlSeconds: value.CONSOLE_MEMBER_TOKEN_TTL_SECONDS,
