@@ -233,6 +233,23 @@ describe('console members', () => {
     expect((await callTool(developer, 'cms_getContentTypes')).text).toContain('recipe');
   });
 
+  it("when a member brings a member token, then it acts in the token's project with its role, without the console's tools", async () => {
+    const issued = await api(
+      `${platform.urls.console}/organisations/${acme.organisationId}/projects/${acme.projectId}/member-token`,
+      { method: 'POST', headers: { authorization: `Bearer ${acme.members.viewer.token}` } },
+    );
+    expect(issued.status).toBe(201);
+    const client = await connect({ authorization: `Bearer ${issued.body.token}` });
+    const names = await toolNames(client);
+    expect(names).toContain('mailer_getLogs');
+    expect(names.filter((n) => n.startsWith('console_') || n === 'cms_postContent')).toEqual([]);
+    expect((await callTool(client, 'describe_project')).json.projectId).toBe(acme.projectId);
+    // Naming another project with it is refused.
+    await expect(
+      connectHttp(platform.mcpUrl, { authorization: `Bearer ${issued.body.token}`, 'x-project-id': other.projectId }),
+    ).rejects.toMatchObject({ code: 403 });
+  });
+
   it('when a member calls the console tools, then the settings are read and written through the console API with their role', async () => {
     const admin = await connect(asMember(acme, 'admin'));
     const updated = await callTool(admin, 'console_updateSettings', { body: { requireEmailVerification: true } });
