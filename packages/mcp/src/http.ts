@@ -43,12 +43,11 @@ function projectChoice(req: Request): ProjectChoice {
  */
 export function mcpHandlers(options: McpHandlerOptions): { post: RequestHandler; notAllowed: RequestHandler } {
   const cache = new MemberTokenCache();
-  // Rebuilt only when a document was added (a service that was down answered).
-  let catalog: { services: number; tools: OperationTool[] } | undefined;
+  // Rebuilt only when the documents changed (a service answered for the first time, or was redeployed).
+  let catalog: { documents: Record<string, object>; tools: OperationTool[] } | undefined;
   const toolsOf = (documents: Record<string, object>) => {
-    const services = Object.keys(documents).length;
-    if (catalog?.services !== services)
-      catalog = { services, tools: buildCatalog(documents as Partial<Record<ServiceName, object>>) };
+    if (catalog?.documents !== documents)
+      catalog = { documents, tools: buildCatalog(documents as Partial<Record<ServiceName, object>>) };
     return catalog.tools;
   };
 

@@ -26,9 +26,14 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** The OpenAPI document of each service, and each `## ` section of its README (when the README is there). */
+const built = new WeakMap<Record<string, object>, McpResource[]>();
+
+/** The OpenAPI document of each service, and each `## ` section of its README (when the README is there); read once per set of documents. */
 export function resourcesOf(documents: Record<string, object>): McpResource[] {
+  const known = built.get(documents);
+  if (known) return known;
   const resources: McpResource[] = [];
+  built.set(documents, resources);
   for (const [service, document] of Object.entries(documents)) {
     resources.push({
       uri: `openapi://${service}`,

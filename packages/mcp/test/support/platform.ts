@@ -55,7 +55,7 @@ async function listening(): Promise<Server> {
  * database of its own, sharing one fresh platform database and one in-process bus: the
  * console's MCP endpoint reaches them over HTTP as it does in `pnpm start`.
  */
-export async function startPlatform(): Promise<RunningPlatform> {
+export async function startPlatform(extraEnv: Record<string, string> = {}): Promise<RunningPlatform> {
   const servers = await Promise.all(DEFINITIONS.map(() => listening()));
   const urls = Object.fromEntries(
     DEFINITIONS.map((d, i) => [d.name, `http://127.0.0.1:${(servers[i].address() as AddressInfo).port}/v1`]),
@@ -66,6 +66,7 @@ export async function startPlatform(): Promise<RunningPlatform> {
     CONSOLE_SIGNIN_LIMIT_PER_MINUTE: '1000000',
     CONSOLE_INVITATION_LIMIT_PER_HOUR: '1000000',
     ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`CONSOLE_${name.toUpperCase()}_URL`, url])),
+    ...extraEnv,
   };
   const config = loadPlatformConfig(env);
   const platformDatabase = await createTestDatabase('mcp_platform');
