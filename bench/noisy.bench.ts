@@ -12,8 +12,8 @@
  * patterns named.
  * Not covered here: a tarpit webhook receiver (packages/webhooks' tests hold its deadline and slots).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism, setPriority } from 'node:os';
 import path from 'node:path';
 import type { AbusivePattern } from './lib/noisy-abusers';
 import type { NoisyPlatformReady } from './lib/noisy-platform';
@@ -45,6 +45,16 @@ function nextMessage<T>(child: ChildProcess, type: string): Promise<T> {
   });
 }
 
+/**
+ * Clients elsewhere do not take the platform's CPU: with two cores or more, the platform runs
+ * alone on the first (all its threads) and every client (Y's load and X's abusers, the abusers
+ * at the lowest priority so Y's client is never starved by them) on the second. What Y loses is
+ * then what serving the abusers costs the platform. NOISY_PIN=0 lets all share every core.
+ */
+const pinning = process.env.NOISY_PIN !== '0' && availableParallelism() >= 2;
+const pinToCpu = (pid: number, cpu: number) =>
+  execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+
 // NOISY_CPU_PROF=<dir>: the platform process writes a CPU profile there (node --cpu-prof) as it exits.
 const child = (file: string, env: NodeJS.ProcessEnv = {}, profile?: string) =>
   fork(path.join(__dirname, 'lib', file), [], {
@@ -72,6 +82,10 @@ export default async function bench(): Promise<string[]> {
     { SHUTDOWN_READINESS_DELAY_MS: '0', LOG_LEVEL: 'warn' },
     process.env.NOISY_CPU_PROF,
   );
+  if (pinning) {
+    pinToCpu(platform.pid!, 0);
+    pinToCpu(process.pid, 1);
+  }
   const { urls, projects } = await nextMessage<NoisyPlatformReady>(platform, 'ready');
   const { x, y } = projects;
   await post(`${urls.cms}/v1/content-types`, x, { name: 'n', schema: RECURSIVE_ANY_OF });
@@ -136,10 +150,11 @@ export default async function bench(): Promise<string[]> {
   const only = process.env.NOISY_PATTERNS?.split(',').map((name) => name.trim());
   const running = only ? patterns.filter((pattern) => only.some((name) => pattern.name.includes(name))) : patterns;
   const abusers = child('noisy-abusers.ts');
-  // X's clients share the machine's cores with the platform as equals by default: their own
-  // CPU use then counts against the platform, as it would not from other machines.
-  // NOISY_ABUSER_NICE=19 approximates remote clients (they then also slow down with the platform).
-  setPriority(abusers.pid!, Number(process.env.NOISY_ABUSER_NICE ?? 0));
+  // Unpinned, X's clients share the cores with the platform as equals unless NOISY_ABUSER_NICE
+  // says otherwise: their own CPU use then counts against the platform, as it would not from
+  // other machines.
+  if (pinning) pinToCpu(abusers.pid!, 1);
+  setPriority(abusers.pid!, Number(process.env.NOISY_ABUSER_NICE ?? (pinning ? 19 : 0)));
   abusers.send(running);
   await nextMessage(abusers, 'started');
   const noisy = await read();
@@ -158,6 +173,9 @@ export default async function bench(): Promise<string[]> {
       `${name} ${JSON.stringify(counts)} (${(Object.values(counts).reduce((a, b) => a + b, 0) / seconds).toFixed(0)}/s)`,
   );
   return [
+    pinning
+      ? 'platform alone on CPU 0; Y and the abusers (nice 19) on CPU 1 (NOISY_PIN=0: all share every core)'
+      : 'platform, Y and the abusers share every core',
     `quiet Y: ${quiet.requestsPerSecond.toFixed(0)} req/s, p99 ${quiet.p99Ms} ms; noisy Y: ${noisy.requestsPerSecond.toFixed(0)} req/s, p99 ${noisy.p99Ms} ms, non-2xx ${noisy.non2xx}, errors ${noisy.errors}`,
     `abusive answers: ${abusive.join('; ')}`,
     `${mark(share >= 0.7)} Y throughput under noise: ${(share * 100).toFixed(0)}% of quiet (target >= 70%)`,

@@ -2,9 +2,13 @@ import type { RequestHandler } from 'express';
 import { AppError } from './errors';
 import { ProjectSlots } from './project-slots';
 
-const busy = (limit: number) =>
+// The refusal names the project as the offender, so the error handler holds it (HeldRefusals):
+// a project whose slots are taken (by slow bodies, say) and that retries at once is answered once
+// a second per connection, not thousands of times, each of which everyone's event loop would pay for.
+const busy = (limit: number, project: string) =>
   new AppError('RATE_LIMITED', `This project already has ${limit} requests in progress here; try again`, {
     headers: { 'Retry-After': '1' },
+    offender: `project ${project} in flight`,
   });
 
 /** The slot each request in progress holds, by its response (no property added to the response). */
@@ -13,7 +17,8 @@ const held = new WeakMap<object, () => void>();
 /**
  * At most `limit` requests of one project in progress at once in this process (after the key
  * check): a project firing many slow requests in parallel fills its share of the database pool
- * and the event loop, not everyone's; beyond it, 429 before any work. A request holds its slot
+ * and the event loop, not everyone's; beyond it, 429 before any work, held a while like every
+ * repeat offender's. A request holds its slot
  * until its response closes; an event stream hands it back once it has started
  * (`leaveInFlight`), its own caps bounding it from then on.
  */
@@ -23,7 +28,7 @@ export function projectInFlight(limit: number): RequestHandler {
     const project = req.tenant?.projectId;
     if (project === undefined) return next();
     const release = slots.tryAcquire(project);
-    if (!release) throw busy(limit);
+    if (!release) throw busy(limit, project);
     held.set(res, release);
     res.once('close', release);
     next();

@@ -74,14 +74,15 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('requests in progress per project', () => {
-  it("when a project has its cap of requests in progress, then its next one gets 429 at once and another project's succeeds", async () => {
+  it("when a project has its cap of requests in progress, then its next one gets 429 before any work and another project's succeeds", async () => {
     gate = newGate();
     arrived = 0;
     const held = [get('/slow', x), get('/slow', x)];
     await until(() => arrived === 2);
     const refused = await get('/slow', x);
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
+    // Held up to its Retry-After (a repeat offender's refusal), then sent with what is left of it.
+    expect(['0', '1']).toContain(refused.headers.get('retry-after'));
     expect(await refused.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
     const other = get('/slow', y);
     await until(() => arrived === 3);
