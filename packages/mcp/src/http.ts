@@ -6,12 +6,14 @@ import type { McpAuditSink } from './audit';
 import { authenticate, MemberTokenCache, type AuthenticateDeps, type ProjectChoice } from './authenticate';
 import { buildCatalog, type OperationTool, type ServiceName } from './catalog';
 import type { ServiceUrls } from './invoke';
-import { createMcpServer } from './server';
+import { createMcpServer, type McpServerOptions } from './server';
 
 export interface McpHandlerOptions extends AuthenticateDeps {
   urls: ServiceUrls;
   documents: () => Promise<Record<string, object>>;
   audit: McpAuditSink;
+  /** Further limits on the tools a caller may use (the console's role table for its own tools). */
+  mayUse?: McpServerOptions['mayUse'];
 }
 
 const header = (req: Request, name: string) => {
@@ -67,6 +69,7 @@ export function mcpHandlers(options: McpHandlerOptions): { post: RequestHandler;
       urls: options.urls,
       audit: options.audit,
       readOnly: isReadOnly(req),
+      mayUse: options.mayUse,
       clientAddress: req.ip ?? '',
       userAgent: req.get('user-agent') ?? '',
     });

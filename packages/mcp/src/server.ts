@@ -29,6 +29,8 @@ export interface McpServerOptions {
   audit: McpAuditSink;
   /** The connection asked for read-only tools. */
   readOnly: boolean;
+  /** What the mounting service adds to the checks (the console: its role table for its own tools). */
+  mayUse?: (caller: Caller, tool: OperationTool) => boolean;
   clientAddress: string;
   userAgent: string;
 }
@@ -47,13 +49,19 @@ const text = (value: unknown, isError = false): CallToolResult => ({
 });
 
 /** The tools this caller may see on this connection. */
-export function visibleTools(catalog: OperationTool[], caller: Caller, readOnly: boolean): OperationTool[] {
+export function visibleTools(
+  catalog: OperationTool[],
+  caller: Caller,
+  readOnly: boolean,
+  mayUse: (caller: Caller, tool: OperationTool) => boolean = () => true,
+): OperationTool[] {
   const reading = readsOnly(caller, readOnly);
   return catalog.filter(
     (tool) =>
       (!reading || tool.readOnly) &&
       // The console's operations need a console member's session.
-      (tool.service !== 'console' || (caller.kind === 'member' && caller.consoleToken !== undefined)),
+      (tool.service !== 'console' || (caller.kind === 'member' && caller.consoleToken !== undefined)) &&
+      mayUse(caller, tool),
   );
 }
 
@@ -71,7 +79,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         'Tools of one project of the open backend platform, generated from the services\u2019 OpenAPI documents. Start with describe_project. Tools marked destructive delete data or send to real addresses: ask the user first.',
     },
   );
-  const visible = visibleTools(options.catalog, caller, options.readOnly);
+  const visible = visibleTools(options.catalog, caller, options.readOnly, options.mayUse);
   const byName = new Map(visible.map((tool) => [tool.name, tool]));
   const allByName = new Map(options.catalog.map((tool) => [tool.name, tool]));
   const resources = resourcesOf(options.documents);
@@ -104,7 +112,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       if (hidden) {
         await record({ tool: name, service: hidden.service, method: hidden.method.toUpperCase(), outcome: 'denied' });
         return text(
-          `Refused: ${name} changes the project, and this connection may only read (read-only mode or a viewer's role).`,
+          `Refused: ${name} is not open to this connection (read-only mode, or the member's role does not allow it).`,
           true,
         );
       }

@@ -220,12 +220,22 @@ describe('console members', () => {
     expect(viewerTools).toEqual(expect.arrayContaining(['cms_getContent', 'console_getSettings']));
     expect(viewerTools).not.toContain('cms_postContent');
     expect(viewerTools).not.toContain('console_updateSettings');
+    // The console's role table: keys are for developers and up, the audit log for admins.
+    expect(viewerTools).not.toContain('console_listKeys');
     const refused = await callTool(viewer, 'notifications_postNotifications', { body: { title: 'x', message: 'y' } });
     expect(refused.isError).toBe(true);
 
     const developer = await connect(asMember(acme, 'developer'));
     const developerTools = await toolNames(developer);
-    expect(developerTools).toEqual(expect.arrayContaining(['cms_postContent', 'console_getSettings']));
+    expect(developerTools).toEqual(
+      expect.arrayContaining(['cms_postContent', 'console_getSettings', 'console_updateSettings', 'console_listKeys']),
+    );
+    expect(developerTools).not.toContain('console_listAuditEntries');
+    expect(developerTools).not.toContain('console_deleteProject');
+    const admin = await connect(asMember(acme, 'admin'));
+    expect(await toolNames(admin)).toEqual(
+      expect.arrayContaining(['console_listAuditEntries', 'console_deleteProject']),
+    );
     const created = await callTool(developer, 'cms_postContentTypes', {
       body: { name: 'recipe', schema: { type: 'object', properties: { title: { type: 'string' } } } },
     });
