@@ -28,7 +28,11 @@ export interface AuthenticateDeps {
 
 const SINGLE_CREDENTIAL = /^Bearer\s+(pk_[A-Za-z0-9_-]{1,500})\.(sk_[A-Za-z0-9_-]{1,500})$/;
 const BEARER = /^Bearer\s+([A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,4000})$/;
-const refused = () => errors.unauthorized('Missing or invalid credential for MCP');
+// The challenge MCP clients expect with a 401 (no OAuth here: a key pair or a token is the credential).
+const refused = () =>
+  new AppError('UNAUTHORIZED', 'Missing or invalid credential for MCP', {
+    headers: { 'WWW-Authenticate': 'Bearer realm="platform-mcp"' },
+  });
 
 async function projectCaller(
   deps: AuthenticateDeps,

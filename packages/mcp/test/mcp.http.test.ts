@@ -184,6 +184,13 @@ describe('safe by default', () => {
       code: 401,
     });
     await expect(connectHttp(platform.mcpUrl, {})).rejects.toMatchObject({ code: 401 });
+    const bare = await fetch(platform.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toMatch(/^Bearer/);
     await expect(connectHttp(platform.mcpUrl, { authorization: 'Bearer not-a-token' })).rejects.toMatchObject({
       code: 401,
     });
