@@ -8,16 +8,15 @@ import {
 import { migrations } from '../migrations';
 import { BatchWorker } from './batch-worker/batch-worker';
 import { loadLlmConfig } from './config';
-import { createLlmShared, type LlmShared } from './llm-shared';
+import { createLlmResources, type LlmResources } from './llm-resources';
 import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
-import { createRoutes } from './routes';
+import { createRoutes, errorShapes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
 import { startWebhookConsumer } from './webhooks/webhook-consumer';
-import { openAiErrors } from './gateway/openai-errors';
 
 /** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
-export interface LlmServiceShared extends LlmShared {
+export interface LlmServiceShared extends LlmResources {
   batchWorker(): BatchWorker | undefined;
 }
 
@@ -27,7 +26,7 @@ export interface LlmServiceShared extends LlmShared {
  */
 export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
   const config = loadLlmConfig(deps.env);
-  const shared = createLlmShared(deps, config);
+  const resources = createLlmResources(deps, config);
   let running: BatchWorker | undefined;
   const jobs: Job[] = [projectErasureJob(deps, 'llm', ERASURE_TABLES)];
   if (config.role !== 'api') {
@@ -35,7 +34,8 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
       name: 'batch-worker',
       // A stopped worker stays stopped: each start makes a new one, as a new process would.
       async start() {
-        const worker = new BatchWorker(deps, shared);
+        const { vendors, limits } = resources;
+        const worker = new BatchWorker({ ...deps, config, vendors, limits });
         await worker.start();
         running = worker;
         return () => worker.stop();
@@ -46,24 +46,24 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
     jobs.push({
       name: 'webhooks',
       async start() {
-        const stop = await startWebhookConsumer(deps, shared);
+        const stop = await startWebhookConsumer(deps, config, resources.webhookSlots);
         return async () => stop();
       },
     });
   }
   return {
-    routes: createRoutes(deps, shared),
+    routes: createRoutes(deps, resources),
     openapi,
-    errorShapes: [openAiErrors],
-    metrics: completionLogMetrics(shared.logs),
+    errorShapes,
+    metrics: completionLogMetrics(resources.logs),
     jobs,
-    shared: { ...shared, batchWorker: () => running },
+    shared: { ...resources, batchWorker: () => running },
     // After the HTTP server drained and the jobs stopped, no completion adds a log any more:
     // the buffered ones are written (waiting for the database, bounded), the leases returned and the
     // meters settled.
     close: async () => {
-      await shared.admissions.close(); // its leases give back what they hold through the meters
-      await Promise.all([shared.logs.close(config.logShutdownGraceMs), shared.meters.close()]);
+      await resources.admissions.close(); // its leases give back what they hold through the meters
+      await Promise.all([resources.logs.close(config.logShutdownGraceMs), resources.meters.close()]);
     },
   };
 }

@@ -3,27 +3,41 @@ import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
 import { batchHandlers } from './batches/batches.router';
 import { completionHandlers } from './completions/completions.router';
-import { gatewayRouter } from './gateway/gateway.router';
+import { gatewayHandlers } from './gateway/gateway.router';
+import { openAiErrors } from './gateway/openai-errors';
+import { singleCredential } from './gateway/single-credential';
 import { limitHandlers } from './limits/limits.router';
-import type { LlmShared } from './llm-shared';
+import type { LlmResources } from './llm-resources';
 import { providerHandlers } from './providers/providers.router';
 import { usageHandlers } from './usage/usage.router';
 
 /**
- * The whole route table of the LLM service. Every route needs the four key headers; the
- * OpenAI-compatible ones (/chat/completions, /models) also take the single credential.
+ * The OpenAI-compatible routes' errors, wherever raised (the flood refusal, reading the body, the
+ * route), take OpenAI's shape: a route added below with `openAi` adds its full path here.
  */
-export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
+export const errorShapes = [openAiErrors(['/v1/chat/completions', '/v1/models'])];
+
+/**
+ * The whole route table of the LLM service. Every route needs the four key headers; the
+ * OpenAI-compatible ones (`openAi`) also take the single credential, and answer errors in
+ * OpenAI's shape (`errorShapes`).
+ */
+export function createRoutes(deps: ServiceDeps, resources: LlmResources): Router {
+  const { db, relay } = deps;
+  const { config, vendors, limits, logs, streams } = resources;
   const keys = projectKeys(deps);
-  const completions = completionHandlers(deps, runtime);
-  const providers = providerHandlers(deps, runtime);
-  const batches = batchHandlers(deps, runtime);
-  const usage = usageHandlers(deps, runtime);
-  const limits = limitHandlers(deps, runtime);
+  const openAi = [singleCredential(deps.directory), ...keys];
+  const gateway = gatewayHandlers(db, { vendors, limits, logs, streams, settings: config });
+  const completions = completionHandlers(vendors, limits, logs);
+  const providers = providerHandlers(db, vendors);
+  const batches = batchHandlers(db, relay, { maxRequests: config.batchMaxRequests, limitsOn: limits.enabled });
+  const usage = usageHandlers(db, logs);
+  const limitRoutes = limitHandlers(db, limits, config.gatewayMaxFallbacks);
 
   const router = Router();
   // First: a stream's time to first token is the gateway's hot path, and each route passed costs a match.
-  router.use(gatewayRouter(deps, runtime, keys));
+  router.post('/chat/completions', ...openAi, gateway.chat);
+  router.get('/models', ...openAi, gateway.models);
   router.post('/completions', keys, completions.create);
 
   router.post('/batch', keys, batches.submit);
@@ -40,9 +54,9 @@ export function createRoutes(deps: ServiceDeps, runtime: LlmShared): Router {
   router.get('/stats/:tenant_id/:project_id', keys, usage.stats);
   router.get('/usage/daily', keys, usage.daily);
 
-  router.get('/limits', keys, limits.getLimits);
-  router.put('/limits', keys, limits.putLimits);
-  router.get('/fallbacks', keys, limits.getFallbacks);
-  router.put('/fallbacks', keys, limits.putFallbacks);
+  router.get('/limits', keys, limitRoutes.getLimits);
+  router.put('/limits', keys, limitRoutes.putLimits);
+  router.get('/fallbacks', keys, limitRoutes.getFallbacks);
+  router.put('/fallbacks', keys, limitRoutes.putFallbacks);
   return router;
 }

@@ -5,9 +5,9 @@ import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
 import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from '../completions/completion-runner';
 import type { CompletionRequest } from '../completions/completions.schemas';
-import { admitSpend, settleSpend } from '../limits/spend';
-import type { LlmShared } from '../llm-shared';
-import { vendorClientFor } from '../providers/providers.service';
+import type { LlmConfig } from '../config';
+import { admitSpend, settleSpend, type SpendLimits } from '../limits/spend';
+import { vendorClientFor, type VendorAccess } from '../providers/providers.service';
 import { NO_USAGE } from '../vendors/sdk-options';
 import { insertLogs } from '../usage/usage.service';
 import type { CompletionLogEntry } from '../usage/usage.types';
@@ -26,6 +26,13 @@ import {
   type ItemResult,
 } from './batch-work.repository';
 import type { ProjectLimiter } from './project-limiter';
+
+/** What a batch run takes: the database and its relay, the settings, the vendors and the project limits. */
+export interface BatchRunDeps extends Pick<ServiceDeps, 'db' | 'relay' | 'logger'> {
+  config: LlmConfig;
+  vendors: VendorAccess;
+  limits: SpendLimits;
+}
 
 export type RunOutcome = 'finished' | 'handed-on' | 'gone' | 'crashed';
 
@@ -80,8 +87,7 @@ export class BatchRun {
   private cancelled = false;
 
   constructor(
-    private readonly deps: ServiceDeps,
-    private readonly runtime: LlmShared,
+    private readonly deps: BatchRunDeps,
     private readonly limiter: ProjectLimiter,
     private readonly batch: BatchRow,
     private readonly isStopping: () => boolean,
@@ -101,7 +107,7 @@ export class BatchRun {
   }
 
   async run(): Promise<RunOutcome> {
-    const { config } = this.runtime;
+    const { config } = this.deps;
     const deadline = Date.now() + config.batchSliceMs;
     const beat = setInterval(() => {
       if (this.crashed) return;
@@ -190,7 +196,7 @@ export class BatchRun {
     if ((await openItemCount(this.deps.db, this.tenant, this.batch.id)) === 0) return this.finish();
     if ((await batchStatus(this.deps.db, this.tenant, this.batch.id)) !== 'processing') return 'gone';
     // Items held by another worker: they finish, or their claims go stale and are taken here.
-    await sleep(Math.min(1_000, Math.max(20, this.runtime.config.batchStaleMs / 4)));
+    await sleep(Math.min(1_000, Math.max(20, this.deps.config.batchStaleMs / 4)));
     return null;
   }
 
@@ -220,7 +226,7 @@ export class BatchRun {
     }
     let graceTimer: NodeJS.Timeout | undefined;
     const grace = new Promise((resolve) => {
-      graceTimer = setTimeout(resolve, Math.min(this.runtime.config.vendorTimeoutMs, 10_000));
+      graceTimer = setTimeout(resolve, Math.min(this.deps.config.vendorTimeoutMs, 10_000));
     });
     await Promise.race([Promise.all(this.inflight), grace]);
     clearTimeout(graceTimer);
@@ -236,7 +242,7 @@ export class BatchRun {
   }
 
   private async runItem(item: ClaimedItemRow): Promise<void> {
-    const client = await vendorClientFor(this.deps, this.runtime, this.tenant, item.provider);
+    const client = await vendorClientFor(this.deps.vendors, this.tenant, item.provider);
     if (!client) {
       this.pushFailure(item, `No credentials configured for ${item.provider}`);
       return;
@@ -265,7 +271,7 @@ export class BatchRun {
       outcome = await runCompletion(client, input, this.batch.id, call.signal);
     } finally {
       this.calls.delete(call);
-      settleSpend(this.runtime, this.tenant, reservedUsd, outcome?.log);
+      settleSpend(this.deps.limits, this.tenant, reservedUsd, outcome?.log);
     }
     // An abandoned call leaves its item claimed: given back on a clean stop, taken over when stale.
     if (!outcome.ok && outcome.failure.kind === 'aborted') return;
@@ -299,7 +305,7 @@ export class BatchRun {
   private async admit(input: CompletionRequest): Promise<number | undefined> {
     for (;;) {
       try {
-        return await admitSpend(this.runtime, this.tenant, input);
+        return await admitSpend(this.deps.limits, this.tenant, input);
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') throw error;
         const waitMs = Number(error.headers?.['Retry-After'] ?? 1) * 1000;

@@ -1,9 +1,8 @@
 import { ownerOf } from '@platform/db';
 import { withOutbox, type EventEnvelope } from '@platform/events';
-import type { ServiceDeps } from '@platform/runtime';
-import type { LlmShared } from '../llm-shared';
+import { startRecurringJob, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { BATCH_EVENTS, type BatchWorkData } from '../batches/batch-events';
-import { BatchRun } from './batch-run';
+import { BatchRun, type BatchRunDeps } from './batch-run';
 import { startBatch, takeStaleBatches } from './batch-work.repository';
 import { ProjectLimiter } from './project-limiter';
 
@@ -17,13 +16,10 @@ export class BatchWorker {
   private stopping = false;
   private readonly runs = new Map<BatchRun, Promise<unknown>>();
   private readonly limiter: ProjectLimiter;
-  private sweepTimer?: NodeJS.Timeout;
+  private stopSweeps?: StopFunction;
 
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly runtime: LlmShared,
-  ) {
-    const { config } = runtime;
+  constructor(private readonly deps: BatchRunDeps & Pick<ServiceDeps, 'bus'>) {
+    const { config } = deps;
     this.limiter = new ProjectLimiter(deps.db, deps.logger, {
       perProject: config.batchConcurrency,
       leaseMs: config.batchSlotLeaseMs,
@@ -34,14 +30,20 @@ export class BatchWorker {
   async start(): Promise<void> {
     this.limiter.start();
     await this.deps.bus.subscribe({
-      queue: this.runtime.config.batchQueue,
+      queue: this.deps.config.batchQueue,
       topics: [BATCH_EVENTS.submitted, BATCH_EVENTS.resume],
-      prefetch: this.runtime.config.batchWorkerPrefetch,
+      prefetch: this.deps.config.batchWorkerPrefetch,
       maxAttempts: 10,
       retryDelaysMs: [1_000, 5_000, 30_000],
       handler: (event) => this.handle(event as EventEnvelope<BatchWorkData>),
     });
-    this.scheduleSweep();
+    this.stopSweeps = startRecurringJob({
+      name: 'batch sweep',
+      intervalMs: this.deps.config.batchSweepIntervalMs,
+      firstRunMs: this.deps.config.batchSweepIntervalMs,
+      logger: this.deps.logger,
+      run: () => this.sweep(),
+    });
   }
 
   private async handle(event: EventEnvelope<BatchWorkData>): Promise<void> {
@@ -49,7 +51,7 @@ export class BatchWorker {
     if (this.stopping) throw new Error('batch worker is stopping');
     const batch = await startBatch(this.deps.db, event.data.batchId);
     if (!batch) return;
-    const run = new BatchRun(this.deps, this.runtime, this.limiter, batch, () => this.stopping);
+    const run = new BatchRun(this.deps, this.limiter, batch, () => this.stopping);
     const outcome = run.run();
     this.runs.set(
       run,
@@ -65,7 +67,7 @@ export class BatchWorker {
   /** Re-queues batches whose worker went silent (a process that died without handing on). */
   async sweep(): Promise<number> {
     const stale = await withOutbox(this.deps.db, this.deps.relay, async (trx, outbox) => {
-      const batches = await takeStaleBatches(trx, this.runtime.config.batchStaleMs, 100);
+      const batches = await takeStaleBatches(trx, this.deps.config.batchStaleMs, 100);
       for (const batch of batches) {
         await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
@@ -81,19 +83,10 @@ export class BatchWorker {
     return stale.length;
   }
 
-  private scheduleSweep(): void {
-    if (this.stopping) return;
-    this.sweepTimer = setTimeout(() => {
-      this.sweep()
-        .catch((error) => this.deps.logger.warn('batch sweep failed', { error: String(error) }))
-        .finally(() => this.scheduleSweep());
-    }, this.runtime.config.batchSweepIntervalMs);
-  }
-
   /** Clean stop: no new items; running ones end (bounded), are stored, the rest given back and re-queued. */
   async stop(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.sweepTimer);
+    await this.stopSweeps?.();
     // Runs waiting for a slot (perhaps held by another process) stop waiting.
     this.limiter.close();
     await Promise.all(this.runs.values());
@@ -106,7 +99,8 @@ export class BatchWorker {
   /** Stops as a killed process would: abandons in-flight calls and writes nothing more. */
   async kill(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.sweepTimer);
+    // A sweep in flight ends on its own; none starts any more.
+    void this.stopSweeps?.();
     this.limiter.abandon();
     for (const run of this.runs.keys()) run.crash();
     await Promise.all(this.runs.values());

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ownerKey, ownerOf } from '@platform/db';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
 import {
   leaseSlots,
@@ -67,7 +68,7 @@ interface ProjectSlots {
 export class ProjectLimiter {
   private readonly holder = randomUUID();
   private readonly projects = new Map<string, ProjectSlots>();
-  private renewTimer?: NodeJS.Timeout;
+  private stopRenewals?: StopFunction;
   private closed = false;
   private abandoned = false;
   private readonly pollMs: number;
@@ -86,8 +87,13 @@ export class ProjectLimiter {
   }
 
   start(): void {
-    this.renewTimer = setInterval(() => void this.renew(), this.options.renewMs);
-    this.renewTimer.unref();
+    this.stopRenewals = startRecurringJob({
+      name: 'batch concurrency slot renewal',
+      intervalMs: this.options.renewMs,
+      firstRunMs: this.options.renewMs,
+      logger: this.logger,
+      run: () => this.renew(),
+    });
   }
 
   /**
@@ -134,7 +140,7 @@ export class ProjectLimiter {
   /** A clean stop, once no call runs any more: every lease is given back at once. */
   async releaseAll(): Promise<void> {
     this.close();
-    clearInterval(this.renewTimer);
+    await this.stopRenewals?.();
     this.projects.clear();
     await releaseAllSlots(this.db, this.holder);
   }
@@ -143,7 +149,8 @@ export class ProjectLimiter {
   abandon(): void {
     this.abandoned = true;
     this.close();
-    clearInterval(this.renewTimer);
+    // A renewal in flight is not waited for: with the projects dropped, its answer changes nothing.
+    void this.stopRenewals?.();
     this.projects.clear();
   }
 

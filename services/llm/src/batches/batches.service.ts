@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { withOutbox } from '@platform/events';
-import type { ServiceDeps } from '@platform/runtime';
+import { withOutbox, type OutboxRelay } from '@platform/events';
 import { errors, type ErrorDetail, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor } from '../completions/completions.service';
-import type { LlmShared } from '../llm-shared';
 import { checkBatchBudget } from '../limits/limits.service';
 import { configuredProviders, notConfigured } from '../providers/providers.service';
 import { providerOfModel } from '../vendors/routing';
@@ -15,10 +13,14 @@ import { cancelBatch, findBatch, insertBatch, listBatches, listResults } from '.
 import type { ListBatchesQuery } from './batches.model';
 import type { SubmitBatchInput } from './batches.schemas';
 
-type Deps = Pick<ServiceDeps, 'db' | 'relay'>;
-
 /** Checks every request up front (models, vendors), stores the batch and queues it, all or nothing. */
-export async function submitBatch(deps: Deps, runtime: LlmShared, tenant: Tenant, input: SubmitBatchInput) {
+export async function submitBatch(
+  db: Knex,
+  relay: OutboxRelay,
+  limitsOn: boolean,
+  tenant: Tenant,
+  input: SubmitBatchInput,
+) {
   const details: ErrorDetail[] = [];
   const needed = new Set<ProviderType>();
   const requests = input.requests.map((request, index) => {
@@ -37,17 +39,17 @@ export async function submitBatch(deps: Deps, runtime: LlmShared, tenant: Tenant
   });
   if (details.length) throw errors.validation('Request validation failed', details.slice(0, 100));
   // Refused at once when the budget is already spent; each item is still admitted before its vendor call.
-  if (runtime.config.gatewayLimits)
+  if (limitsOn)
     await checkBatchBudget(
-      deps.db,
+      db,
       tenant,
       requests.map((request) => request.model),
     );
-  const configured = new Set(await configuredProviders(deps.db, tenant));
+  const configured = new Set(await configuredProviders(db, tenant));
   const missing = [...needed].filter((provider) => !configured.has(provider));
   if (missing.length) throw notConfigured(missing);
 
-  const batch = await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
+  const batch = await withOutbox(db, relay, async (trx, outbox) => {
     const stored = await insertBatch(trx, tenant, {
       id: randomUUID(),
       webhookUrl: input.webhook_url ?? null,
@@ -59,31 +61,31 @@ export async function submitBatch(deps: Deps, runtime: LlmShared, tenant: Tenant
   return toSubmittedBatch(batch);
 }
 
-export async function getBatches(deps: Deps, tenant: Tenant, query: ListBatchesQuery) {
-  const { rows, total } = await listBatches(deps.db, tenant, query);
+export async function getBatches(db: Knex, tenant: Tenant, query: ListBatchesQuery) {
+  const { rows, total } = await listBatches(db, tenant, query);
   return { batches: rows.map(toBatchSummary), total, limit: query.limit, offset: query.offset };
 }
 
-export async function getBatch(deps: Deps, tenant: Tenant, batchId: string) {
-  const batch = await findBatch(deps.db, tenant, batchId);
+export async function getBatch(db: Knex, tenant: Tenant, batchId: string) {
+  const batch = await findBatch(db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   return toBatchSummary(batch);
 }
 
-export async function getBatchResults(deps: Deps, tenant: Tenant, batchId: string) {
-  const batch = await findBatch(deps.db, tenant, batchId);
+export async function getBatchResults(db: Knex, tenant: Tenant, batchId: string) {
+  const batch = await findBatch(db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   if (batch.status !== 'completed')
     throw errors.tooEarly(`Batch is ${batch.status}; results are available once it is completed`);
-  const results = await listResults(deps.db, tenant, batchId);
+  const results = await listResults(db, tenant, batchId);
   return toBatchResults(batch, results);
 }
 
 /** Pending or processing batches stop taking new items; anything else is 409. */
-export async function cancel(deps: Deps, tenant: Tenant, batchId: string) {
-  const cancelled = await cancelBatch(deps.db, tenant, batchId);
+export async function cancel(db: Knex, tenant: Tenant, batchId: string) {
+  const cancelled = await cancelBatch(db, tenant, batchId);
   if (cancelled) return toCancelledBatch(cancelled);
-  const batch = await findBatch(deps.db, tenant, batchId);
+  const batch = await findBatch(db, tenant, batchId);
   if (!batch) throw errors.notFound('Batch');
   throw errors.conflict(`Batch is ${batch.status} and cannot be cancelled`);
 }

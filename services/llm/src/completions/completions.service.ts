@@ -1,11 +1,10 @@
-import type { ServiceDeps } from '@platform/runtime';
 import { errors, type Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
-import { requireVendorClient } from '../providers/providers.service';
+import { requireVendorClient, type VendorAccess } from '../providers/providers.service';
+import type { CompletionLogWriter } from '../usage/completion-log-writer';
 import { providerOfModel } from '../vendors/routing';
 import { vendorAppError } from '../vendors/vendor-errors';
 import type { ProviderType } from '../vendors/vendor-types';
-import { admitSpend, settleSpend } from '../limits/spend';
+import { admitSpend, settleSpend, type SpendLimits } from '../limits/spend';
 import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from './completion-runner';
 import { toCompletion, type Completion } from './completions.mapper';
 import type { CompletionRequest } from './completions.schemas';
@@ -36,15 +35,16 @@ export function checkMessagesFor(
 
 /** One completion, admitted under the project's limits before the vendor is called. */
 export async function createCompletion(
-  deps: Pick<ServiceDeps, 'db' | 'secrets'>,
-  runtime: LlmShared,
+  vendors: VendorAccess,
+  limits: SpendLimits,
+  logs: CompletionLogWriter,
   tenant: Tenant,
   request: CompletionRequest,
 ): Promise<Completion> {
   const provider = routeModel(request.model);
   checkMessagesFor(provider, request);
-  const client = await requireVendorClient(deps, runtime, tenant, provider);
-  const reservedUsd = await admitSpend(runtime, tenant, request);
+  const client = await requireVendorClient(vendors, tenant, provider);
+  const reservedUsd = await admitSpend(limits, tenant, request);
   let outcome: CompletionOutcome | undefined;
   try {
     outcome = await runCompletion(
@@ -53,9 +53,9 @@ export async function createCompletion(
       null,
     );
   } finally {
-    settleSpend(runtime, tenant, reservedUsd, outcome?.log);
+    settleSpend(limits, tenant, reservedUsd, outcome?.log);
   }
-  runtime.logs.write(tenant, outcome.log);
+  logs.write(tenant, outcome.log);
   // The SDK error itself stays out of the log: its text may echo part of the key.
   if (!outcome.ok) throw vendorAppError(outcome.failure);
   return toCompletion(outcome.result, outcome.log);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
-import { vendorClientFor } from '../providers/providers.service';
+import type { LlmConfig } from '../config';
+import { vendorClientFor, type VendorAccess } from '../providers/providers.service';
+import type { CompletionLogWriter } from '../usage/completion-log-writer';
 import { meteredUsage, type TokenCounts } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
 import type { ChatRequest } from '../vendors/chat-types';
@@ -20,7 +20,7 @@ export class AttemptLog {
   tokens = 0;
 
   constructor(
-    private readonly runtime: LlmShared,
+    private readonly logs: CompletionLogWriter,
     private readonly tenant: Tenant,
     readonly stream: boolean,
   ) {}
@@ -57,7 +57,7 @@ export class AttemptLog {
       attempt: this.attempts,
       stream: this.stream,
     };
-    this.runtime.logs.write(this.tenant, entry);
+    this.logs.write(this.tenant, entry);
     return entry;
   }
 }
@@ -123,6 +123,9 @@ export interface Attempted<T> {
   started: number;
 }
 
+/** How often and how long a failed vendor call is tried again. */
+type RetrySettings = Pick<LlmConfig, 'gatewayRetries' | 'gatewayRetryBaseMs' | 'gatewayRetryMaxWaitMs'>;
+
 /**
  * Tries each model in turn: the same model again on a retryable failure (after a backoff, or the
  * vendor's Retry-After when it is not too long), then the next model. A refusal of the request
@@ -130,8 +133,7 @@ export interface Attempted<T> {
  * byte when it resolves, so nothing has reached the client while a retry is still possible.
  */
 export async function firstSuccess<T>(
-  deps: Pick<ServiceDeps, 'db' | 'secrets'>,
-  runtime: LlmShared,
+  gateway: { vendors: VendorAccess; settings: RetrySettings },
   tenant: Tenant,
   log: AttemptLog,
   models: string[],
@@ -139,11 +141,11 @@ export async function firstSuccess<T>(
   signal: AbortSignal,
   call: (client: VendorClient, request: ChatRequest) => Promise<T>,
 ): Promise<Attempted<T>> {
-  const { gatewayRetries, gatewayRetryBaseMs, gatewayRetryMaxWaitMs } = runtime.config;
+  const { gatewayRetries, gatewayRetryBaseMs, gatewayRetryMaxWaitMs } = gateway.settings;
   let lastFailure: VendorFailure | undefined;
   for (const model of models) {
     const provider = providerOfModel(model)!;
-    const client = await vendorClientFor(deps, runtime, tenant, provider);
+    const client = await vendorClientFor(gateway.vendors, tenant, provider);
     if (!client) continue; // a fallback on a vendor the project has not configured
     for (let retry = 0; retry <= gatewayRetries; retry++) {
       if (signal.aborted) throw vendorAppError({ kind: 'aborted', message: 'Client went away' });

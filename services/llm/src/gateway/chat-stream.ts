@@ -1,14 +1,10 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
 import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
-import { admitChat, finish, formatUsd } from './chat.service';
-
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+import { admitChat, finish, formatUsd, type Gateway } from './chat.service';
 
 /**
  * Writes one event; false when the client's socket is full (wait for `drained` before the next).
@@ -36,16 +32,11 @@ const drained = async (res: Response) => {
  * fallbacks apply until then; a failure after it ends the stream with an error event. Usage is
  * logged in every case, a client that leaves included (its leaving stops the vendor call).
  */
-export async function streamChat(
-  deps: Deps,
-  runtime: LlmShared,
-  tenant: Tenant,
-  body: ChatBody,
-  res: Response,
-): Promise<void> {
-  const releaseStream = runtime.streams.tryAcquire(tenant.projectId);
+export async function streamChat(gateway: Gateway, tenant: Tenant, body: ChatBody, res: Response): Promise<void> {
+  const { streams, settings } = gateway;
+  const releaseStream = streams.tryAcquire(tenant.projectId);
   if (!releaseStream) {
-    const projectFull = runtime.streams.holding(tenant.projectId) >= runtime.config.gatewayMaxStreamsPerProject;
+    const projectFull = streams.holding(tenant.projectId) >= settings.gatewayMaxStreamsPerProject;
     const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
     throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
   }
@@ -57,13 +48,12 @@ export async function streamChat(
     controller.abort();
   };
   res.on('close', onClose);
-  const deadline = setTimeout(() => controller.abort(), runtime.config.gatewayStreamMaxMs).unref();
+  const deadline = setTimeout(() => controller.abort(), settings.gatewayStreamMaxMs).unref();
   try {
-    const chat = await admitChat(deps, runtime, tenant, body);
+    const chat = await admitChat(gateway, tenant, body);
     try {
       const done = await firstSuccess(
-        deps,
-        runtime,
+        gateway,
         tenant,
         chat.log,
         chat.models,
@@ -94,7 +84,7 @@ export async function streamChat(
         res.end();
       }
     } finally {
-      finish(runtime, tenant, chat);
+      finish(gateway.limits, tenant, chat);
     }
   } finally {
     clearTimeout(deadline);

@@ -1,15 +1,35 @@
-import type { ServiceDeps } from '@platform/runtime';
-import { errors, type Tenant } from '@platform/tenancy';
+import { errors, type ProjectSlots, type Tenant } from '@platform/tenancy';
 import { checkMessagesFor, routeModel } from '../completions/completions.service';
-import type { LlmShared } from '../llm-shared';
+import type { LlmConfig } from '../config';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
-import { requireVendorClient } from '../providers/providers.service';
+import { settleTokens, type SpendLimits } from '../limits/spend';
+import { requireVendorClient, type VendorAccess } from '../providers/providers.service';
+import type { CompletionLogWriter } from '../usage/completion-log-writer';
 import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
 
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+/** The gateway's settings: retries, fallbacks, streams. */
+export type GatewaySettings = Pick<
+  LlmConfig,
+  | 'gatewayRetries'
+  | 'gatewayRetryBaseMs'
+  | 'gatewayRetryMaxWaitMs'
+  | 'gatewayMaxFallbacks'
+  | 'gatewayStreamMaxMs'
+  | 'gatewayMaxStreamsPerProject'
+>;
+
+/** What the OpenAI-compatible chat route takes: pieces of the instance's `LlmResources`, put together in `routes.ts`. */
+export interface Gateway {
+  vendors: VendorAccess;
+  limits: SpendLimits;
+  logs: CompletionLogWriter;
+  /** Open streams on this replica, in all and per project. */
+  streams: ProjectSlots;
+  settings: GatewaySettings;
+}
 
 /** An admitted request: what to send, the models to try in turn, and what it reserved of the budget. */
 export interface AdmittedChat {
@@ -20,9 +40,9 @@ export interface AdmittedChat {
 }
 
 /** Routes the model and each fallback once, checks what Anthropic's models need if any may answer; the model's vendor. */
-function checkModels(runtime: LlmShared, body: ChatBody): ProviderType {
+function checkModels(maxFallbacks: number, body: ChatBody): ProviderType {
   const provider = routeModel(body.model);
-  const fallbackProviders = checkFallbacks(runtime, body.fallbacks ?? []);
+  const fallbackProviders = checkFallbacks(maxFallbacks, body.fallbacks ?? []);
   if (provider === 'anthropic' || fallbackProviders.includes('anthropic')) {
     if ((body.n ?? 1) > 1) {
       throw errors.validation('Request validation failed', [{ path: 'n', message: 'claude models answer n = 1 only' }]);
@@ -43,56 +63,50 @@ function vendorRequest(body: ChatBody): ChatRequest {
  * under the project's limits, reserving its worst-case cost on every model it may try: its own
  * fallbacks, or the project's default ones when it names none. `finish` must follow, whatever happens.
  */
-export async function admitChat(deps: Deps, runtime: LlmShared, tenant: Tenant, body: ChatBody): Promise<AdmittedChat> {
+export async function admitChat(gateway: Gateway, tenant: Tenant, body: ChatBody): Promise<AdmittedChat> {
+  const { limits } = gateway;
   const named = [body.model, ...(body.fallbacks ?? [])];
-  await requireVendorClient(deps, runtime, tenant, checkModels(runtime, body));
+  await requireVendorClient(gateway.vendors, tenant, checkModels(gateway.settings.gatewayMaxFallbacks, body));
   const request = vendorRequest(body);
   const chainOf = (defaults: string[]) =>
     body.fallbacks ? named : [body.model, ...defaults.filter((model) => model !== body.model)];
-  const log = new AttemptLog(runtime, tenant, body.stream === true);
-  if (!runtime.config.gatewayLimits) {
-    const defaults = body.fallbacks ? [] : await runtime.admissions.defaults(tenant);
+  const log = new AttemptLog(gateway.logs, tenant, body.stream === true);
+  if (!limits.enabled) {
+    const defaults = body.fallbacks ? [] : await limits.admissions.defaults(tenant);
     return { request, models: chainOf(defaults), log, reservedUsd: 0 };
   }
-  const { defaults, reservedUsd } = await runtime.admissions.admit(tenant, (defaults, budgeted) =>
-    worstCaseCostUsd(request, chainOf(defaults), runtime.config.defaultMaxTokens, budgeted),
+  const { defaults, reservedUsd } = await limits.admissions.admit(tenant, (defaults, budgeted) =>
+    worstCaseCostUsd(request, chainOf(defaults), limits.defaultMaxTokens, budgeted),
   );
   return { request, models: chainOf(defaults), log, reservedUsd };
 }
 
 /** Turns the request's reservation into what it spent. */
-export function finish(runtime: LlmShared, tenant: Tenant, chat: AdmittedChat): void {
-  if (!runtime.config.gatewayLimits) return;
-  runtime.admissions.settled(tenant, chat.log.tokens);
-  runtime.meters.add(tenant, {
-    spentUsd: chat.log.spentUsd,
-    releasedUsd: chat.reservedUsd,
-    tokens: chat.log.tokens,
-  });
+export function finish(limits: SpendLimits, tenant: Tenant, chat: AdmittedChat): void {
+  settleTokens(limits, tenant, chat.reservedUsd, { spentUsd: chat.log.spentUsd, tokens: chat.log.tokens });
 }
 
 /** A whole (non-streamed) completion, with what it cost (null for a model without a price). */
 export async function chatCompletion(
-  deps: Deps,
-  runtime: LlmShared,
+  gateway: Gateway,
   tenant: Tenant,
   body: ChatBody,
   signal: AbortSignal,
 ): Promise<{ completion: ChatCompletion; costUsd: number | null }> {
-  const chat = await admitChat(deps, runtime, tenant, body);
+  const chat = await admitChat(gateway, tenant, body);
   try {
     // Sent on the event loop's next turn: the whole answers admitted in one turn then reach the
     // vendor together, which wakes the processes at both ends far less often than one request at
     // a time would (pnpm bench llm-gateway, the limits row). A stream goes at once: its first
     // token is what its client waits for.
     await new Promise((resolve) => setImmediate(resolve));
-    const done = await firstSuccess(deps, runtime, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
+    const done = await firstSuccess(gateway, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
       client.chat(r, signal),
     );
     chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
     return { completion: done.value.completion, costUsd: chat.log.costUsd };
   } finally {
-    finish(runtime, tenant, chat);
+    finish(gateway.limits, tenant, chat);
   }
 }
 

@@ -1,34 +1,31 @@
-import { Router, type RequestHandler } from 'express';
-import type { ServiceDeps } from '@platform/runtime';
+import type { RequestHandler } from 'express';
+import type { Knex } from 'knex';
 import { tenantOf } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
 import { parseChatBody } from './chat-request.schema';
-import { chatCompletion, formatUsd } from './chat.service';
+import { chatCompletion, formatUsd, type Gateway } from './chat.service';
 import { streamChat } from './chat-stream';
 import { listModels } from './models.service';
-import { singleCredential } from './single-credential';
 
-/** The OpenAI-compatible routes: the key headers or the single credential; errors in OpenAI's shape (`openAiErrors`, given to the shared stack). */
-export function gatewayRouter(deps: ServiceDeps, runtime: LlmShared, keys: RequestHandler[]): Router {
-  const auth = [singleCredential(deps.directory), ...keys];
-  const router = Router();
-  router.post('/chat/completions', ...auth, async (req, res) => {
-    const body = parseChatBody(req.body);
-    const tenant = tenantOf(req);
-    if (body.stream) return streamChat(deps, runtime, tenant, body, res);
-    const controller = new AbortController();
-    const onClose = () => controller.abort();
-    res.on('close', onClose);
-    try {
-      const { completion, costUsd } = await chatCompletion(deps, runtime, tenant, body, controller.signal);
-      if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
-      res.json(completion);
-    } finally {
-      res.off('close', onClose);
-    }
-  });
-  router.get('/models', ...auth, async (req, res) => {
-    res.json(await listModels(deps.db, tenantOf(req)));
-  });
-  return router;
+/** The OpenAI-compatible handlers: a chat completion (whole or streamed) and the model list. */
+export function gatewayHandlers(db: Knex, gateway: Gateway): Record<'chat' | 'models', RequestHandler> {
+  return {
+    chat: async (req, res) => {
+      const body = parseChatBody(req.body);
+      const tenant = tenantOf(req);
+      if (body.stream) return streamChat(gateway, tenant, body, res);
+      const controller = new AbortController();
+      const onClose = () => controller.abort();
+      res.on('close', onClose);
+      try {
+        const { completion, costUsd } = await chatCompletion(gateway, tenant, body, controller.signal);
+        if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
+        res.json(completion);
+      } finally {
+        res.off('close', onClose);
+      }
+    },
+    models: async (req, res) => {
+      res.json(await listModels(db, tenantOf(req)));
+    },
+  };
 }

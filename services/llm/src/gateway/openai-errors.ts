@@ -11,21 +11,23 @@ const TYPES: Record<number, string> = {
 };
 
 /**
- * Every error of the OpenAI-compatible routes in OpenAI's shape (`error.message`, `type`, `code`,
- * `param`), wherever it is raised (the flood refusal, reading the body, the route), so the OpenAI
- * SDKs raise their usual classes; `success: false` and the details stay, so the body is also our
- * common envelope.
+ * Every error of the given routes (full paths, `/v1/models`) in OpenAI's shape (`error.message`,
+ * `type`, `code`, `param`), wherever it is raised (the flood refusal, reading the body, the route),
+ * so the OpenAI SDKs raise their usual classes; `success: false` and the details stay, so the body
+ * is also our common envelope.
  */
-export const openAiErrors: ErrorShape = {
-  paths: ['/v1/chat/completions', '/v1/models'],
-  body: (error: AppError) => ({
-    success: false,
-    error: {
-      message: error.message,
-      type: TYPES[error.status] ?? 'api_error',
-      code: error.code,
-      param: error.details?.[0]?.path ?? null,
-      ...(error.details ? { details: error.details } : {}),
-    },
-  }),
-};
+export function openAiErrors(paths: string[]): ErrorShape {
+  return {
+    paths,
+    body: (error: AppError) => ({
+      success: false,
+      error: {
+        message: error.message,
+        type: TYPES[error.status] ?? 'api_error',
+        code: error.code,
+        param: error.details?.[0]?.path ?? null,
+        ...(error.details ? { details: error.details } : {}),
+      },
+    }),
+  };
+}

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
 import { AppError, errors, type Tenant } from '@platform/tenancy';
 import { routeModel } from '../completions/completions.service';
-import type { LlmShared } from '../llm-shared';
 import { priceOf } from '../usage/price-table';
 import { promptCharacters, type ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';
 import { refusalAt } from './admission-decision';
 import { toAdmissionState, toLimits } from './limits.mapper';
 import { readFallbacks, readLimits, writeFallbacks, writeLimits, type LimitSettings } from './limits.repository';
+import type { SpendLimits } from './spend';
 
 /** A fallback list (a request's or the project's default): known models, and not too many; their vendors. */
-export function checkFallbacks(runtime: LlmShared, fallbacks: string[]): ProviderType[] {
+export function checkFallbacks(maxFallbacks: number, fallbacks: string[]): ProviderType[] {
   const providers = fallbacks.map((model, i) => routeModel(model, `fallbacks.${i}`));
-  if (fallbacks.length > runtime.config.gatewayMaxFallbacks) {
+  if (fallbacks.length > maxFallbacks) {
     throw errors.validation('Too many fallbacks', [
-      { path: 'fallbacks', message: `at most ${runtime.config.gatewayMaxFallbacks} fallback models` },
+      { path: 'fallbacks', message: `at most ${maxFallbacks} fallback models` },
     ]);
   }
   return providers;
@@ -75,16 +75,16 @@ export async function checkBatchBudget(db: Knex, tenant: Tenant, models: string[
 }
 
 /** The project's limits and meters, with the spend this replica has not settled yet. */
-export async function getLimits(db: Knex, runtime: LlmShared, tenant: Tenant) {
-  await runtime.meters.catchUp(tenant);
+export async function getLimits(db: Knex, limits: SpendLimits, tenant: Tenant) {
+  await limits.meters.catchUp(tenant);
   return toLimits(await readLimits(db, tenant));
 }
 
 /** Replaces the project's limits; this replica's lease, drawn under the old ones, is returned at once. */
-export async function putLimits(db: Knex, runtime: LlmShared, tenant: Tenant, limits: LimitSettings) {
-  await writeLimits(db, tenant, limits);
-  runtime.admissions.forget(tenant);
-  return getLimits(db, runtime, tenant);
+export async function putLimits(db: Knex, limits: SpendLimits, tenant: Tenant, settings: LimitSettings) {
+  await writeLimits(db, tenant, settings);
+  limits.admissions.forget(tenant);
+  return getLimits(db, limits, tenant);
 }
 
 export async function getFallbacks(db: Knex, tenant: Tenant) {
@@ -92,9 +92,15 @@ export async function getFallbacks(db: Knex, tenant: Tenant) {
 }
 
 /** Replaces the project's default fallbacks; this replica's lease, which carries the old ones, is returned at once. */
-export async function putFallbacks(db: Knex, runtime: LlmShared, tenant: Tenant, fallbacks: string[]) {
-  checkFallbacks(runtime, fallbacks);
+export async function putFallbacks(
+  db: Knex,
+  limits: SpendLimits,
+  maxFallbacks: number,
+  tenant: Tenant,
+  fallbacks: string[],
+) {
+  checkFallbacks(maxFallbacks, fallbacks);
   await writeFallbacks(db, tenant, fallbacks);
-  runtime.admissions.forget(tenant);
+  limits.admissions.forget(tenant);
   return { fallbacks };
 }

@@ -1,10 +1,8 @@
-import type { ServiceDeps } from '@platform/runtime';
-import { errors, type Tenant } from '@platform/tenancy';
-import type { LlmShared } from '../llm-shared';
-import { describeVendorFailure } from '../vendors/vendor-errors';
-import { buildVendorClient } from '../vendors/vendor-clients';
-import type { ProviderType, VendorClient } from '../vendors/vendor-types';
 import type { Knex } from 'knex';
+import { errors, type SecretBox, type Tenant } from '@platform/tenancy';
+import { describeVendorFailure } from '../vendors/vendor-errors';
+import { buildVendorClient, type VendorClientCache } from '../vendors/vendor-clients';
+import type { ProviderType, VendorClient, VendorOptions } from '../vendors/vendor-types';
 import {
   configuredProviders as configuredProviderTypes,
   findProviderSecret,
@@ -14,7 +12,13 @@ import {
 import { toProvider, type Provider, type ProviderTestResult } from './providers.mapper';
 import type { SaveProviderInput, TestProviderInput } from './providers.schemas';
 
-type Deps = Pick<ServiceDeps, 'db' | 'secrets'>;
+/** What reaching a project's vendor takes: its stored keys, their box, the client cache, the vendor endpoints. */
+export interface VendorAccess {
+  db: Knex;
+  secrets: SecretBox;
+  clients: VendorClientCache;
+  optionsFor(provider: ProviderType): VendorOptions;
+}
 
 /** Which vendors the project has credentials for (the keys stay in the service). */
 export async function getProviders(db: Knex, tenant: Tenant): Promise<{ providers: Provider[] }> {
@@ -22,42 +26,39 @@ export async function getProviders(db: Knex, tenant: Tenant): Promise<{ provider
 }
 
 export async function saveProvider(
-  deps: Deps,
-  runtime: LlmShared,
+  vendors: VendorAccess,
   tenant: Tenant,
   input: SaveProviderInput,
 ): Promise<{ provider: Provider }> {
-  const row = await upsertProvider(deps.db, tenant, {
+  const row = await upsertProvider(vendors.db, tenant, {
     providerType: input.providerType,
-    apiKeyEnc: deps.secrets.encrypt(input.apiKey),
+    apiKeyEnc: vendors.secrets.encrypt(input.apiKey),
     organizationId: input.organizationId ?? null,
   });
-  runtime.clients.invalidate(tenant.projectId, input.providerType);
+  vendors.clients.invalidate(tenant.projectId, input.providerType);
   return { provider: toProvider(row) };
 }
 
 /** The project's SDK client for a vendor, or null when the project has not configured it. */
 export function vendorClientFor(
-  deps: Deps,
-  runtime: LlmShared,
+  vendors: VendorAccess,
   tenant: Tenant,
   provider: ProviderType,
 ): Promise<VendorClient | null> {
-  return runtime.clients.get(tenant.projectId, provider, async () => {
-    const secret = await findProviderSecret(deps.db, tenant, provider);
+  return vendors.clients.get(tenant.projectId, provider, async () => {
+    const secret = await findProviderSecret(vendors.db, tenant, provider);
     if (!secret) return null;
-    const credentials = { apiKey: deps.secrets.decrypt(secret.api_key_enc), organizationId: secret.organization_id };
-    return buildVendorClient(provider, credentials, runtime.vendorOptions(provider));
+    const credentials = { apiKey: vendors.secrets.decrypt(secret.api_key_enc), organizationId: secret.organization_id };
+    return buildVendorClient(provider, credentials, vendors.optionsFor(provider));
   });
 }
 
 export async function requireVendorClient(
-  deps: Deps,
-  runtime: LlmShared,
+  vendors: VendorAccess,
   tenant: Tenant,
   provider: ProviderType,
 ): Promise<VendorClient> {
-  const client = await vendorClientFor(deps, runtime, tenant, provider);
+  const client = await vendorClientFor(vendors, tenant, provider);
   if (!client) throw notConfigured([provider]);
   return client;
 }
@@ -75,8 +76,7 @@ export function notConfigured(providers: ProviderType[]) {
 
 /** One cheap authenticated vendor call; a refused key is `success: false`, never an error response. */
 export async function testProvider(
-  deps: Deps,
-  runtime: LlmShared,
+  vendors: VendorAccess,
   tenant: Tenant,
   input: TestProviderInput,
 ): Promise<ProviderTestResult> {
@@ -84,9 +84,9 @@ export async function testProvider(
     ? buildVendorClient(
         input.providerType,
         { apiKey: input.apiKey, organizationId: input.organizationId },
-        runtime.vendorOptions(input.providerType),
+        vendors.optionsFor(input.providerType),
       )
-    : await requireVendorClient(deps, runtime, tenant, input.providerType);
+    : await requireVendorClient(vendors, tenant, input.providerType);
   try {
     await client.check();
     return { success: true, message: 'Credentials accepted by the vendor', providerType: input.providerType };

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { LlmShared } from '../llm-shared';
+import type { ProjectSlots } from '@platform/tenancy';
+import type { LlmConfig } from '../config';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
 import { batchExists } from '../batches/batches.service';
 import { attemptHandled, markAttemptHandled, recordAttempt, scheduleRetry } from './webhook-attempts.repository';
@@ -25,16 +26,20 @@ export function webhookBody(data: BatchFinishedData): string {
  * the next one, scheduled in the outbox after the configured backoff, in one transaction: a
  * crash at any point neither drops the webhook nor starts a second chain of retries.
  */
-export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmShared): Promise<() => void> {
+export async function startWebhookConsumer(
+  deps: ServiceDeps,
+  config: LlmConfig,
+  slots: ProjectSlots,
+): Promise<() => void> {
   let stopped = false;
   await deps.bus.subscribe({
-    queue: runtime.config.webhookQueue,
+    queue: config.webhookQueue,
     topics: [BATCH_EVENTS.finished, BATCH_EVENTS.webhookRetry],
     prefetch: 8,
     handler: async (event) => {
       // A stopped consumer hands the message back rather than dropping it.
       if (stopped) throw new Error('webhook consumer is stopping');
-      await deliver(deps, runtime, event as EventEnvelope<BatchFinishedData | WebhookRetryData>);
+      await deliver(deps, config, slots, event as EventEnvelope<BatchFinishedData | WebhookRetryData>);
     },
   });
   return () => {
@@ -44,7 +49,8 @@ export async function startWebhookConsumer(deps: ServiceDeps, runtime: LlmShared
 
 async function deliver(
   deps: ServiceDeps,
-  runtime: LlmShared,
+  config: LlmConfig,
+  slots: ProjectSlots,
   event: EventEnvelope<BatchFinishedData | WebhookRetryData>,
 ): Promise<void> {
   const tenant = { tenantId: event.tenantId, projectId: event.projectId };
@@ -56,7 +62,7 @@ async function deliver(
   const webhookId = 'webhookId' in data ? data.webhookId : event.id;
   const attempt = 'attempt' in data ? data.attempt : 1;
 
-  const release = runtime.webhookSlots.tryAcquire(tenant.projectId);
+  const release = slots.tryAcquire(tenant.projectId);
   if (!release) {
     // This project's share of the slots is busy (slow receivers): the same attempt, a little later.
     await deps.db.transaction(async (trx) => {
@@ -68,11 +74,11 @@ async function deliver(
   }
   let outcome: AttemptResult;
   try {
-    outcome = await attemptDelivery(deps, runtime, tenant.projectId, data, webhookId, attempt);
+    outcome = await attemptDelivery(deps, config, tenant.projectId, data, webhookId, attempt);
   } finally {
     release();
   }
-  const retryAt = outcome.outcome === 'failed' ? nextAttemptAt(runtime.config.webhookRetryDelaysMs, attempt) : null;
+  const retryAt = outcome.outcome === 'failed' ? nextAttemptAt(config.webhookRetryDelaysMs, attempt) : null;
   await deps.db.transaction(async (trx) => {
     if (!(await markAttemptHandled(trx, event.id))) return;
     await recordAttempt(trx, tenant, { batchId: data.batchId, webhookId, attempt, url: data.webhookUrl!, ...outcome });
@@ -85,7 +91,7 @@ async function deliver(
 
 async function attemptDelivery(
   deps: ServiceDeps,
-  runtime: LlmShared,
+  config: LlmConfig,
   projectId: string,
   data: BatchFinishedData,
   webhookId: string,
@@ -101,10 +107,10 @@ async function attemptDelivery(
       userAgent: 'platform-llm-webhooks/1',
     },
     {
-      timeoutMs: runtime.config.webhookTimeoutMs,
+      timeoutMs: config.webhookTimeoutMs,
       deadlineMs: deps.config.webhooks.deadlineMs,
       maxResponseBytes: deps.config.webhooks.maxResponseBytes,
-      allowedHosts: runtime.config.webhookAllowedHosts,
+      allowedHosts: config.webhookAllowedHosts,
     },
   );
   if (result.outcome === 'refused')
