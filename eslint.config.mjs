@@ -37,6 +37,15 @@ const noDirectoryInTenancy = {
   group: ['@platform/directory', '@platform/directory/**'],
   message: 'Tenancy never imports @platform/directory: name what it needs in an interface (see KeyDirectory).',
 };
+// Tenancy sits below HTTP, the runtime and the contract (they build on it), and limits below everything.
+const noUpperLayersInTenancy = {
+  group: ['@platform/http', '@platform/runtime', '@platform/contract'],
+  message: 'Tenancy sits below HTTP, the runtime and the contract: they import it, never the other way.',
+};
+const noPlatformInLimits = {
+  group: ['@platform/*'],
+  message: 'The limits are plain data structures: they import no other platform package.',
+};
 const noServiceLayersInDirectory = {
   group: ['@platform/runtime', '@platform/admin', '@platform/http', '@platform/testkit'],
   message: 'The platform database owner knows nothing of HTTP, the runtime or the admin command line.',
@@ -65,7 +74,11 @@ export default tseslint.config(
   },
   {
     files: ['packages/tenancy/src/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(noBench, noDirectoryInTenancy) },
+    rules: { 'no-restricted-imports': restrictImports(noBench, noDirectoryInTenancy, noUpperLayersInTenancy) },
+  },
+  {
+    files: ['packages/limits/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(noBench, noPlatformInLimits) },
   },
   {
     files: ['packages/directory/src/**/*.ts'],

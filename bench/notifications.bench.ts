@@ -13,13 +13,13 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type ExpressModule from 'express';
 import type PgModule from 'pg';
-import { createProject, PlatformDirectory, platformMigrations, rotateKeys } from '@platform/directory';
+import { createProject, PlatformDirectory, platformMigrations, rotateKeys, SecretBox } from '@platform/directory';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { InProcessBus, OutboxRelay } from '@platform/events';
 import { notificationsService } from '@platform/notifications';
-import { allMigrations, assembleService, type ServiceDeps } from '@platform/runtime';
+import { allMigrations, assembleService, type ServiceDeps, loadPlatformConfig } from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import { loadPlatformConfig, SecretBox, type Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
 import { testJwtKeys } from '@platform/testkit';
 import { toNotification } from '../services/notifications/src/notifications/notifications.mapper';
 import {

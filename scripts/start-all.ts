@@ -6,9 +6,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createProject, type CreatedProject } from '@platform/directory';
-import { openInfrastructure, onShutdownSignal, startService, type RunningService } from '@platform/runtime';
+import {
+  openInfrastructure,
+  onShutdownSignal,
+  startService,
+  type RunningService,
+  ConfigError,
+  loadPlatformConfig,
+} from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import { ConfigError, loadPlatformConfig } from '@platform/tenancy';
 import { authService } from '@platform/auth';
 import { billingService } from '@platform/billing';
 import { cmsService } from '@platform/cms';

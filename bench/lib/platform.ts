@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
+import {
+  createProject,
+  PlatformDirectory,
+  platformMigrations,
+  type CreatedProject,
+  SecretBox,
+} from '@platform/directory';
 import { createDb, ensureDatabase, migrateLatest, withDatabase } from '@platform/db';
 import { createLogger, type Logger } from '@platform/http';
-import { SecretBox } from '@platform/tenancy';
 import type { Knex } from 'knex';
 import { keyHeaders } from '@platform/testkit';
 import { benchDatabaseServer } from './database';

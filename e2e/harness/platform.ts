@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createProject, platformMigrations, setSetting, type CreatedProject } from '@platform/directory';
+import { createProject, platformMigrations, setSetting, type CreatedProject, SecretBox } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders, startTcpProxy, type TcpProxy } from '@platform/testkit';
-import { SecretBox, type ProjectSettings } from '@platform/tenancy';
+import type { ProjectSettings } from '@platform/tenancy';
 import { startServiceProcess, type ServiceProcess } from './processes';
 
 export const SERVICE_NAMES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as const;

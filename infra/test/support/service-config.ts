@@ -3,7 +3,7 @@
  * manifests' settings the way the services do at start-up (an invalid value fails here, not in
  * a crash-looping pod).
  */
-import { loadPlatformConfig, type PlatformConfig } from '@platform/tenancy';
+import { loadPlatformConfig, type PlatformConfig } from '@platform/runtime';
 import { loadAuthConfig } from '../../../services/auth/src/config';
 import { loadBillingConfig } from '../../../services/billing/src/config';
 import { loadCmsConfig } from '../../../services/cms/src/config';

@@ -27,8 +27,9 @@ import {
   platformMigrations,
   tenantOfProject,
   validateSetting,
+  SecretBox,
 } from '@platform/directory';
-import { AppError, ConfigError, loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import { AppError } from '@platform/tenancy';
 import {
   consoleService,
   createKey,
@@ -39,7 +40,7 @@ import {
   updateSettings,
   type AuditContext,
 } from '@platform/console';
-import { allMigrations } from '@platform/runtime';
+import { allMigrations, ConfigError, loadPlatformConfig } from '@platform/runtime';
 import type { Knex } from 'knex';
 
 type Flags = Record<string, string | true>;

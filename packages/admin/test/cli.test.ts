@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createDb } from '@platform/db';
-import { PlatformDirectory } from '@platform/directory';
+import { PlatformDirectory, SecretBox } from '@platform/directory';
 import { createTestDatabase } from '@platform/testkit';
-import { SecretBox, sha256Hex } from '@platform/tenancy';
+import { sha256Hex } from '@platform/tenancy';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');

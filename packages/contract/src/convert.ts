@@ -4,7 +4,7 @@
  */
 import Joi from 'joi';
 import parse from 'joi-to-json';
-import type { JsonSchema } from '@platform/tenancy';
+import type { JsonSchema } from './openapi';
 
 /** Component schemas collected from `.id('Name')` while converting; shared by one document. */
 export type Components = Record<string, JsonSchema>;

@@ -1,11 +1,6 @@
 import type Joi from 'joi';
-import {
-  buildOpenApiDocument,
-  errorResponses,
-  jsonResponse,
-  type JsonSchema,
-  type OpenApiTag,
-} from '@platform/tenancy';
+import { buildOpenApiDocument, errorResponses, jsonResponse, type JsonSchema } from './openapi';
+import type { OpenApiTag } from './openapi-tags';
 import { requestJsonSchema, toJsonSchema, type Components } from './convert';
 import type { OperationDefinition } from './operation';
 

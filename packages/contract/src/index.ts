@@ -1,3 +1,15 @@
+export {
+  buildOpenApiDocument,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  KEYS,
+  BEARER,
+  KEYS_AND_BEARER,
+  type JsonSchema,
+  type OpenApiInput,
+} from './openapi';
+export { type OpenApiTag } from './openapi-tags';
 export { buildContractDocument, type ContractInput } from './document';
 export {
   defineOperation,

@@ -25,7 +25,7 @@ export interface OperationDefinition {
   description?: string;
   /** Its features; left out, the document's tag for its path (`ContractInput.tags`, else the first segment). */
   tags?: string[];
-  /** Security requirements (`KEYS`, `BEARER`, `KEYS_AND_BEARER` from @platform/tenancy; `[]` for none). */
+  /** Security requirements (`KEYS`, `BEARER`, `KEYS_AND_BEARER` from this package; `[]` for none). */
   security: Record<string, string[]>[];
   request?: {
     /** Object schema whose keys are the path template's names. */

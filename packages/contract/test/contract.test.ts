@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { Joi, KEYS } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
+import { KEYS } from '@platform/contract';
 import { buildContractDocument, defineOperation, json, succeeded, toJsonSchema } from '../src';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };

@@ -15,10 +15,10 @@ export { deleteInLockedBatches, tryTransactionLock, type LockedBatchesResult } f
 export {
   tenantTable,
   sharedTable,
-  ownerColumns,
-  ownerOf,
-  ownerBindings,
-  ownerKey,
-  type Owner,
-  type OwnerColumns,
+  tenantColumns,
+  tenantOfRow,
+  tenantBindings,
+  tenantKey,
+  type Tenant,
+  type TenantColumns,
 } from './tenant-table';

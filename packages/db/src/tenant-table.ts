@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 
-/** Who owns a row: @platform/tenancy's `Tenant` (and its request context) fits structurally. */
-export interface Owner {
+/** Who owns a row, a project of a tenant: the shape of @platform/tenancy's `Tenant` (this package sits below it). */
+export interface Tenant {
   readonly tenantId: string;
   readonly projectId: string;
 }
 
 /** The owner as the columns every tenant table carries. */
-export interface OwnerColumns {
+export interface TenantColumns {
   tenant_id: string;
   project_id: string;
 }
@@ -27,7 +27,7 @@ function qualifierOf(table: string): string {
  */
 export function tenantTable<Row extends object = Record<string, unknown>>(
   db: Knex | Knex.Transaction,
-  owner: Owner,
+  owner: Tenant,
   table: string,
 ) {
   const qualifier = qualifierOf(table);
@@ -37,22 +37,22 @@ export function tenantTable<Row extends object = Record<string, unknown>>(
 }
 
 /** `{ tenant_id, project_id }` for the rows a tenant inserts. */
-export function ownerColumns(owner: Owner): OwnerColumns {
+export function tenantColumns(owner: Tenant): TenantColumns {
   return { tenant_id: owner.tenantId, project_id: owner.projectId };
 }
 
 /** The owner of a row read from a tenant table (or a table shared by all of them). */
-export function ownerOf(row: OwnerColumns): Owner {
+export function tenantOfRow(row: TenantColumns): Tenant {
   return { tenantId: row.tenant_id, projectId: row.project_id };
 }
 
 /** `{ tenantId, projectId }` as named bindings, for the raw SQL of hot paths (`... = :tenantId`). */
-export function ownerBindings(owner: Owner): { tenantId: string; projectId: string } {
+export function tenantBindings(owner: Tenant): { tenantId: string; projectId: string } {
   return { tenantId: owner.tenantId, projectId: owner.projectId };
 }
 
 /** One string per project, for in-memory maps keyed by owner (meters, slots, feeds). */
-export function ownerKey(owner: Owner): string {
+export function tenantKey(owner: Tenant): string {
   return `${owner.tenantId}/${owner.projectId}`;
 }
 

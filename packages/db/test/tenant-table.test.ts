@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createTestDatabase } from '@platform/testkit';
-import { createDb, ownerBindings, ownerColumns, sharedTable, tenantTable, type Owner } from '../src';
+import { createDb, tenantBindings, tenantColumns, sharedTable, tenantTable, type Tenant } from '../src';
 
 interface NoteRow {
   id: string;
@@ -12,10 +12,10 @@ interface NoteRow {
 
 let db: Knex;
 let drop: () => Promise<void>;
-const mine: Owner = { tenantId: randomUUID(), projectId: randomUUID() };
+const mine: Tenant = { tenantId: randomUUID(), projectId: randomUUID() };
 // Same tenant, another project: the project must count too, not the tenant alone.
-const sibling: Owner = { tenantId: mine.tenantId, projectId: randomUUID() };
-const other: Owner = { tenantId: randomUUID(), projectId: randomUUID() };
+const sibling: Tenant = { tenantId: mine.tenantId, projectId: randomUUID() };
+const other: Tenant = { tenantId: randomUUID(), projectId: randomUUID() };
 
 beforeAll(async () => {
   const database = await createTestDatabase('tenant_table');
@@ -41,8 +41,8 @@ afterAll(async () => {
   await drop();
 });
 
-async function note(owner: Owner, title: string): Promise<string> {
-  const [row] = await tenantTable<NoteRow>(db, owner, 'notes').insert({ ...ownerColumns(owner), title }, ['id']);
+async function note(owner: Tenant, title: string): Promise<string> {
+  const [row] = await tenantTable<NoteRow>(db, owner, 'notes').insert({ ...tenantColumns(owner), title }, ['id']);
   return row.id;
 }
 
@@ -68,10 +68,10 @@ describe('tenantTable', () => {
     const own = await note(mine, 'joined');
     const theirs = await note(other, 'joined');
     await db('tags').insert([
-      { ...ownerColumns(mine), note_id: own, tag: 'a' },
+      { ...tenantColumns(mine), note_id: own, tag: 'a' },
       // A tag of another tenant on my note (a corrupt row): the join must not surface it.
-      { ...ownerColumns(other), note_id: own, tag: 'foreign' },
-      { ...ownerColumns(other), note_id: theirs, tag: 'b' },
+      { ...tenantColumns(other), note_id: own, tag: 'foreign' },
+      { ...tenantColumns(other), note_id: theirs, tag: 'b' },
     ]);
     const rows = await tenantTable(db, mine, 'notes as n')
       .join(tenantTable(db, mine, 'tags as t').select('t.note_id', 't.tag').as('t'), 't.note_id', 'n.id')
@@ -87,12 +87,12 @@ describe('tenantTable', () => {
     expect(() => tenantTable(db, mine, 'notes n')).toThrow(/table as alias/);
   });
 
-  it('when raw SQL binds the owner, then ownerBindings names the same two values', async () => {
+  it('when raw SQL binds the owner, then tenantBindings names the same two values', async () => {
     const own = await note(mine, 'raw');
     await note(other, 'raw');
     const { rows } = await db.raw<{ rows: { id: string }[] }>(
       "select id from notes where tenant_id = :tenantId and project_id = :projectId and title = 'raw'",
-      ownerBindings(mine),
+      tenantBindings(mine),
     );
     expect(rows).toEqual([{ id: own }]);
   });

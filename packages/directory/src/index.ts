@@ -1,3 +1,5 @@
+export { SecretBox } from './secret-box';
+export { isPublishedSecret, settingsWithPublishedSecrets, type SecretSettings } from './published-secrets';
 export { platformMigrations } from './platform-migrations';
 export { PlatformDirectory, type DirectoryOptions, type ProjectRecord } from './platform-directory';
 export {

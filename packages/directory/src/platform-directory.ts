@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
 import {
-  FailedKeyChecks,
   isUuid,
   LOOKUPS_BUSY,
-  TtlCache,
   type ApiKeyRecord,
   type KeyCheckLimits,
   type KeyDirectory,
   type ProjectSettings,
-  type SecretBox,
 } from '@platform/tenancy';
+import { FixedWindowCounter, TtlCache } from '@platform/limits';
+import type { SecretBox } from './secret-box';
 import { Slots } from './slots';
 
 export interface ProjectRecord {
@@ -54,7 +53,7 @@ export class PlatformDirectory implements KeyDirectory {
   private readonly inflight = new Map<string, Promise<ApiKeyRecord | null | typeof LOOKUPS_BUSY>>();
   private readonly lookups: Slots;
   /** Failed key checks per client address (counted and judged by the key check). */
-  readonly failedChecks: FailedKeyChecks;
+  readonly failedChecks: FixedWindowCounter;
   readonly ttlMs: number;
   private readonly negativeTtlMs: number;
 
@@ -71,7 +70,7 @@ export class PlatformDirectory implements KeyDirectory {
     this.recentlyValid = new TtlCache(limits.unknownKeysCached);
     this.projects = new TtlCache(1_000);
     this.lookups = new Slots(limits.lookupConcurrency, limits.lookupQueue);
-    this.failedChecks = new FailedKeyChecks(limits.failuresPerAddress, limits.failureWindowMs);
+    this.failedChecks = new FixedWindowCounter(limits.failuresPerAddress, limits.failureWindowMs);
   }
 
   /** The cached answer for a key, without waiting: undefined when the cache does not know it. */

@@ -9,8 +9,8 @@ import {
   SEARCH_LANGUAGES,
   sha256Hex,
   type ProjectSettings,
-  type SecretBox,
 } from '@platform/tenancy';
+import type { SecretBox } from './secret-box';
 
 export interface CreatedProject {
   tenantId: string;

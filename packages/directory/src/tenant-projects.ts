@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, isUuid, randomToken, sha256Hex, type ProjectSettings, type SecretBox } from '@platform/tenancy';
+import { AppError, isUuid, randomToken, sha256Hex, type ProjectSettings } from '@platform/tenancy';
+import type { SecretBox } from './secret-box';
 
 /** A project of a tenant as the control plane shows it. */
 export interface TenantProjectRecord {

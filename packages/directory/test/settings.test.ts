@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase } from '@platform/testkit';
-import { SecretBox } from '@platform/tenancy';
+import { SecretBox } from '@platform/directory';
 import { platformMigrations } from '../src/platform-migrations';
 import { createProject, setSetting } from '../src/projects';
 

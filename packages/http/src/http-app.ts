@@ -6,7 +6,6 @@ import {
   notFoundHandler,
   type ErrorShape,
   type RefusalHoldLimits,
-  type TrustProxy,
 } from '@platform/tenancy';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
@@ -16,6 +15,9 @@ import { jsonBodyReader } from './body-readers';
 import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
+
+/** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
+export type TrustProxy = false | number | string[];
 
 export type DependencyStatus = 'up' | 'down' | 'none';
 

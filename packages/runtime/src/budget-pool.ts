@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { AppError, errors, FixedWindowCounter } from '@platform/tenancy';
+import { AppError, errors } from '@platform/tenancy';
+import { FixedWindowCounter } from '@platform/limits';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
 import { TimeShare } from './time-share';
 
@@ -199,16 +200,14 @@ export class BudgetPool<Req, Res> {
   private lineFull(project: string): AppError {
     const { maxWaitingPerProject, budgetMs, name } = this.options;
     const seconds = Math.max(1, Math.ceil((maxWaitingPerProject * budgetMs) / 1000));
-    return new AppError('RATE_LIMITED', `This project already has ${maxWaitingPerProject} ${name} requests waiting`, {
-      headers: { 'Retry-After': String(seconds) },
+    return errors.rateLimited(`This project already has ${maxWaitingPerProject} ${name} requests waiting`, seconds, {
       offender: this.offender(project),
     });
   }
 
   private tooManyOverruns(seconds: number, project: string): AppError {
     const { name } = this.options;
-    return new AppError('RATE_LIMITED', `This project's ${name} requests went over budget too often; try again later`, {
-      headers: { 'Retry-After': String(seconds) },
+    return errors.rateLimited(`This project's ${name} requests went over budget too often; try again later`, seconds, {
       offender: this.offender(project),
     });
   }

@@ -1,3 +1,4 @@
+export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
 export type {
   Job,
   ServiceDefinition,

@@ -9,9 +9,9 @@ import {
   type EmbeddedServer,
 } from '@platform/db';
 import { AmqpBus, InProcessBus, type EventBus } from '@platform/events';
-import { devJwtKeys, devMasterKey, platformMigrations } from '@platform/directory';
+import { devJwtKeys, devMasterKey, platformMigrations, SecretBox } from '@platform/directory';
 import { type Logger } from '@platform/http';
-import { SecretBox, type PlatformConfig } from '@platform/tenancy';
+import type { PlatformConfig } from './config';
 import path from 'node:path';
 
 /** What the services of one process share: where the databases are, the bus, secrets. */

@@ -1,5 +1,5 @@
 import { createLogger } from '@platform/http';
-import { assertProductionSecrets, ConfigError, loadPlatformConfig } from '@platform/tenancy';
+import { assertProductionSecrets, ConfigError, loadPlatformConfig } from './config';
 import { createDb, EmbeddedPostgresError } from '@platform/db';
 import { openInfrastructure } from './infrastructure';
 import type { ServiceDefinition } from './service-definition';

@@ -2,10 +2,11 @@ import type { Router } from 'express';
 import type Redis from 'ioredis';
 import type { Knex } from 'knex';
 import type { Migration } from '@platform/db';
-import type { PlatformDirectory } from '@platform/directory';
+import type { PlatformDirectory, SecretBox } from '@platform/directory';
 import type { EventBus, OutboxRelay } from '@platform/events';
 import type { HttpAppOptions, Logger } from '@platform/http';
-import type { MemberActionSink, PlatformConfig, SecretBox } from '@platform/tenancy';
+import type { MemberActionSink } from '@platform/tenancy';
+import type { PlatformConfig } from './config';
 
 /** The six services, the console (their control plane), and the example in services/_template. */
 export type ServiceName = 'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'console' | 'template';

@@ -4,7 +4,8 @@ import { InProcessBus } from '@platform/events';
 import { createTestDatabase, waitFor } from '@platform/testkit';
 import { createDb } from '@platform/db';
 import { createLogger } from '@platform/http';
-import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
+import { loadPlatformConfig } from '@platform/runtime';
+import { SecretBox } from '@platform/directory';
 import { randomBytes } from 'node:crypto';
 import { startService, type Infrastructure, type ServiceDefinition } from '../src';
 

@@ -18,7 +18,6 @@ export const ERROR_STATUS = {
   BUDGET_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   VENDOR_ERROR: 500,
-  VENDOR_UNREACHABLE: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
@@ -61,7 +60,6 @@ export class AppError extends Error {
     }
     this.name = 'AppError';
     this.code = code;
-    // VENDOR_UNREACHABLE is reported to clients as VENDOR_ERROR with 502.
     this.status = options.status ?? ERROR_STATUS[code];
     this.details = options.details;
     this.headers = options.headers;
@@ -84,7 +82,11 @@ export const errors = {
   conflict: (message: string) => new AppError('CONFLICT', message),
   gone: (message: string) => new AppError('GONE', message),
   tooEarly: (message: string) => new AppError('TOO_EARLY', message),
+  /** A 429 with the seconds to wait; `offender` lets the error handler hold a repeat offender's answer. */
+  rateLimited: (message: string, retryAfterSeconds: number, options: { offender?: string; cause?: unknown } = {}) =>
+    new AppError('RATE_LIMITED', message, { ...options, headers: { 'Retry-After': String(retryAfterSeconds) } }),
   vendor: (message: string, cause?: unknown) => new AppError('VENDOR_ERROR', message, { cause }),
+  /** A vendor that could not be reached: VENDOR_ERROR with 502. */
   vendorUnreachable: (message: string, cause?: unknown) =>
     new AppError('VENDOR_ERROR', message, { cause, status: 502 }),
   internal: (cause?: unknown) => new AppError('INTERNAL_ERROR', 'Internal server error', { cause }),

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ProjectSlots } from './project-slots';
+import { ProjectSlots } from '@platform/limits';
 
 /** How refusals of repeat offenders are slowed down (config `refusalHolds`). */
 export interface RefusalHoldLimits {

@@ -1,12 +1,11 @@
 import './express-augment';
 
-export { AppError, errors, type ErrorCode, type ErrorDetail } from './errors';
+export { AppError, errors, ERROR_STATUS, type ErrorCode, type ErrorDetail } from './errors';
 export { errorHandler, notFoundHandler, toAppError, type ErrorShape } from './error-handler';
 export { headersOnly, ownBodyReader, isHeadersOnly, readsOwnBody } from './body-order';
-export { HeldRefusals, type RefusalHoldLimits } from './held-refusals';
+export { HeldRefusals, DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
 export { tenantOf, SEARCH_LANGUAGES, type ProjectSettings, type Tenant, type TenantContext } from './tenant-context';
 export { LOOKUPS_BUSY, type ApiKeyRecord, type KeyCheckLimits, type KeyDirectory } from './key-directory';
-export { FailedKeyChecks } from './failed-key-checks';
 export { isUuid } from './uuid';
 export { refuseFloodingAddresses, requireKeys } from './keys';
 export { leaveInFlight } from './project-in-flight';
@@ -45,30 +44,7 @@ export { dayRangeKeys, dayRangeOf, type DayRange, type DayRangeQuery } from './d
 export { jsonSchemaParser } from './json-schema-parser';
 export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
-export {
-  loadPlatformConfig,
-  assertProductionSecrets,
-  ConfigError,
-  type PlatformConfig,
-  type TrustProxy,
-} from './config';
-export { isPublishedSecret } from './published-secrets';
 export { ownEntry } from './own-entry';
+export { sha256Hex, constantTimeEqual, randomToken } from './crypto';
 export { findString, rejectLoneSurrogates } from './text-guard';
-export { SecretBox, sha256Hex, constantTimeEqual, randomToken } from './crypto';
-export { TtlCache } from './ttl-cache';
-export { FixedWindowCounter } from './fixed-window-counter';
-export {
-  buildOpenApiDocument,
-  errorResponses,
-  jsonBody,
-  jsonResponse,
-  KEYS,
-  BEARER,
-  KEYS_AND_BEARER,
-  type JsonSchema,
-  type OpenApiInput,
-} from './openapi';
-export { type OpenApiTag } from './openapi-tags';
 export { toIso } from './time';
-export { ProjectSlots } from './project-slots';

@@ -1,4 +1,4 @@
-import type { FailedKeyChecks } from './failed-key-checks';
+import type { FixedWindowCounter } from '@platform/limits';
 import type { ProjectSettings } from './tenant-context';
 
 /** An active key as the key check needs it: the project it names and the hash of its secret. */
@@ -32,8 +32,8 @@ export const LOOKUPS_BUSY = Symbol('key lookups busy');
  * fits it): named here so that tenancy never imports the package that owns the platform database.
  */
 export interface KeyDirectory {
-  /** Failed key checks per client address, shared by every key check of the service. */
-  readonly failedChecks: FailedKeyChecks;
+  /** Failed key checks per client address (keys.ts: an address over the limit gets 429 without a lookup), shared by every key check of the service. */
+  readonly failedChecks: FixedWindowCounter;
   /** The cached answer for a key, without waiting: undefined when the cache does not know it. */
   cachedKey(publicKey: string): ApiKeyRecord | null | undefined;
   /** Whether this public key was found in the database within the last minutes (whatever its cache entry says now). */

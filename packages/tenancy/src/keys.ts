@@ -2,7 +2,7 @@ import { createPublicKey, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { constantTimeEqual, sha256Hex } from './crypto';
-import { AppError, errors } from './errors';
+import { errors } from './errors';
 import { bearerTokenOf, verifyAccessToken } from './bearer';
 import { headersOnly } from './body-order';
 import { byIp } from './rate-limit';
@@ -37,13 +37,11 @@ function tenantFor(record: ApiKeyRecord, secret: string): TenantContext | undefi
 
 // Held (HeldRefusals): an address over its limit is flooding, and answering it at once invites the next try.
 const tooManyFailures = (seconds: number, address: string) =>
-  new AppError('RATE_LIMITED', 'Too many failed key checks from this address; try again later', {
-    headers: { 'Retry-After': String(seconds) },
+  errors.rateLimited('Too many failed key checks from this address; try again later', seconds, {
     offender: `address ${address}`,
   });
 
-const lookupsBusy = () =>
-  new AppError('RATE_LIMITED', 'Too many key checks at the moment; try again', { headers: { 'Retry-After': '1' } });
+const lookupsBusy = () => errors.rateLimited('Too many key checks at the moment; try again', 1);
 
 /**
  * The four key headers must all be present and name one active project. Every mismatch

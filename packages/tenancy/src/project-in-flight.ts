@@ -1,13 +1,12 @@
 import type { RequestHandler } from 'express';
-import { AppError } from './errors';
-import { ProjectSlots } from './project-slots';
+import { errors } from './errors';
+import { ProjectSlots } from '@platform/limits';
 
 // The refusal names the project as the offender, so the error handler holds it (HeldRefusals):
 // a project whose slots are taken (by slow bodies, say) and that retries at once is answered once
 // a second per connection, not thousands of times, each of which everyone's event loop would pay for.
 const busy = (limit: number, project: string) =>
-  new AppError('RATE_LIMITED', `This project already has ${limit} requests in progress here; try again`, {
-    headers: { 'Retry-After': '1' },
+  errors.rateLimited(`This project already has ${limit} requests in progress here; try again`, 1, {
     offender: `project ${project} in flight`,
   });
 

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type Redis from 'ioredis';
 import type { Logger } from 'winston';
-import type { PlatformConfig } from './config';
 import type { KeyDirectory } from './key-directory';
 import { headersOnly } from './body-order';
 import { requireKeys } from './keys';
@@ -12,7 +11,8 @@ import { byProject, createRateLimit } from './rate-limit';
 /** What the key middleware needs of a service's deps (`ServiceDeps` fits). */
 export interface ProjectKeysDeps extends MemberTokenDeps {
   service: string;
-  config: Pick<PlatformConfig, 'projectRateLimit' | 'projectMaxInFlight'>;
+  /** The per-project limits of the platform configuration (`PlatformConfig` fits). */
+  config: { projectRateLimit: { limit: number; windowMs: number }; projectMaxInFlight: number };
   directory: KeyDirectory;
   redis?: Redis;
   logger: Logger;

@@ -3,7 +3,7 @@ import { MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type Redis from 'ioredis';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import { clientAddressKey } from './client-address';
-import { AppError } from './errors';
+import { errors } from './errors';
 import type { Logger } from 'winston';
 
 export interface RateLimitOptions {
@@ -84,11 +84,7 @@ export function createRateLimit(options: RateLimitOptions): RequestHandler {
         res.setHeader('RateLimit-Policy', policy);
         res.setHeader('RateLimit', `limit=${options.limit}, remaining=${remaining}, reset=${resetSeconds}`);
         if (totalHits <= options.limit) return next();
-        next(
-          new AppError('RATE_LIMITED', 'Too many requests, slow down', {
-            headers: { 'Retry-After': String(Math.max(1, resetSeconds)) },
-          }),
-        );
+        next(errors.rateLimited('Too many requests, slow down', Math.max(1, resetSeconds)));
       },
       // A Redis outage must not take the API down with it: count nothing rather than refuse.
       (error: unknown) => {

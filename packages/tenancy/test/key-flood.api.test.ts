@@ -2,19 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import request from 'supertest';
 import type { Knex } from 'knex';
-import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
+import {
+  createProject,
+  PlatformDirectory,
+  platformMigrations,
+  SecretBox,
+  type CreatedProject,
+} from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import type { AddressInfo } from 'node:net';
 import { createTestDatabase, keyHeaders, requestFrom, testJwtKeys, waitFor } from '@platform/testkit';
 import { createHttpApp, createLogger, listenHttp } from '@platform/http';
-import {
-  refuseFloodingAddresses,
-  requireBearer,
-  requireKeys,
-  SecretBox,
-  signAccessToken,
-  type KeyCheckLimits,
-} from '../src';
+import { refuseFloodingAddresses, requireBearer, requireKeys, signAccessToken, type KeyCheckLimits } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

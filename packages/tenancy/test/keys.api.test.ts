@@ -7,12 +7,13 @@ import {
   PlatformDirectory,
   platformMigrations,
   revokeKey,
+  SecretBox,
   type CreatedProject,
 } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { createHttpApp, createLogger } from '@platform/http';
-import { requireKeys, SecretBox } from '../src';
+import { requireKeys } from '../src';
 
 const secrets = new SecretBox(randomBytes(32));
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

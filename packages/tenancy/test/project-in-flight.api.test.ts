@@ -2,10 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import type { Knex } from 'knex';
-import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
+import {
+  createProject,
+  PlatformDirectory,
+  platformMigrations,
+  type CreatedProject,
+  SecretBox,
+} from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { createHttpApp, createLogger, listenHttp } from '@platform/http';
-import { requireKeys, SecretBox } from '@platform/tenancy';
+import { requireKeys } from '@platform/tenancy';
 import { createTestDatabase, keyHeaders } from '@platform/testkit';
 import { leaveInFlight, projectInFlight } from '../src/project-in-flight';
 

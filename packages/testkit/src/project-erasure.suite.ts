@@ -9,7 +9,7 @@ import {
 } from '@platform/events';
 import { createLogger } from '@platform/http';
 import { assembleService, type ServiceDefinition } from '@platform/runtime';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { erasureConsole, projectOutboxRows, projectRows, tableOwnership } from './project-erasure';
 import type { TestProject, TestService } from './test-service';
 
@@ -33,7 +33,7 @@ const amqpUrl = process.env.TEST_AMQP_URL;
 
 const ERASURE_JOB = 'project erasure';
 
-const confirmationsInOutbox = (svc: TestService<unknown>, owner: Owner) =>
+const confirmationsInOutbox = (svc: TestService<unknown>, owner: Tenant) =>
   svc.deps
     .db('outbox')
     .where('type', PLATFORM_EVENTS.projectErased)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import {
   envelopeOf,
   PLATFORM_EVENTS,
@@ -45,7 +45,7 @@ export async function tableOwnership(db: Knex): Promise<TableOwnership> {
 }
 
 /** The owner's rows in every table of the service's database that has the owner columns, by table. */
-export async function projectRows(db: Knex, owner: Owner): Promise<Record<string, number>> {
+export async function projectRows(db: Knex, owner: Tenant): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of (await tableOwnership(db)).owned) {
     const row = await db(table)
@@ -58,7 +58,7 @@ export async function projectRows(db: Knex, owner: Owner): Promise<Record<string
 }
 
 /** The owner's events in the service's outbox (sent or waiting), but for erasure confirmations. */
-export async function projectOutboxRows(db: Knex, owner: Owner): Promise<number> {
+export async function projectOutboxRows(db: Knex, owner: Tenant): Promise<number> {
   const row = await db('outbox')
     .whereRaw(`envelope->>'tenantId' = ? and envelope->>'projectId' = ?`, [owner.tenantId, owner.projectId])
     .whereNot('type', PLATFORM_EVENTS.projectErased)
@@ -71,11 +71,11 @@ export async function projectOutboxRows(db: Knex, owner: Owner): Promise<number>
 export interface ErasureConsole {
   /** Publishes a request (or the given one again) for the owner's project. */
   request(
-    owner: Owner,
+    owner: Tenant,
     again?: EventEnvelope<ProjectErasureRequestedData>,
   ): Promise<EventEnvelope<ProjectErasureRequestedData>>;
   /** The service's confirmation for the owner's project, once it has arrived. */
-  confirmation(owner: Owner, service: ErasingService): Promise<EventEnvelope<ProjectErasedData>>;
+  confirmation(owner: Tenant, service: ErasingService): Promise<EventEnvelope<ProjectErasedData>>;
   /** Every confirmation received so far. */
   confirmations: EventEnvelope<ProjectErasedData>[];
 }

@@ -1,7 +1,13 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import { createProject, PlatformDirectory, platformMigrations, type CreatedProject } from '@platform/directory';
+import {
+  createProject,
+  PlatformDirectory,
+  platformMigrations,
+  type CreatedProject,
+  SecretBox,
+} from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus, memberActionOutbox, OutboxRelay, type EventBus } from '@platform/events';
 import {
@@ -11,9 +17,10 @@ import {
   type ServiceDeps,
   type ServiceParts,
   type StopFunction,
+  loadPlatformConfig,
 } from '@platform/runtime';
 import { createLogger } from '@platform/http';
-import { loadPlatformConfig, SecretBox, signAccessToken, type ProjectSettings } from '@platform/tenancy';
+import { signAccessToken, type ProjectSettings } from '@platform/tenancy';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { createTestDatabase } from './test-database';
 

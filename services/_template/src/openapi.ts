@@ -1,4 +1,11 @@
-import { buildOpenApiDocument, errorResponses, jsonBody, jsonResponse, KEYS, type JsonSchema } from '@platform/tenancy';
+import {
+  buildOpenApiDocument,
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  KEYS,
+  type JsonSchema,
+} from '@platform/contract';
 
 const note: JsonSchema = {
   type: 'object',

@@ -1,4 +1,5 @@
-import { ConfigError, Joi } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 
 /** Settings of the Authentication service alone; the only place that reads them from the environment. */
 export interface AuthConfig {

@@ -1,5 +1,11 @@
-import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
-import { ConfigError, signingKey } from '@platform/tenancy';
+import {
+  projectErasureJob,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+  ConfigError,
+} from '@platform/runtime';
+import { signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
 import type { Issuer } from './issuer';

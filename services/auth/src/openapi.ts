@@ -1,6 +1,13 @@
 /** The Authentication service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { BEARER, Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import {
+  buildContractDocument,
+  json,
+  type OperationDefinition,
+  BEARER,
+  KEYS,
+  KEYS_AND_BEARER,
+} from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { eventPageResponse } from './audit/audit.responses';
 import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';

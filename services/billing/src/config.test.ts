@@ -1,4 +1,4 @@
-import { ConfigError } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 import { loadBillingConfig } from './config';
 
 describe('loadBillingConfig', () => {

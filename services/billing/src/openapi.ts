@@ -1,6 +1,13 @@
 /** The Billing service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, defineOperation, json, type OperationDefinition } from '@platform/contract';
-import { Joi, KEYS, KEYS_AND_BEARER } from '@platform/tenancy';
+import {
+  buildContractDocument,
+  defineOperation,
+  json,
+  type OperationDefinition,
+  KEYS,
+  KEYS_AND_BEARER,
+} from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { accountStatusResponse } from './account/account.responses';
 import { checkoutCreatedResponse, checkoutStatusResponse } from './checkout/checkout.responses';
 import { createCheckoutSchema, sessionIdSchema } from './checkout/checkout.schemas';

@@ -1,4 +1,5 @@
-import { ConfigError, Joi } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 import type { ValidationBudget } from './content-types/content-validation';
 import { parseRetryDelays } from '@platform/webhooks';
 import type { FeedSource } from './news/feed-reader';

@@ -5,9 +5,10 @@ import {
   type ServiceDeps,
   type ServiceParts,
 } from '@platform/runtime';
-import { ProjectSlots } from '@platform/tenancy';
 import { migrations } from '../migrations';
-import { loadCmsConfig, type CmsConfig } from './config';
+import { loadCmsConfig } from './config';
+import { ProjectSlots } from '@platform/limits';
+import type { CmsShared } from './cms-shared';
 import { ContentValidator } from './content-types/content-validation';
 import { PatternChecker } from './content-types/pattern-checker';
 import { startNewsScheduler } from './news/news.scheduler';
@@ -16,17 +17,6 @@ import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { runContentSchedule } from './content/content-schedule.job';
 import { startWebhookDelivery } from './webhooks/webhook-delivery.consumer';
-
-/** What the HTTP side and the jobs of one instance share, built once in `build`. */
-export interface CmsShared {
-  config: CmsConfig;
-  /** Compiles schema patterns on its own thread; ended by `close()`. */
-  patternChecker: PatternChecker;
-  /** Schema compiles and content validation on budgeted threads; ended by `close()`. */
-  contentValidator: ContentValidator;
-  /** This process's webhook delivery slots, shared fairly by the projects. */
-  webhookSlots: ProjectSlots;
-}
 
 async function closeThreads(shared: CmsShared): Promise<void> {
   await shared.patternChecker.close();

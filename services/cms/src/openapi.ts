@@ -2,8 +2,8 @@
  * The CMS service's contract: every operation, its request schemas (the routes' own) and responses.
  * The operation ids are the names the client had before they were written down: keep them.
  */
-import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { Joi, KEYS } from '@platform/tenancy';
+import { buildContractDocument, json, type OperationDefinition, KEYS } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import { contentItemResponse, contentSummaryResponse } from './content/content.responses';
 import {
   createContentSchema,

@@ -5,7 +5,7 @@
  */
 import { createDb } from '@platform/db';
 import { createLogger } from '@platform/http';
-import { ConfigError, loadPlatformConfig } from '@platform/tenancy';
+import { ConfigError, loadPlatformConfig } from '@platform/runtime';
 import { loadCmsConfig } from './config';
 import { refreshNews } from './news/news.refresh';
 

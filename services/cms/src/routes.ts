@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
-import type { CmsShared } from './index';
+import type { CmsShared } from './cms-shared';
 import { contentHandlers } from './content/content.router';
 import { contentTypeHandlers } from './content-types/content-types.router';
 import { newsHandlers } from './news/news.router';

@@ -7,7 +7,8 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { cmsService, type CmsShared } from '../src';
+import { cmsService } from '../src';
+import type { CmsShared } from '../src/cms-shared';
 import { openapi } from '../src/openapi';
 
 export type Client = ApiClient;

@@ -1,5 +1,5 @@
 import { waitFor, type TestService } from '@platform/testkit';
-import type { CmsShared } from '../src';
+import type { CmsShared } from '../src/cms-shared';
 import { startCms, type Client } from './helpers';
 
 let svc: TestService<CmsShared>;

@@ -10,7 +10,7 @@ import {
 } from '@platform/testkit';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@platform/webhooks';
-import type { CmsShared } from '../src';
+import type { CmsShared } from '../src/cms-shared';
 import { clientFor, startCms, type Client } from './helpers';
 
 let svc: TestService<CmsShared>;

@@ -1,4 +1,5 @@
-import { ConfigError, Joi } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 
 /** Settings of the console; the only place that reads its environment. */
 export interface ConsoleConfig {

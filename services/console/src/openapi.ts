@@ -5,7 +5,7 @@ import {
   jsonBody,
   jsonResponse,
   type JsonSchema,
-} from '@platform/tenancy';
+} from '@platform/contract';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const str: JsonSchema = { type: 'string' };

@@ -1,4 +1,5 @@
-import { ConfigError, Joi } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 import { parseRetryDelays } from '@platform/webhooks';
 
 /** Settings of the LLM service; the only place that reads process.env for it. */

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from '@platform/runtime';
-import { ProjectSlots } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 import type { LlmConfig } from './config';
 import { Admissions } from './limits/admissions';
 import { MeterSettler } from './limits/meter-settler';

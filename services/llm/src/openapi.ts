@@ -1,6 +1,11 @@
 /** The LLM service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, json, type OperationDefinition, type ResponseDefinition } from '@platform/contract';
-import { KEYS } from '@platform/tenancy';
+import {
+  buildContractDocument,
+  json,
+  type OperationDefinition,
+  type ResponseDefinition,
+  KEYS,
+} from '@platform/contract';
 import {
   batchCancelledResponse,
   batchCreatedResponse,

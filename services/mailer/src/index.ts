@@ -1,8 +1,9 @@
 import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
 import { migrations } from '../migrations';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
-import { loadMailerConfig, type MailerConfig } from './config';
-import type { Sender } from './emails/emails.service';
+import { loadMailerConfig } from './config';
+import type { MailerShared } from './mailer-shared';
+import type { SendingDeps } from './emails/emails.service';
 import { ProviderCooldowns } from './emails/failover';
 import { startIdempotencyPrune } from './emails/idempotency.prune';
 import { ProjectSendSlots } from './emails/send-slots';
@@ -11,20 +12,13 @@ import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
 import { TemplateRenderer } from './templates/template-budget';
 
-/** What the HTTP side and the auth-email consumer share, built once in `build`. */
-export interface MailerShared {
-  config: MailerConfig;
-  /** The render threads, the provider cool-downs and the send slots, with what sending reads. */
-  sender: Sender;
-}
-
 /** The composition root: config, the template render threads and what sending shares, the route table and the jobs. */
 export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
   const config = loadMailerConfig(deps.env);
   const renderer = new TemplateRenderer(config.renderBudget);
-  const sender: Sender = {
+  const sending: SendingDeps = {
     renderer,
-    routes: { secrets: deps.secrets, production: deps.config.production, config },
+    routeSettings: { secrets: deps.secrets, production: deps.config.production, config },
     publicUrl: config.publicUrl,
     // Shared by the API and the auth-email consumer: both learn which providers keep failing.
     cooldowns: new ProviderCooldowns(config.failoverFailureThreshold, config.failoverCooldownMs),
@@ -32,7 +26,7 @@ export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
     logger: deps.logger,
     defaultFrom: config.defaultFrom,
   };
-  const shared: MailerShared = { config, sender };
+  const shared: MailerShared = { config, sending };
   return {
     routes: createRoutes(deps, shared),
     openapi,
@@ -41,7 +35,7 @@ export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
       {
         name: 'auth-emails',
         async start() {
-          await subscribeAuthEmails(deps, sender);
+          await subscribeAuthEmails(deps, sending);
           // The bus owns the subscription and closes it with itself.
           return async () => undefined;
         },

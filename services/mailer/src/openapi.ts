@@ -1,6 +1,6 @@
 /** The Mailer service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, json, type OperationDefinition } from '@platform/contract';
-import { Joi, KEYS, type JsonSchema } from '@platform/tenancy';
+import { buildContractDocument, json, type OperationDefinition, KEYS, type JsonSchema } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import {
   dailyStatsResponse,
   logListResponse,

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { boundedRawBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys } from '@platform/tenancy';
-import type { MailerShared } from './index';
+import type { MailerShared } from './mailer-shared';
 import { emailHandlers } from './emails/emails.router';
 import { providerHandlers } from './providers/providers.router';
 import { suppressionHandlers } from './suppressions/suppressions.router';
@@ -13,10 +13,10 @@ import { webhookHandlers } from './webhooks/webhooks.router';
 /** The whole route table of the Mailer service (mounted under /v1). */
 export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
   const keys = projectKeys(deps);
-  const { config, sender } = shared;
-  const emails = emailHandlers(deps.db, sender, config.maxRecipients);
-  const templates = templateHandlers(deps.db, sender.renderer);
-  const providers = providerHandlers(deps.db, sender);
+  const { config, sending } = shared;
+  const emails = emailHandlers(deps.db, sending, config.maxRecipients);
+  const templates = templateHandlers(deps.db, sending.renderer);
+  const providers = providerHandlers(deps.db, sending);
   const webhooks = webhookHandlers(deps.db, deps.secrets, config.webhookToleranceSeconds);
   const suppressions = suppressionHandlers(deps.db);
   const unsubscribe = unsubscribeHandlers(deps.db, deps.secrets);

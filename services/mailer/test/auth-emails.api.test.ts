@@ -9,7 +9,7 @@ const { freshProject } = ctx;
 let handle: EventHandler;
 
 beforeAll(() => {
-  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts.shared.sender);
+  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts.shared.sending);
 });
 
 function authEvent(project: TestProject, type: string, data: object): EventEnvelope {

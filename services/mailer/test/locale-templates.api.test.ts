@@ -7,7 +7,7 @@ const ctx = useMailerService();
 let handle: EventHandler;
 
 beforeAll(() => {
-  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts.shared.sender);
+  handle = authEmailHandler(ctx.svc.deps, ctx.svc.parts.shared.sending);
 });
 
 const welcome = {

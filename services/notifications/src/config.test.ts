@@ -1,4 +1,4 @@
-import { ConfigError } from '@platform/tenancy';
+import { ConfigError } from '@platform/runtime';
 import { loadNotificationsConfig } from './config';
 
 describe('notifications configuration', () => {

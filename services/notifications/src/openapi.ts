@@ -1,6 +1,13 @@
 /** The Notifications service's contract: every operation, its request schemas (the routes' own) and responses. */
-import { buildContractDocument, json, type OperationDefinition, type ResponseDefinition } from '@platform/contract';
-import { BEARER, Joi, KEYS } from '@platform/tenancy';
+import {
+  buildContractDocument,
+  json,
+  type OperationDefinition,
+  type ResponseDefinition,
+  BEARER,
+  KEYS,
+} from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import {
   markAllReadResponse,
   notificationListResponse,

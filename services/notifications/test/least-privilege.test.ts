@@ -4,13 +4,18 @@
  * starts and serves with that login alone.
  */
 import { randomBytes } from 'node:crypto';
-import { grantServiceRole, platformMigrations } from '@platform/directory';
+import { grantServiceRole, platformMigrations, SecretBox } from '@platform/directory';
 import { createDb, migrateLatest } from '@platform/db';
 import { InProcessBus } from '@platform/events';
-import { allMigrations, startService, type Infrastructure, type RunningService } from '@platform/runtime';
+import {
+  allMigrations,
+  startService,
+  type Infrastructure,
+  type RunningService,
+  loadPlatformConfig,
+} from '@platform/runtime';
 import { createTestDatabase, createTestProject, testJwtKeys, type TestProject } from '@platform/testkit';
 import { createLogger } from '@platform/http';
-import { loadPlatformConfig, SecretBox } from '@platform/tenancy';
 import { notificationsService } from '../src';
 import { api } from './api';
 

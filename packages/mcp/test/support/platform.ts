@@ -6,7 +6,7 @@ import { billingService } from '@platform/billing';
 import { cmsService } from '@platform/cms';
 import { consoleService, type ConsoleShared } from '@platform/console';
 import { createDb, migrateLatest } from '@platform/db';
-import { PlatformDirectory, platformMigrations } from '@platform/directory';
+import { PlatformDirectory, platformMigrations, SecretBox } from '@platform/directory';
 import { InProcessBus, memberActionOutbox, OutboxRelay, type EventEnvelope } from '@platform/events';
 import { createLogger } from '@platform/http';
 import { llmService } from '@platform/llm';
@@ -19,8 +19,9 @@ import {
   type ServiceDefinition,
   type ServiceDeps,
   type StopFunction,
+  loadPlatformConfig,
 } from '@platform/runtime';
-import { loadPlatformConfig, SecretBox, signAccessToken } from '@platform/tenancy';
+import { signAccessToken } from '@platform/tenancy';
 import { createTestDatabase, testJwtKeys, waitFor } from '@platform/testkit';
 
 const DEFINITIONS = [

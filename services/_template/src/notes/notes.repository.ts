@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 
 /** A row as stored: snake_case, read with an explicit column list. */
 export interface NoteRow {
@@ -17,14 +17,14 @@ export interface NewNote {
 
 const COLUMNS = ['id', 'title', 'body', 'created_at'] as const;
 
-export async function insertNote(db: Knex, tenant: Owner, note: NewNote): Promise<NoteRow> {
+export async function insertNote(db: Knex, tenant: Tenant, note: NewNote): Promise<NoteRow> {
   const [row] = await tenantTable(db, tenant, 'notes')
-    .insert({ ...ownerColumns(tenant), title: note.title, body: note.body })
+    .insert({ ...tenantColumns(tenant), title: note.title, body: note.body })
     .returning<NoteRow[]>([...COLUMNS]);
   return row;
 }
 
-export async function findNote(db: Knex, tenant: Owner, id: string): Promise<NoteRow | undefined> {
+export async function findNote(db: Knex, tenant: Tenant, id: string): Promise<NoteRow | undefined> {
   return tenantTable<NoteRow>(db, tenant, 'notes')
     .where({ id })
     .first(...COLUMNS);

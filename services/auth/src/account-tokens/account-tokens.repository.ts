@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, ownerOf, sharedTable, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantOfRow, sharedTable, tenantTable, type Tenant } from '@platform/db';
 
 export type AccountTokenPurpose = 'verify_email' | 'reset_password';
 
@@ -27,7 +27,7 @@ const COLUMNS = [
   'used_at',
 ] as const satisfies readonly (keyof AccountTokenRow)[];
 
-const accountTokens = (db: Knex, tenant: Owner) => tenantTable<AccountTokenTable>(db, tenant, 'account_tokens');
+const accountTokens = (db: Knex, tenant: Tenant) => tenantTable<AccountTokenTable>(db, tenant, 'account_tokens');
 
 /**
  * Stores a new token (its hash) for the user; earlier unused tokens of the same purpose stop
@@ -35,7 +35,7 @@ const accountTokens = (db: Knex, tenant: Owner) => tenantTable<AccountTokenTable
  */
 export async function insertAccountToken(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: { userId: string; purpose: AccountTokenPurpose; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
   await accountTokens(db, tenant)
@@ -44,7 +44,7 @@ export async function insertAccountToken(
     .update({ used_at: db.fn.now() });
   await accountTokens(db, tenant).insert({
     id: randomUUID(),
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     user_id: input.userId,
     purpose: input.purpose,
     token_hash: input.tokenHash,
@@ -55,7 +55,7 @@ export async function insertAccountToken(
 /** The token with this hash in the project; `forUpdate` locks it for the rest of the transaction. */
 export async function findAccountToken(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   purpose: AccountTokenPurpose,
   tokenHash: string,
   options: { forUpdate?: boolean } = {},
@@ -70,13 +70,17 @@ export async function findAccountToken(
  * token itself names its tenant: a 256-bit random value cannot be guessed into another project.
  * Deliberately unscoped: this is the lookup that finds the tenant.
  */
-export async function findTokenOwner(db: Knex, purpose: AccountTokenPurpose, tokenHash: string): Promise<Owner | null> {
+export async function findTokenOwner(
+  db: Knex,
+  purpose: AccountTokenPurpose,
+  tokenHash: string,
+): Promise<Tenant | null> {
   const row: { tenant_id: string; project_id: string } | undefined = await sharedTable(db, 'account_tokens')
     .where({ purpose, token_hash: tokenHash })
     .first('tenant_id', 'project_id');
-  return row ? ownerOf(row) : null;
+  return row ? tenantOfRow(row) : null;
 }
 
-export async function markAccountTokenUsed(db: Knex, tenant: Owner, id: string): Promise<void> {
+export async function markAccountTokenUsed(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await accountTokens(db, tenant).where({ id }).update({ used_at: db.fn.now() });
 }

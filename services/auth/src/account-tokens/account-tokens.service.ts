@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { AUTH_EVENTS, withOutbox, type AuthEmailData } from '@platform/events';
 import { AppError, errors, randomToken, sha256Hex, type ProjectSettings } from '@platform/tenancy';
 import { userLocale } from '../users/user-locale';
@@ -27,7 +27,7 @@ export interface IssuedLink {
   expiresAt: string;
 }
 
-type ProjectTenant = Owner & { settings: ProjectSettings };
+type ProjectTenant = Tenant & { settings: ProjectSettings };
 
 /** `<project appUrl, else APP_URL>/<page>?token=...`: the page of the customer's app that calls us back. */
 function linkTo(appUrl: string, settings: ProjectSettings, page: string, token: string): string {
@@ -78,7 +78,7 @@ export async function emailAccountLink(
 }
 
 /** The project a token belongs to, found by the token alone (verify-email may come without keys). */
-export function ownerOfToken(db: Knex, purpose: AccountTokenPurpose, token: string): Promise<Owner | null> {
+export function ownerOfToken(db: Knex, purpose: AccountTokenPurpose, token: string): Promise<Tenant | null> {
   return findTokenOwner(db, purpose, sha256Hex(token));
 }
 
@@ -95,7 +95,7 @@ function usable(record: AccountTokenRow | null, expired: () => AppError): Accoun
 /** Checks a token without using it up (to refuse a bad one before any expensive work). */
 export async function checkAccountToken(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   purpose: AccountTokenPurpose,
   token: string,
   expired: () => AppError,
@@ -106,7 +106,7 @@ export async function checkAccountToken(
 /** Uses up a token inside the caller's transaction; a concurrent second use waits, then fails. */
 export async function redeemAccountToken(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   purpose: AccountTokenPurpose,
   token: string,
   expired: () => AppError,

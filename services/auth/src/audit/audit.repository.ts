@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import { SECURITY_EVENT_COLUMNS, type EventFilter, type NewSecurityEvent, type SecurityEventRow } from './audit.model';
 
 interface SecurityEventTable extends SecurityEventRow {
@@ -8,14 +8,14 @@ interface SecurityEventTable extends SecurityEventRow {
   project_id: string;
 }
 
-const events = (db: Knex, tenant: Owner) => tenantTable<SecurityEventTable>(db, tenant, 'security_events');
+const events = (db: Knex, tenant: Tenant) => tenantTable<SecurityEventTable>(db, tenant, 'security_events');
 
-export async function insertEvents(db: Knex, tenant: Owner, list: NewSecurityEvent[]): Promise<void> {
+export async function insertEvents(db: Knex, tenant: Tenant, list: NewSecurityEvent[]): Promise<void> {
   if (!list.length) return;
   await events(db, tenant).insert(
     list.map((event) => ({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       user_id: event.userId,
       type: event.type,
       ip: event.client.ip,
@@ -27,7 +27,7 @@ export async function insertEvents(db: Knex, tenant: Owner, list: NewSecurityEve
 }
 
 /** Newest first; one more row than the limit tells whether a next page exists. */
-export async function listEvents(db: Knex, tenant: Owner, filter: EventFilter): Promise<SecurityEventRow[]> {
+export async function listEvents(db: Knex, tenant: Tenant, filter: EventFilter): Promise<SecurityEventRow[]> {
   const query = events(db, tenant);
   if (filter.userId !== undefined) query.where({ user_id: filter.userId });
   if (filter.types?.length) query.whereIn('type', filter.types);

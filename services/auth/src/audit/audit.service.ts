@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
 import { findUserById } from '../users/users.service';
 import { cursorOf, toSecurityEvent, type SecurityEvent } from './audit.mapper';
@@ -10,7 +10,7 @@ import type { EventsQuery } from './audit.schemas';
 export type { NewSecurityEvent, SecurityEventType } from './audit.model';
 
 /** Adds events to the project's trail, in the caller's transaction when given one. */
-export function recordEvents(db: Knex, tenant: Owner, ...events: NewSecurityEvent[]): Promise<void> {
+export function recordEvents(db: Knex, tenant: Tenant, ...events: NewSecurityEvent[]): Promise<void> {
   return insertEvents(db, tenant, events);
 }
 
@@ -27,7 +27,7 @@ function decodeCursor(cursor: string): EventFilter['after'] {
   return seq;
 }
 
-async function page(db: Knex, tenant: Owner, query: EventsQuery, userId?: string): Promise<EventPage> {
+async function page(db: Knex, tenant: Tenant, query: EventsQuery, userId?: string): Promise<EventPage> {
   const rows = await listEvents(db, tenant, {
     userId,
     types: query.type,
@@ -44,12 +44,12 @@ async function page(db: Knex, tenant: Owner, query: EventsQuery, userId?: string
 }
 
 /** The whole project's trail (keys). */
-export function listProjectEvents(db: Knex, tenant: Owner, query: EventsQuery): Promise<EventPage> {
+export function listProjectEvents(db: Knex, tenant: Tenant, query: EventsQuery): Promise<EventPage> {
   return page(db, tenant, query);
 }
 
 /** One user's trail (keys); an unknown user is 404. */
-export async function listUserEvents(db: Knex, tenant: Owner, userId: string, query: EventsQuery): Promise<EventPage> {
+export async function listUserEvents(db: Knex, tenant: Tenant, userId: string, query: EventsQuery): Promise<EventPage> {
   if (!(await findUserById(db, tenant, userId))) throw errors.notFound('User');
   return page(db, tenant, query, userId);
 }

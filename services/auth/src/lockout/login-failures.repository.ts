@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerBindings, tenantTable, type Owner } from '@platform/db';
+import { tenantBindings, tenantTable, type Tenant } from '@platform/db';
 import { emailKey } from '../users/user-email';
 import { FAILURE_WINDOW_MS, LOCKOUT_MS, LOCKOUT_THRESHOLD } from './lockout.policy';
 
@@ -28,9 +28,9 @@ returning f.failed_count = 0 and f.locked_until > now() as locked`;
  * count. Known and unknown emails run the same statement on the same kind of row. True when
  * this failure locked the email.
  */
-export async function recordLoginFailure(db: Knex, tenant: Owner, email: string): Promise<boolean> {
+export async function recordLoginFailure(db: Knex, tenant: Tenant, email: string): Promise<boolean> {
   const result = await db.raw<{ rows: { locked: boolean }[] }>(LOGIN_FAILURE, {
-    ...ownerBindings(tenant),
+    ...tenantBindings(tenant),
     emailHash: emailKey(email),
     threshold: LOCKOUT_THRESHOLD,
     lockMs: LOCKOUT_MS,
@@ -40,7 +40,7 @@ export async function recordLoginFailure(db: Knex, tenant: Owner, email: string)
 }
 
 /** The lock on the email (it may lie in the past), or null. */
-export async function findLock(db: Knex, tenant: Owner, email: string): Promise<Date | null> {
+export async function findLock(db: Knex, tenant: Tenant, email: string): Promise<Date | null> {
   const row = await tenantTable(db, tenant, 'login_failures')
     .where({ email_hash: emailKey(email) })
     .first('locked_until');
@@ -48,7 +48,7 @@ export async function findLock(db: Knex, tenant: Owner, email: string): Promise<
 }
 
 /** Forgets the email's failures and lifts its lock (a password reset, a new account). */
-export async function clearLoginFailures(db: Knex, tenant: Owner, email: string): Promise<void> {
+export async function clearLoginFailures(db: Knex, tenant: Tenant, email: string): Promise<void> {
   await tenantTable(db, tenant, 'login_failures')
     .where({ email_hash: emailKey(email) })
     .delete();

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import QRCode from 'qrcode';
-import type { Owner } from '@platform/db';
-import { AppError, errors, type AccessTokenClaims, type SecretBox, type TenantContext } from '@platform/tenancy';
+import type { Tenant } from '@platform/db';
+import { AppError, errors, type AccessTokenClaims, type TenantContext } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { recordEvents } from '../audit/audit.service';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
@@ -24,24 +25,24 @@ export interface MfaDeps {
   issuer: Issuer;
 }
 
-const ownerOf = (claims: AccessTokenClaims): Owner => ({ tenantId: claims.tenantId, projectId: claims.projectId });
+const tenantOfRow = (claims: AccessTokenClaims): Tenant => ({ tenantId: claims.tenantId, projectId: claims.projectId });
 const factorNotFound = () => errors.notFound('Factor');
 const wrongCode = () => new AppError('INVALID_CREDENTIALS', 'The code is wrong or was already used');
 
 async function signedInUser(db: Knex, claims: AccessTokenClaims): Promise<UserRow> {
-  const user = await findUserById(db, ownerOf(claims), claims.userId);
+  const user = await findUserById(db, tenantOfRow(claims), claims.userId);
   if (!user) throw errors.invalidSession();
   return user;
 }
 
 /** Whether the user must answer a second factor after the password. */
-export async function hasActiveFactor(db: Knex, tenant: Owner, userId: string): Promise<boolean> {
+export async function hasActiveFactor(db: Knex, tenant: Tenant, userId: string): Promise<boolean> {
   return (await repo.findActiveFactor(db, tenant, userId)) !== null;
 }
 
 /** Starts a TOTP enrolment: a new secret (sealed at rest), its otpauth:// URI and a QR code of it. */
 export async function enrollTotp(deps: MfaDeps, claims: AccessTokenClaims) {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const user = await signedInUser(deps.db, claims);
   if (await repo.findActiveFactor(deps.db, tenant, user.id)) {
     throw new AppError('CONFLICT', 'A TOTP factor is already active; remove it first');
@@ -58,7 +59,7 @@ export async function enrollTotp(deps: MfaDeps, claims: AccessTokenClaims) {
  * recovery codes, shown this once.
  */
 export async function activateTotp(deps: MfaDeps, claims: AccessTokenClaims, id: string, code: string, actor: Actor) {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const outcome = await deps.db.transaction(async (trx) => {
     const factor = await repo.findFactor(trx, tenant, claims.userId, id, { forUpdate: true });
     if (!factor) throw factorNotFound();
@@ -81,7 +82,7 @@ export async function activateTotp(deps: MfaDeps, claims: AccessTokenClaims, id:
 }
 
 export async function listFactors(db: Knex, claims: AccessTokenClaims) {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const rows = await repo.listFactors(db, tenant, claims.userId);
   return {
     factors: rows.map(toFactor),
@@ -100,7 +101,7 @@ type Proof = 'totp' | 'recovery_code';
 async function proveSecondFactor(
   trx: Knex.Transaction,
   secrets: SecretBox,
-  tenant: Owner,
+  tenant: Tenant,
   userId: string,
   input: SecondFactorInput,
 ): Promise<Proof | null> {
@@ -119,7 +120,7 @@ async function proveSecondFactor(
 }
 
 /** A wrong second factor counts toward the email's lockout like a wrong password, and is recorded. */
-async function failSecondFactor(db: Knex, tenant: Owner, user: UserRow, client: ClientInfo): Promise<never> {
+async function failSecondFactor(db: Knex, tenant: Tenant, user: UserRow, client: ClientInfo): Promise<never> {
   const locked = await recordLoginFailure(db, tenant, user.email);
   await recordEvents(
     db,
@@ -130,7 +131,7 @@ async function failSecondFactor(db: Knex, tenant: Owner, user: UserRow, client: 
   throw wrongCode();
 }
 
-async function refuseWhenLocked(db: Knex, tenant: Owner, user: UserRow): Promise<void> {
+async function refuseWhenLocked(db: Knex, tenant: Tenant, user: UserRow): Promise<void> {
   const until = await findLock(db, tenant, user.email);
   if (isLocked(until)) throw accountLocked(until);
 }
@@ -143,7 +144,7 @@ async function withSecondFactor<T>(
   actor: Actor,
   change: (trx: Knex.Transaction, user: UserRow, proof: Proof) => Promise<T>,
 ): Promise<T> {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const user = await signedInUser(deps.db, claims);
   await refuseWhenLocked(deps.db, tenant, user);
   const outcome = await deps.db.transaction(async (trx) => {
@@ -166,7 +167,7 @@ export async function removeFactor(
   input: SecondFactorInput,
   actor: Actor,
 ) {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const factor = await repo.findFactor(deps.db, tenant, claims.userId, id);
   if (!factor) throw factorNotFound();
   const remove = async (trx: Knex.Transaction) => {
@@ -196,17 +197,17 @@ export async function regenerateRecoveryCodes(
   actor: Actor,
 ) {
   return withSecondFactor(deps, claims, input, actor, async (trx, user) => {
-    if (!(await repo.findActiveFactor(trx, ownerOf(claims), user.id))) {
+    if (!(await repo.findActiveFactor(trx, tenantOfRow(claims), user.id))) {
       throw new AppError('CONFLICT', 'No active factor: enroll one first');
     }
     const { codes, hashes } = generateRecoveryCodes();
-    await repo.replaceRecoveryCodes(trx, ownerOf(claims), user.id, hashes);
+    await repo.replaceRecoveryCodes(trx, tenantOfRow(claims), user.id, hashes);
     return { success: true as const, recoveryCodes: codes };
   });
 }
 
 /** The answer to a right password when a factor is active: a challenge instead of tokens. */
-export async function startChallenge(db: Knex, tenant: Owner, user: UserRow) {
+export async function startChallenge(db: Knex, tenant: Tenant, user: UserRow) {
   const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
   const challengeId = await repo.insertChallenge(db, tenant, user.id, expiresAt);
   const factors = (await repo.listFactors(db, tenant, user.id)).filter((f) => f.status === 'active');

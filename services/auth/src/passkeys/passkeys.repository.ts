@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import { PASSKEY_COLUMNS, type CeremonyKind, type PasskeyChallengeRow, type PasskeyRow } from './passkeys.model';
 
-const passkeys = (db: Knex, tenant: Owner) => tenantTable<PasskeyRow>(db, tenant, 'passkeys');
-const challenges = (db: Knex, tenant: Owner) => tenantTable<PasskeyChallengeRow>(db, tenant, 'passkey_challenges');
+const passkeys = (db: Knex, tenant: Tenant) => tenantTable<PasskeyRow>(db, tenant, 'passkeys');
+const challenges = (db: Knex, tenant: Tenant) => tenantTable<PasskeyChallengeRow>(db, tenant, 'passkey_challenges');
 
-export async function listPasskeys(db: Knex, tenant: Owner, userId: string): Promise<PasskeyRow[]> {
+export async function listPasskeys(db: Knex, tenant: Tenant, userId: string): Promise<PasskeyRow[]> {
   return (await passkeys(db, tenant)
     .where({ user_id: userId })
     .orderBy('created_at')
     .select(...PASSKEY_COLUMNS)) as PasskeyRow[];
 }
 
-export async function findPasskey(db: Knex, tenant: Owner, userId: string, id: string): Promise<PasskeyRow | null> {
+export async function findPasskey(db: Knex, tenant: Tenant, userId: string, id: string): Promise<PasskeyRow | null> {
   if (!isUuid(id)) return null;
   const row = await passkeys(db, tenant)
     .where({ id, user_id: userId })
@@ -22,7 +22,7 @@ export async function findPasskey(db: Knex, tenant: Owner, userId: string, id: s
   return (row as PasskeyRow | undefined) ?? null;
 }
 
-export async function findByCredentialId(db: Knex, tenant: Owner, credentialId: string): Promise<PasskeyRow | null> {
+export async function findByCredentialId(db: Knex, tenant: Tenant, credentialId: string): Promise<PasskeyRow | null> {
   const row = await passkeys(db, tenant)
     .where({ credential_id: credentialId })
     .first(...PASSKEY_COLUMNS);
@@ -41,11 +41,11 @@ export interface NewPasskey {
 }
 
 /** Stores a registered credential; null when the project already has this credential id. */
-export async function insertPasskey(db: Knex, tenant: Owner, passkey: NewPasskey): Promise<PasskeyRow | null> {
+export async function insertPasskey(db: Knex, tenant: Tenant, passkey: NewPasskey): Promise<PasskeyRow | null> {
   const [row] = await passkeys(db, tenant)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       user_id: passkey.userId,
       credential_id: passkey.credentialId,
       public_key: Buffer.from(passkey.publicKey),
@@ -64,7 +64,7 @@ export async function insertPasskey(db: Knex, tenant: Owner, passkey: NewPasskey
 /** Records a sign-in's counter and backup state (they may change over a credential's life). */
 export async function markUsed(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   update: { signCount: number; backedUp: boolean; deviceType: string },
 ): Promise<void> {
@@ -80,7 +80,7 @@ export async function markUsed(
 
 export async function renamePasskey(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   userId: string,
   id: string,
   name: string,
@@ -93,14 +93,14 @@ export async function renamePasskey(
   return (row as PasskeyRow | undefined) ?? null;
 }
 
-export async function deletePasskey(db: Knex, tenant: Owner, userId: string, id: string): Promise<boolean> {
+export async function deletePasskey(db: Knex, tenant: Tenant, userId: string, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   return (await passkeys(db, tenant).where({ id, user_id: userId }).delete()) > 0;
 }
 
 export async function insertChallenge(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   challenge: { kind: CeremonyKind; userId: string | null; challenge: string; expiresAt: Date },
 ): Promise<string> {
   const id = randomUUID();
@@ -108,7 +108,7 @@ export async function insertChallenge(
   await challenges(db, tenant).where('expires_at', '<', db.fn.now()).delete();
   await challenges(db, tenant).insert({
     id,
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     kind: challenge.kind,
     user_id: challenge.userId,
     challenge: challenge.challenge,
@@ -120,7 +120,7 @@ export async function insertChallenge(
 /** Takes a ceremony's challenge out (single use): the row is deleted whether or not it is still good. */
 export async function takeChallenge(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   kind: CeremonyKind,
 ): Promise<PasskeyChallengeRow | null> {

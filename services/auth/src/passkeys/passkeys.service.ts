@@ -8,7 +8,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { AppError, errors, type AccessTokenClaims, type ProjectSettings, type TenantContext } from '@platform/tenancy';
 import { recordEvents } from '../audit/audit.service';
 import type { Issuer } from '../issuer';
@@ -51,7 +51,7 @@ export function relyingPartyOf(settings: ProjectSettings, issuer: Issuer): Relyi
   };
 }
 
-const ownerOf = (claims: AccessTokenClaims): Owner => ({ tenantId: claims.tenantId, projectId: claims.projectId });
+const tenantOfRow = (claims: AccessTokenClaims): Tenant => ({ tenantId: claims.tenantId, projectId: claims.projectId });
 const passkeyNotFound = () => errors.notFound('Passkey');
 const ceremonyInvalid = () => errors.validation('The passkey challenge is unknown, used or expired; start again');
 const signInRefused = () => new AppError('INVALID_CREDENTIALS', 'The passkey could not be verified');
@@ -60,7 +60,7 @@ const expiry = () => new Date(Date.now() + PASSKEY_CHALLENGE_TTL_MS);
 
 /** Options for navigator.credentials.create: a resident key with user verification, none of the user's existing ones. */
 export async function registrationOptions(deps: PasskeyDeps, tenant: TenantContext, claims: AccessTokenClaims) {
-  const user = await findUserById(deps.db, ownerOf(claims), claims.userId);
+  const user = await findUserById(deps.db, tenantOfRow(claims), claims.userId);
   if (!user) throw errors.invalidSession();
   const rp = relyingPartyOf(tenant.settings, deps.issuer);
   const existing = await repo.listPasskeys(deps.db, tenant, user.id);
@@ -226,17 +226,17 @@ export async function verifyAuthentication(
 }
 
 export async function listPasskeys(db: Knex, claims: AccessTokenClaims) {
-  return { passkeys: (await repo.listPasskeys(db, ownerOf(claims), claims.userId)).map(toPasskey) };
+  return { passkeys: (await repo.listPasskeys(db, tenantOfRow(claims), claims.userId)).map(toPasskey) };
 }
 
 export async function renamePasskey(db: Knex, claims: AccessTokenClaims, id: string, name: string) {
-  const row = await repo.renamePasskey(db, ownerOf(claims), claims.userId, id, name);
+  const row = await repo.renamePasskey(db, tenantOfRow(claims), claims.userId, id, name);
   if (!row) throw passkeyNotFound();
   return { passkey: toPasskey(row) };
 }
 
 export async function removePasskey(db: Knex, claims: AccessTokenClaims, id: string, actor: Actor) {
-  const tenant = ownerOf(claims);
+  const tenant = tenantOfRow(claims);
   const removed = await db.transaction(async (trx) => {
     if (!(await repo.deletePasskey(trx, tenant, claims.userId, id))) return false;
     await recordEvents(trx, tenant, {

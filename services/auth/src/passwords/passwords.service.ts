@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import type { Logger } from '@platform/http';
 import { AppError, errors, type AccessTokenClaims, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
@@ -59,7 +59,7 @@ export async function forgotPassword(
 export async function resetPassword(
   db: Knex,
   passwords: PasswordHasher,
-  tenant: Owner,
+  tenant: Tenant,
   input: { token: string; password: string },
   client: ClientInfo,
 ) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 
 export interface RefreshTokenRow {
   id: string;
@@ -29,16 +29,16 @@ const COLUMNS = [
   'revoked_at',
 ] as const satisfies readonly (keyof RefreshTokenRow)[];
 
-const refreshTokens = (db: Knex, tenant: Owner) => tenantTable<RefreshTokenTable>(db, tenant, 'refresh_tokens');
+const refreshTokens = (db: Knex, tenant: Tenant) => tenantTable<RefreshTokenTable>(db, tenant, 'refresh_tokens');
 
 export async function insertRefreshToken(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: { userId: string; familyId: string; tokenVersion: number; tokenHash: string; expiresAt: Date },
 ): Promise<void> {
   await refreshTokens(db, tenant).insert({
     id: randomUUID(),
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     user_id: input.userId,
     family_id: input.familyId,
     token_version: input.tokenVersion,
@@ -50,7 +50,7 @@ export async function insertRefreshToken(
 /** The token with this hash in the project; `forUpdate` serialises concurrent rotations of it. */
 export async function findRefreshToken(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   tokenHash: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<RefreshTokenRow | null> {
@@ -59,18 +59,18 @@ export async function findRefreshToken(
   return (row as RefreshTokenRow | undefined) ?? null;
 }
 
-export async function markRotated(db: Knex, tenant: Owner, id: string): Promise<void> {
+export async function markRotated(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await refreshTokens(db, tenant).where({ id }).update({ rotated_at: db.fn.now() });
 }
 
-export async function revokeFamily(db: Knex, tenant: Owner, familyId: string): Promise<void> {
+export async function revokeFamily(db: Knex, tenant: Tenant, familyId: string): Promise<void> {
   await refreshTokens(db, tenant)
     .where({ family_id: familyId })
     .whereNull('revoked_at')
     .update({ revoked_at: db.fn.now() });
 }
 
-export async function revokeAllOfUser(db: Knex, tenant: Owner, userId: string): Promise<void> {
+export async function revokeAllOfUser(db: Knex, tenant: Tenant, userId: string): Promise<void> {
   await refreshTokens(db, tenant)
     .where({ user_id: userId })
     .whereNull('revoked_at')
@@ -78,7 +78,7 @@ export async function revokeAllOfUser(db: Knex, tenant: Owner, userId: string): 
 }
 
 /** Moves a session's live tokens to the user's new version, so a version bump spares that session. */
-export async function restampFamily(db: Knex, tenant: Owner, familyId: string, tokenVersion: number): Promise<void> {
+export async function restampFamily(db: Knex, tenant: Tenant, familyId: string, tokenVersion: number): Promise<void> {
   await refreshTokens(db, tenant)
     .where({ family_id: familyId })
     .whereNull('revoked_at')

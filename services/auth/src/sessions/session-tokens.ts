@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomToken, sha256Hex, signAccessToken, type ProjectSettings } from '@platform/tenancy';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import type { AccessTokenSigner } from '../issuer';
 import type { ClientInfo } from '../shared/client';
 import type { AssuranceLevel, SignInMethod } from '../user-sessions/user-sessions.model';
@@ -30,7 +30,12 @@ export const enrollmentOnly = (settings: ProjectSettings, aal: AssuranceLevel): 
   settings.requireMfa === true && aal !== 'aal2';
 
 /** A 15-minute RS256 access token naming the user, tenant, project, token version and session. */
-export function accessTokenFor(signer: AccessTokenSigner, tenant: Owner, user: UserRow, session: TokenSession): string {
+export function accessTokenFor(
+  signer: AccessTokenSigner,
+  tenant: Tenant,
+  user: UserRow,
+  session: TokenSession,
+): string {
   return signAccessToken(
     {
       userId: user.id,
@@ -55,7 +60,7 @@ export function accessTokenFor(signer: AccessTokenSigner, tenant: Owner, user: U
  */
 export async function storeRefreshToken(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   user: UserRow,
   familyId: string,
 ): Promise<string> {
@@ -80,7 +85,7 @@ export interface SignIn {
 /** Starts a session for the user and stores its first refresh token, in the caller's transaction. */
 export async function startSession(
   trx: Knex.Transaction,
-  tenant: Owner,
+  tenant: Tenant,
   user: UserRow,
   signIn: SignIn,
 ): Promise<{ session: TokenSession; refreshToken: string }> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import type { TenantContext } from '@platform/tenancy';
 import type { Logger } from '@platform/http';
 import { AppError, errors, sha256Hex } from '@platform/tenancy';
@@ -167,7 +167,7 @@ export async function refresh(
 }
 
 /** Ends every session of the token's user; an unknown token is already logged out (200). */
-export async function logout(db: Knex, tenant: Owner, refreshToken: string, actor: Actor) {
+export async function logout(db: Knex, tenant: Tenant, refreshToken: string, actor: Actor) {
   const record = await findRefreshToken(db, tenant, sha256Hex(refreshToken));
   if (record) {
     await db.transaction(async (trx) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerBindings, type Owner } from '@platform/db';
+import { tenantBindings, type Tenant } from '@platform/db';
 import type { NewSession } from '../user-sessions/user-sessions.model';
 import { sessionColumns } from '../user-sessions/user-sessions.service';
 import { emailKey, normalizeEmail } from '../users/user-email';
@@ -22,9 +22,9 @@ select ${USER_COLUMNS.map((c) => `u.${c}`).join(', ')}, f.locked_until as email_
 
 type AttemptRow = { [K in keyof UserRow]: UserRow[K] | null } & { email_locked_until: Date | null };
 
-export async function findLoginAttempt(db: Knex, tenant: Owner, email: string): Promise<LoginAttempt> {
+export async function findLoginAttempt(db: Knex, tenant: Tenant, email: string): Promise<LoginAttempt> {
   const result = await db.raw<{ rows: AttemptRow[] }>(LOGIN_ATTEMPT, {
-    ...ownerBindings(tenant),
+    ...tenantBindings(tenant),
     email: normalizeEmail(email),
     emailHash: emailKey(email),
   });
@@ -75,13 +75,13 @@ select ${returned} from signed_in`;
  */
 export async function recordSignIn(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   checked: Pick<UserRow, 'id' | 'email' | 'password_hash'>,
   token: FirstRefreshToken,
 ): Promise<UserRow | null> {
   const session = sessionColumns({ ...token.session, userId: checked.id });
   const result = await db.raw<{ rows: UserRow[] }>(SIGN_IN, {
-    ...ownerBindings(tenant),
+    ...tenantBindings(tenant),
     userId: checked.id,
     passwordHash: checked.password_hash,
     emailHash: emailKey(checked.email),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { errors, type TenantContext } from '@platform/tenancy';
 import { emailAccountLink } from '../account-tokens/account-tokens.service';
 import { toManagedUser, type ManagedUser } from '../users/users.mapper';
@@ -22,7 +22,7 @@ const found = <T>(value: T | null | false): T => {
 
 export async function listProjectUsers(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   input: ListUsersInput,
 ): Promise<{ users: ManagedUser[]; nextCursor: string | null }> {
   const rows = await listUsers(db, tenant, {
@@ -37,20 +37,20 @@ export async function listProjectUsers(
   };
 }
 
-export async function getProjectUser(db: Knex, tenant: Owner, id: string): Promise<{ user: ManagedUser }> {
+export async function getProjectUser(db: Knex, tenant: Tenant, id: string): Promise<{ user: ManagedUser }> {
   return { user: toManagedUser(found(await findUserById(db, tenant, id))) };
 }
 
 export async function setUserDisabled(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   disabled: boolean,
 ): Promise<{ user: ManagedUser }> {
   return { user: toManagedUser(found(await setDisabled(db, tenant, id, disabled))) };
 }
 
-export async function deleteProjectUser(db: Knex, tenant: Owner, id: string): Promise<void> {
+export async function deleteProjectUser(db: Knex, tenant: Tenant, id: string): Promise<void> {
   found(await deleteUser(db, tenant, id));
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import { deviceLabel } from './device-label';
 import { SESSION_COLUMNS, type EndedBy, type NewSession, type SessionRow } from './user-sessions.model';
@@ -9,10 +9,10 @@ interface SessionTable extends SessionRow {
   project_id: string;
 }
 
-const sessions = (db: Knex, tenant: Owner) => tenantTable<SessionTable>(db, tenant, 'sessions');
+const sessions = (db: Knex, tenant: Tenant) => tenantTable<SessionTable>(db, tenant, 'sessions');
 
 /** Live: not ended, and its newest refresh token not yet dead of age. */
-const live = (db: Knex, tenant: Owner) =>
+const live = (db: Knex, tenant: Tenant) =>
   sessions(db, tenant).whereNull('ended_at').where('expires_at', '>', db.fn.now());
 
 /** The columns of a new session row (also used by the one-statement sign-in). */
@@ -29,14 +29,14 @@ export function sessionColumns(session: NewSession) {
   };
 }
 
-export async function insertSession(db: Knex, tenant: Owner, session: NewSession): Promise<void> {
-  await sessions(db, tenant).insert({ ...ownerColumns(tenant), ...sessionColumns(session) });
+export async function insertSession(db: Knex, tenant: Tenant, session: NewSession): Promise<void> {
+  await sessions(db, tenant).insert({ ...tenantColumns(tenant), ...sessionColumns(session) });
 }
 
 /** The session by id (ended or not); `forUpdate` serialises it against a concurrent end. */
 export async function findSession(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<SessionRow | null> {
@@ -46,7 +46,12 @@ export async function findSession(
   return (row as SessionRow | undefined) ?? null;
 }
 
-export async function findLiveSession(db: Knex, tenant: Owner, userId: string, id: string): Promise<SessionRow | null> {
+export async function findLiveSession(
+  db: Knex,
+  tenant: Tenant,
+  userId: string,
+  id: string,
+): Promise<SessionRow | null> {
   if (!isUuid(id) || !isUuid(userId)) return null;
   const row = await live(db, tenant)
     .where({ id, user_id: userId })
@@ -55,7 +60,7 @@ export async function findLiveSession(db: Knex, tenant: Owner, userId: string, i
 }
 
 /** The user's live sessions, most recently used first. */
-export async function listLiveSessions(db: Knex, tenant: Owner, userId: string): Promise<SessionRow[]> {
+export async function listLiveSessions(db: Knex, tenant: Tenant, userId: string): Promise<SessionRow[]> {
   if (!isUuid(userId)) return [];
   return (await live(db, tenant)
     .where({ user_id: userId })
@@ -67,7 +72,7 @@ export async function listLiveSessions(db: Knex, tenant: Owner, userId: string):
 }
 
 /** A rotation: the session was used now and lives until its new refresh token expires. */
-export async function touchSession(db: Knex, tenant: Owner, id: string, expiresAt: Date): Promise<void> {
+export async function touchSession(db: Knex, tenant: Tenant, id: string, expiresAt: Date): Promise<void> {
   await sessions(db, tenant).where({ id }).update({ last_refreshed_at: db.fn.now(), expires_at: expiresAt });
 }
 
@@ -85,7 +90,7 @@ export interface EndSelection {
  */
 export async function endSessionRows(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   selection: EndSelection,
   endedBy: EndedBy,
 ): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
 import { recordEvents } from '../audit/audit.service';
 import type { Actor } from '../shared/client';
@@ -17,7 +17,7 @@ export { findSession, insertSession, sessionColumns, touchSession } from './user
  */
 export async function endSessions(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   selection: EndSelection,
   endedBy: EndedBy,
   actor: Actor,
@@ -37,7 +37,7 @@ export async function endSessions(
   return ids;
 }
 
-export const ownerOfClaims = (claims: AccessTokenClaims): Owner => ({
+export const ownerOfClaims = (claims: AccessTokenClaims): Tenant => ({
   tenantId: claims.tenantId,
   projectId: claims.projectId,
 });
@@ -82,19 +82,19 @@ export async function endMySessions(
   );
 }
 
-async function existingUser(db: Knex, tenant: Owner, userId: string): Promise<void> {
+async function existingUser(db: Knex, tenant: Tenant, userId: string): Promise<void> {
   if (!(await findUserById(db, tenant, userId))) throw errors.notFound('User');
 }
 
 /** Keys side: a user's live sessions, for the console and support staff. */
-export async function listUserSessions(db: Knex, tenant: Owner, userId: string): Promise<{ sessions: Session[] }> {
+export async function listUserSessions(db: Knex, tenant: Tenant, userId: string): Promise<{ sessions: Session[] }> {
   await existingUser(db, tenant, userId);
   return { sessions: (await listLiveSessions(db, tenant, userId)).map((row) => toSession(row)) };
 }
 
 export async function getUserSession(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   userId: string,
   id: string,
 ): Promise<{ session: Session }> {
@@ -105,7 +105,7 @@ export async function getUserSession(
 
 export async function endUserSession(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   userId: string,
   id: string,
   actor: Actor,
@@ -118,7 +118,7 @@ export async function endUserSession(
   return id;
 }
 
-export async function endUserSessions(db: Knex, tenant: Owner, userId: string, actor: Actor): Promise<string[]> {
+export async function endUserSessions(db: Knex, tenant: Tenant, userId: string, actor: Actor): Promise<string[]> {
   await existingUser(db, tenant, userId);
   return db.transaction((trx) => endSessions(trx, tenant, { userId }, 'project', actor));
 }

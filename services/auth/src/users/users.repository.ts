@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import { preparedFirst } from '../db/prepared';
 import { normalizeEmail } from './user-email';
@@ -9,17 +9,17 @@ import { USER_COLUMNS, type UserRow } from './users.model';
 export type { UserRow } from './users.model';
 
 // Untyped builder: writes pass raw expressions and JSON text; reads come back as UserRow.
-const users = (db: Knex, tenant: Owner) => tenantTable(db, tenant, 'users');
+const users = (db: Knex, tenant: Tenant) => tenantTable(db, tenant, 'users');
 
 const BY_ID = `select ${USER_COLUMNS.join(', ')} from users where tenant_id = $1 and project_id = $2 and id = $3`;
 
 /** Every GET /me runs this, so it is a prepared statement (see preparedFirst). */
-export async function findUserById(db: Knex, tenant: Owner, id: string): Promise<UserRow | null> {
+export async function findUserById(db: Knex, tenant: Tenant, id: string): Promise<UserRow | null> {
   if (![tenant.tenantId, tenant.projectId, id].every(isUuid)) return null;
   return preparedFirst<UserRow>(db, 'auth_user_by_id', BY_ID, [tenant.tenantId, tenant.projectId, id]);
 }
 
-export async function findUserByEmail(db: Knex, tenant: Owner, email: string): Promise<UserRow | null> {
+export async function findUserByEmail(db: Knex, tenant: Tenant, email: string): Promise<UserRow | null> {
   const row = await users(db, tenant)
     .where({ email: normalizeEmail(email) })
     .first(...USER_COLUMNS);
@@ -33,11 +33,11 @@ export interface NewUser {
 }
 
 /** Inserts a user; null when the email is already taken in this project. */
-export async function insertUser(db: Knex, tenant: Owner, input: NewUser): Promise<UserRow | null> {
+export async function insertUser(db: Knex, tenant: Tenant, input: NewUser): Promise<UserRow | null> {
   const rows = await users(db, tenant)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       email: normalizeEmail(input.email),
       password_hash: input.passwordHash,
       metadata: JSON.stringify(input.metadata),
@@ -50,7 +50,7 @@ export async function insertUser(db: Knex, tenant: Owner, input: NewUser): Promi
 
 async function updateReturning(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   changes: Record<string, unknown>,
 ): Promise<UserRow | null> {
@@ -71,7 +71,7 @@ export interface ProfileChanges {
 
 export async function updateProfile(
   db: Knex,
-  tenant: Owner,
+  tenant: Tenant,
   id: string,
   changes: ProfileChanges,
 ): Promise<UserRow | null> {
@@ -89,7 +89,7 @@ export async function updateProfile(
 }
 
 /** Removes the named top-level metadata keys, or every key when `keys` is empty. */
-export async function removeMetadata(db: Knex, tenant: Owner, id: string, keys: string[]): Promise<UserRow | null> {
+export async function removeMetadata(db: Knex, tenant: Tenant, id: string, keys: string[]): Promise<UserRow | null> {
   // The keys travel as one JSON parameter (knex would spread a JS array into a list).
   const metadata = keys.length
     ? db.raw('metadata - array(select jsonb_array_elements_text(?::jsonb))', [JSON.stringify(keys)])
@@ -98,14 +98,14 @@ export async function removeMetadata(db: Knex, tenant: Owner, id: string, keys: 
 }
 
 /** Ends every session of the user: refresh tokens issued under the old version stop working. */
-export async function bumpTokenVersion(db: Knex, tenant: Owner, id: string): Promise<void> {
+export async function bumpTokenVersion(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await users(db, tenant)
     .where({ id })
     .update({ token_version: db.raw('token_version + 1') });
 }
 
 /** A new password also ends every session (the caller lifts the email's lockout). */
-export async function setPassword(db: Knex, tenant: Owner, id: string, passwordHash: string): Promise<UserRow | null> {
+export async function setPassword(db: Knex, tenant: Tenant, id: string, passwordHash: string): Promise<UserRow | null> {
   return updateReturning(db, tenant, id, {
     password_hash: passwordHash,
     token_version: db.raw('token_version + 1'),
@@ -113,7 +113,7 @@ export async function setPassword(db: Knex, tenant: Owner, id: string, passwordH
   });
 }
 
-export async function markEmailVerified(db: Knex, tenant: Owner, id: string): Promise<void> {
+export async function markEmailVerified(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await users(db, tenant).where({ id }).update({ email_verified: true, updated_at: db.fn.now() });
 }
 
@@ -129,7 +129,7 @@ export interface UserListQuery {
 const TOP = '\u{10FFFF}';
 
 /** A page of the project's users in email byte order (the users_by_email index), by prefix and after a cursor. */
-export async function listUsers(db: Knex, tenant: Owner, query: UserListQuery): Promise<UserRow[]> {
+export async function listUsers(db: Knex, tenant: Tenant, query: UserListQuery): Promise<UserRow[]> {
   const rows = await users(db, tenant)
     .modify((q) => {
       if (query.prefix)
@@ -146,7 +146,7 @@ export async function listUsers(db: Knex, tenant: Owner, query: UserListQuery): 
  * Disables (every session ends with it: the token version moves on) or enables a user; the
  * time of a disabling is kept when it is disabled again.
  */
-export async function setDisabled(db: Knex, tenant: Owner, id: string, disabled: boolean): Promise<UserRow | null> {
+export async function setDisabled(db: Knex, tenant: Tenant, id: string, disabled: boolean): Promise<UserRow | null> {
   if (!isUuid(id)) return null;
   return updateReturning(
     db,
@@ -163,12 +163,12 @@ export async function setDisabled(db: Knex, tenant: Owner, id: string, disabled:
 }
 
 /** Deletes a user and, by cascade, their refresh and account tokens; false when there was none. */
-export async function deleteUser(db: Knex, tenant: Owner, id: string): Promise<boolean> {
+export async function deleteUser(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   return (await users(db, tenant).where({ id }).delete()) > 0;
 }
 
 /** A sign-in that did not go through the one-statement password path (MFA, passkey). */
-export async function markSignedIn(db: Knex, tenant: Owner, id: string): Promise<UserRow | null> {
+export async function markSignedIn(db: Knex, tenant: Tenant, id: string): Promise<UserRow | null> {
   return updateReturning(db, tenant, id, { last_login: db.fn.now() });
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { errors, type AccessTokenClaims } from '@platform/tenancy';
 import { toUser, toUserLookup, type User, type UserLookup } from './users.mapper';
 import type { UserRow } from './users.model';
@@ -19,7 +19,7 @@ export {
   setPassword,
 } from './users.repository';
 
-const tenantOfClaims = (claims: AccessTokenClaims): Owner => ({
+const tenantOfClaims = (claims: AccessTokenClaims): Tenant => ({
   tenantId: claims.tenantId,
   projectId: claims.projectId,
 });
@@ -50,7 +50,7 @@ export async function removeMyMetadata(
   return { user: toUser(user) };
 }
 
-export async function lookupByEmail(db: Knex, tenant: Owner, email: string): Promise<{ user: UserLookup }> {
+export async function lookupByEmail(db: Knex, tenant: Tenant, email: string): Promise<{ user: UserLookup }> {
   const user = await findUserByEmail(db, tenant, email);
   if (!user) throw errors.notFound('User');
   return { user: toUserLookup(user) };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Owner } from '@platform/db';
+import type { Tenant } from '@platform/db';
 import { errors, type TenantContext } from '@platform/tenancy';
 import { emailAccountLink, ownerOfToken, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import { recordEvents } from '../audit/audit.service';
@@ -14,7 +14,7 @@ const invalidToken = () => errors.validation('Token is invalid or has already be
  * Marks the email verified. The token alone identifies the user (the link in the email is
  * all the caller has); when keys were sent, the token must belong to that project.
  */
-export async function verifyEmail(db: Knex, keysTenant: Owner | undefined, token: string, client: ClientInfo) {
+export async function verifyEmail(db: Knex, keysTenant: Tenant | undefined, token: string, client: ClientInfo) {
   const owner = await ownerOfToken(db, 'verify_email', token);
   if (!owner) throw invalidToken();
   if (keysTenant && (keysTenant.tenantId !== owner.tenantId || keysTenant.projectId !== owner.projectId)) {

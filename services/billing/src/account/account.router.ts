@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { tenantOf } from '@platform/tenancy';
 import { environmentOf } from '../shared/environment';
-import { scopeOf } from '../shared/scope';
+import { environmentTenantOf } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { getAccountStatus } from './account.service';
 
@@ -9,7 +9,7 @@ export function accountHandlers(clients: StripeClients): Record<'status', Reques
   return {
     // SPEC: here, unlike everywhere else, the default environment is `live`.
     status: async (req, res) => {
-      const scope = scopeOf(tenantOf(req), environmentOf(req, 'live'));
+      const scope = environmentTenantOf(tenantOf(req), environmentOf(req, 'live'));
       res.json({ success: true, ...(await getAccountStatus(clients, scope)) });
     },
   };

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import { parse, tenantOf } from '@platform/tenancy';
 import { environmentOf } from '../shared/environment';
-import { scopeOf } from '../shared/scope';
+import { environmentTenantOf } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { createCheckoutSchema, sessionIdSchema } from './checkout.schemas';
 import { createCheckoutSession, getCheckoutSession } from './checkout.service';
@@ -16,12 +16,14 @@ export function checkoutHandlers(
   return {
     create: async (req, res) => {
       const input = parse(createCheckoutSchema, req.body);
-      const scope = scopeOf(tenantOf(req), environmentOf(req));
+      const scope = environmentTenantOf(tenantOf(req), environmentOf(req));
       res.status(201).json(await createCheckoutSession(db, clients, logger, scope, req.auth!, input));
     },
     get: async (req, res) => {
       const id = parse(sessionIdSchema, req.params.id);
-      res.json(await getCheckoutSession(clients, scopeOf(tenantOf(req), environmentOf(req)), req.auth!, id));
+      res.json(
+        await getCheckoutSession(clients, environmentTenantOf(tenantOf(req), environmentOf(req)), req.auth!, id),
+      );
     },
   };
 }

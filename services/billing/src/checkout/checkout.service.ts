@@ -4,7 +4,7 @@ import type { AccessTokenClaims } from '@platform/tenancy';
 import { errors } from '@platform/tenancy';
 import { isTaggedForUser, taggedMetadata } from '../customers/customers.tags';
 import { customerForUser } from '../customers/user-customer.service';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
 import { toCheckoutCreated, toCheckoutStatus } from './checkout.mapper';
@@ -17,7 +17,7 @@ export async function createCheckoutSession(
   db: Knex,
   clients: StripeClients,
   logger: Logger,
-  scope: Scope,
+  scope: EnvironmentTenant,
   user: User,
   input: CreateCheckoutInput,
 ) {
@@ -44,7 +44,7 @@ export async function createCheckoutSession(
 }
 
 /** A session the signed-in user started in this project (by the tags set at creation); any other is 404. */
-export async function getCheckoutSession(clients: StripeClients, scope: Scope, user: User, id: string) {
+export async function getCheckoutSession(clients: StripeClients, scope: EnvironmentTenant, user: User, id: string) {
   const { stripe } = await clients.require(scope);
   const session = await callStripe(scope.environment, () => stripe.checkout.sessions.retrieve(id));
   if (!isTaggedForUser(scope, user.userId, session.metadata)) throw errors.notFound('Checkout session');

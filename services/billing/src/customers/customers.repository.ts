@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Environment } from '../shared/environment';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 
 /** Our record that a Stripe customer belongs to a project (and maybe to one of its users). */
 export interface CustomerRow {
@@ -20,11 +20,11 @@ export interface NewCustomer {
 const COLUMNS = ['environment', 'stripe_customer_id', 'user_id', 'created_at'] as const;
 
 /** Records the customer; false when a record for it (or for that user) already existed. */
-export async function insertCustomer(db: Knex, scope: Scope, values: NewCustomer): Promise<boolean> {
+export async function insertCustomer(db: Knex, scope: EnvironmentTenant, values: NewCustomer): Promise<boolean> {
   const rows = await tenantTable(db, scope, 'customers')
     .insert({
       id: randomUUID(),
-      ...ownerColumns(scope),
+      ...tenantColumns(scope),
       environment: scope.environment,
       stripe_customer_id: values.stripeCustomerId,
       user_id: values.userId ?? null,
@@ -35,13 +35,21 @@ export async function insertCustomer(db: Knex, scope: Scope, values: NewCustomer
   return rows.length > 0;
 }
 
-export async function findCustomer(db: Knex, scope: Scope, stripeCustomerId: string): Promise<CustomerRow | undefined> {
+export async function findCustomer(
+  db: Knex,
+  scope: EnvironmentTenant,
+  stripeCustomerId: string,
+): Promise<CustomerRow | undefined> {
   return tenantTable<CustomerRow>(db, scope, 'customers')
     .where({ environment: scope.environment, stripe_customer_id: stripeCustomerId })
     .first(...COLUMNS);
 }
 
-export async function findUserCustomer(db: Knex, scope: Scope, userId: string): Promise<CustomerRow | undefined> {
+export async function findUserCustomer(
+  db: Knex,
+  scope: EnvironmentTenant,
+  userId: string,
+): Promise<CustomerRow | undefined> {
   return tenantTable<CustomerRow>(db, scope, 'customers')
     .where({ environment: scope.environment, user_id: userId })
     .first(...COLUMNS);
@@ -50,7 +58,7 @@ export async function findUserCustomer(db: Knex, scope: Scope, userId: string): 
 /** Newest first; one row more than asked, so the caller can tell whether more follow. */
 export async function listCustomers(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   page: { limit: number; offset: number },
 ): Promise<CustomerRow[]> {
   return tenantTable<CustomerRow>(db, scope, 'customers')
@@ -64,7 +72,7 @@ export async function listCustomers(
     .select(...COLUMNS);
 }
 
-export async function deleteCustomer(db: Knex, scope: Scope, stripeCustomerId: string): Promise<void> {
+export async function deleteCustomer(db: Knex, scope: EnvironmentTenant, stripeCustomerId: string): Promise<void> {
   await tenantTable(db, scope, 'customers')
     .where({ environment: scope.environment, stripe_customer_id: stripeCustomerId })
     .delete();

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
 import { environmentOf } from '../shared/environment';
-import { scopeOf } from '../shared/scope';
+import { environmentTenantOf } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import {
   createCustomerSchema,
@@ -12,7 +12,7 @@ import {
 } from './customers.schemas';
 import * as customers from './customers.service';
 
-const scopeOfRequest = (req: Request) => scopeOf(tenantOf(req), environmentOf(req));
+const scopeOfRequest = (req: Request) => environmentTenantOf(tenantOf(req), environmentOf(req));
 const idOf = (req: Request) => parse(customerIdSchema, req.params.id);
 
 export function customerHandlers(
@@ -26,7 +26,9 @@ export function customerHandlers(
     },
     list: async (req, res) => {
       const query = parse(listCustomersQuerySchema, req.query);
-      res.json(await customers.listCustomers(db, clients, scopeOf(tenantOf(req), query.environment), query));
+      res.json(
+        await customers.listCustomers(db, clients, environmentTenantOf(tenantOf(req), query.environment), query),
+      );
     },
     get: async (req, res) => {
       res.json(await customers.getCustomer(db, clients, scopeOfRequest(req), idOf(req)));

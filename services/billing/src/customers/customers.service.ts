@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import { errors } from '@platform/tenancy';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
 import { readStripeCustomers } from './customers.lookup';
@@ -22,7 +22,7 @@ const notFound = () => errors.notFound('Customer');
 export async function createCustomer(
   db: Knex,
   clients: StripeClients,
-  scope: Scope,
+  scope: EnvironmentTenant,
   input: CustomerInput,
 ): Promise<CustomerView> {
   const { stripe } = await clients.require(scope);
@@ -46,7 +46,7 @@ export async function createCustomer(
 async function retrieveOwned(
   db: Knex,
   clients: StripeClients,
-  scope: Scope,
+  scope: EnvironmentTenant,
   id: string,
 ): Promise<{ stripe: Stripe; customer: Stripe.Customer }> {
   const { stripe } = await clients.require(scope);
@@ -57,7 +57,12 @@ async function retrieveOwned(
   return { stripe, customer };
 }
 
-export async function getCustomer(db: Knex, clients: StripeClients, scope: Scope, id: string): Promise<CustomerView> {
+export async function getCustomer(
+  db: Knex,
+  clients: StripeClients,
+  scope: EnvironmentTenant,
+  id: string,
+): Promise<CustomerView> {
   return toCustomerView((await retrieveOwned(db, clients, scope, id)).customer);
 }
 
@@ -65,7 +70,12 @@ export async function getCustomer(db: Knex, clients: StripeClients, scope: Scope
  * Throws 404 unless the id is the signed-in user's own customer in this project (used where a
  * bearer's body names a customer): another user's id must not open their portal or charge them.
  */
-export async function assertUserCustomer(db: Knex, scope: Scope, userId: string, id: string): Promise<void> {
+export async function assertUserCustomer(
+  db: Knex,
+  scope: EnvironmentTenant,
+  userId: string,
+  id: string,
+): Promise<void> {
   const record = await repo.findCustomer(db, scope, id);
   if (!record || record.user_id !== userId) throw notFound();
 }
@@ -73,7 +83,7 @@ export async function assertUserCustomer(db: Knex, scope: Scope, userId: string,
 export async function updateCustomer(
   db: Knex,
   clients: StripeClients,
-  scope: Scope,
+  scope: EnvironmentTenant,
   id: string,
   input: CustomerInput,
 ): Promise<CustomerView> {
@@ -98,7 +108,7 @@ export async function updateCustomer(
 export async function deleteCustomer(
   db: Knex,
   clients: StripeClients,
-  scope: Scope,
+  scope: EnvironmentTenant,
   id: string,
 ): Promise<DeletedCustomerView> {
   const { stripe } = await retrieveOwned(db, clients, scope, id);
@@ -108,7 +118,7 @@ export async function deleteCustomer(
 }
 
 /** A customer deleted in Stripe's dashboard stops being ours too (a user then gets a new one). */
-export async function forgetCustomer(db: Knex, scope: Scope, id: string): Promise<void> {
+export async function forgetCustomer(db: Knex, scope: EnvironmentTenant, id: string): Promise<void> {
   await repo.deleteCustomer(db, scope, id);
 }
 
@@ -119,7 +129,7 @@ export async function forgetCustomer(db: Knex, scope: Scope, id: string): Promis
 export async function listCustomers(
   db: Knex,
   clients: StripeClients,
-  scope: Scope,
+  scope: EnvironmentTenant,
   page: { limit: number; offset: number },
 ): Promise<CustomerListView> {
   const { stripe } = await clients.require(scope);

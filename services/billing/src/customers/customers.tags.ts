@@ -1,12 +1,12 @@
 import type Stripe from 'stripe';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import type { MetadataInput } from './customers.schemas';
 
 const RESERVED = new Set(['tenantId', 'projectId']);
 
 /** The client's metadata as Stripe strings, with the tenant tags set by us and never by the client. */
 export function taggedMetadata(
-  scope: Scope,
+  scope: EnvironmentTenant,
   metadata: MetadataInput = {},
   extra: Record<string, string> = {},
 ): Record<string, string> {
@@ -18,11 +18,15 @@ export function taggedMetadata(
 }
 
 /** True when Stripe's object carries this project's tags (set when we created it). */
-export function isTaggedFor(scope: Scope, metadata: Stripe.Metadata | null | undefined): boolean {
+export function isTaggedFor(scope: EnvironmentTenant, metadata: Stripe.Metadata | null | undefined): boolean {
   return metadata?.tenantId === scope.tenantId && metadata?.projectId === scope.projectId;
 }
 
 /** Tagged for this project and made for this signed-in user (sessions and intents carry the user's id). */
-export function isTaggedForUser(scope: Scope, userId: string, metadata: Stripe.Metadata | null | undefined): boolean {
+export function isTaggedForUser(
+  scope: EnvironmentTenant,
+  userId: string,
+  metadata: Stripe.Metadata | null | undefined,
+): boolean {
   return isTaggedFor(scope, metadata) && metadata?.userId === userId;
 }

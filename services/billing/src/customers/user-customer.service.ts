@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import type { Logger } from '@platform/http';
 import type { AccessTokenClaims } from '@platform/tenancy';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import { callStripe } from '../stripe/stripe-errors';
 import { findUserCustomer, insertCustomer } from './customers.repository';
 import { taggedMetadata } from './customers.tags';
@@ -14,7 +14,7 @@ import { taggedMetadata } from './customers.tags';
 export async function customerForUser(
   db: Knex,
   logger: Logger,
-  scope: Scope,
+  scope: EnvironmentTenant,
   stripe: Stripe,
   user: Pick<AccessTokenClaims, 'userId' | 'email'>,
   email?: string,

@@ -5,7 +5,7 @@ import { errors } from '@platform/tenancy';
 import { assertUserCustomer } from '../customers/customers.service';
 import { isTaggedForUser, taggedMetadata } from '../customers/customers.tags';
 import { customerForUser } from '../customers/user-customer.service';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
 import { toPaymentIntentCreated, toPaymentIntentStatus } from './payment-intents.mapper';
@@ -18,7 +18,7 @@ export async function createPaymentIntent(
   db: Knex,
   clients: StripeClients,
   logger: Logger,
-  scope: Scope,
+  scope: EnvironmentTenant,
   user: User,
   input: CreatePaymentIntentInput,
 ) {
@@ -41,7 +41,7 @@ export async function createPaymentIntent(
 }
 
 /** A payment intent the signed-in user made in this project (by the tags set at creation); any other is 404. */
-export async function getPaymentIntent(clients: StripeClients, scope: Scope, user: User, id: string) {
+export async function getPaymentIntent(clients: StripeClients, scope: EnvironmentTenant, user: User, id: string) {
   const { stripe } = await clients.require(scope);
   const intent = await callStripe(scope.environment, () => stripe.paymentIntents.retrieve(id));
   if (!isTaggedForUser(scope, user.userId, intent.metadata)) throw errors.notFound('Payment intent');

@@ -3,7 +3,7 @@ import type { Logger } from '@platform/http';
 import type { AccessTokenClaims } from '@platform/tenancy';
 import { assertUserCustomer } from '../customers/customers.service';
 import { customerForUser } from '../customers/user-customer.service';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { callStripe } from '../stripe/stripe-errors';
 import { toPortalCreated } from './portal.mapper';
@@ -14,7 +14,7 @@ export async function createPortalSession(
   db: Knex,
   clients: StripeClients,
   logger: Logger,
-  scope: Scope,
+  scope: EnvironmentTenant,
   user: Pick<AccessTokenClaims, 'userId' | 'email'>,
   input: CreatePortalInput,
 ) {

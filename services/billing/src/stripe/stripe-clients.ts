@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import Stripe from 'stripe';
-import { errors, TtlCache, type SecretBox } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
+import type { SecretBox } from '@platform/directory';
 import type { BillingConfig } from '../config';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import { deadlineFetch } from './deadline-fetch';
 import { findStripeConfig } from './stripe-config.repository';
 
@@ -26,7 +28,7 @@ export function connectionOf(apiBase: string | undefined): Connection {
   return { host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
-const keyOf = (scope: Scope) => `${scope.tenantId}:${scope.projectId}:${scope.environment}`;
+const keyOf = (scope: EnvironmentTenant) => `${scope.tenantId}:${scope.projectId}:${scope.environment}`;
 
 /**
  * One Stripe client per project and environment, built from the stored (encrypted) keys and
@@ -46,7 +48,7 @@ export class StripeClients {
   }
 
   /** The project's Stripe access, or null when it has stored no keys for that environment. */
-  find(scope: Scope): Promise<StripeAccess | null> {
+  find(scope: EnvironmentTenant): Promise<StripeAccess | null> {
     const key = keyOf(scope);
     const cached = this.cache.get(key);
     if (cached) return cached;
@@ -57,7 +59,7 @@ export class StripeClients {
   }
 
   /** The project's Stripe client; 403 PROVIDER_NOT_CONFIGURED when it has none for that environment. */
-  async require(scope: Scope): Promise<StripeAccess> {
+  async require(scope: EnvironmentTenant): Promise<StripeAccess> {
     const access = await this.find(scope);
     if (!access) {
       throw errors.providerNotConfigured(
@@ -67,11 +69,11 @@ export class StripeClients {
     return access;
   }
 
-  invalidate(scope: Scope): void {
+  invalidate(scope: EnvironmentTenant): void {
     this.cache.delete(keyOf(scope));
   }
 
-  private async load(scope: Scope): Promise<StripeAccess | null> {
+  private async load(scope: EnvironmentTenant): Promise<StripeAccess | null> {
     const row = await findStripeConfig(this.db, scope);
     if (!row) return null;
     const stripe = new Stripe(this.secrets.decrypt(row.secret_key_enc), {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable, type Owner } from '@platform/db';
+import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import type { Environment } from '../shared/environment';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 
 /** A project's Stripe keys for one environment, encrypted with the platform's master key. */
 export interface StripeConfigRow {
@@ -19,19 +19,23 @@ export interface StripeConfigKeys {
 
 const COLUMNS = ['environment', 'secret_key_enc', 'webhook_secret_enc', 'updated_at'] as const;
 
-export async function findStripeConfig(db: Knex, scope: Scope): Promise<StripeConfigRow | undefined> {
+export async function findStripeConfig(db: Knex, scope: EnvironmentTenant): Promise<StripeConfigRow | undefined> {
   return tenantTable<StripeConfigRow>(db, scope, 'stripe_configs')
     .where({ environment: scope.environment })
     .first(...COLUMNS);
 }
 
 /** Both environments' rows of a project (those it has). */
-export async function listStripeConfigs(db: Knex, owner: Owner): Promise<StripeConfigRow[]> {
+export async function listStripeConfigs(db: Knex, owner: Tenant): Promise<StripeConfigRow[]> {
   return tenantTable<StripeConfigRow>(db, owner, 'stripe_configs').select(...COLUMNS);
 }
 
 /** Stores the keys; a webhook secret left out keeps the one stored before. */
-export async function upsertStripeConfig(db: Knex, scope: Scope, keys: StripeConfigKeys): Promise<StripeConfigRow> {
+export async function upsertStripeConfig(
+  db: Knex,
+  scope: EnvironmentTenant,
+  keys: StripeConfigKeys,
+): Promise<StripeConfigRow> {
   const merge: Partial<Record<keyof StripeConfigRow, unknown>> = {
     secret_key_enc: keys.secretKeyEnc,
     updated_at: db.fn.now(),
@@ -39,7 +43,7 @@ export async function upsertStripeConfig(db: Knex, scope: Scope, keys: StripeCon
   if (keys.webhookSecretEnc !== undefined) merge.webhook_secret_enc = keys.webhookSecretEnc;
   const [row] = await tenantTable(db, scope, 'stripe_configs')
     .insert({
-      ...ownerColumns(scope),
+      ...tenantColumns(scope),
       environment: scope.environment,
       secret_key_enc: keys.secretKeyEnc,
       webhook_secret_enc: keys.webhookSecretEnc ?? null,

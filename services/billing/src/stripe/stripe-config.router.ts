@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { parse, tenantOf, type SecretBox } from '@platform/tenancy';
+import { parse, tenantOf } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { environmentOf } from '../shared/environment';
 import type { StripeClients } from './stripe-clients';
 import { putStripeConfigSchema } from './stripe-config.schemas';

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { SecretBox, Tenant } from '@platform/tenancy';
+import type { Tenant } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { ENVIRONMENTS, type Environment } from '../shared/environment';
-import { scopeOf } from '../shared/scope';
+import { environmentTenantOf } from '../shared/environment-tenant';
 import type { StripeClients } from './stripe-clients';
 import { toStripeConfigStatus } from './stripe-config.mapper';
 import { listStripeConfigs, upsertStripeConfig } from './stripe-config.repository';
@@ -16,7 +17,7 @@ export async function putStripeConfig(
   environment: Environment,
   input: PutStripeConfigInput,
 ) {
-  const scope = scopeOf(tenant, environment);
+  const scope = environmentTenantOf(tenant, environment);
   const row = await upsertStripeConfig(db, scope, {
     secretKeyEnc: secrets.encrypt(input.secretKey),
     webhookSecretEnc: input.webhookSecret === undefined ? undefined : secrets.encrypt(input.webhookSecret),

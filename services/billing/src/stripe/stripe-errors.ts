@@ -34,10 +34,7 @@ export function fromStripeError(err: unknown, environment: Environment): unknown
     case 'StripeIdempotencyError':
       return new AppError('CONFLICT', message, { cause: err });
     case 'StripeRateLimitError':
-      return new AppError('RATE_LIMITED', `Stripe is rate limiting this account: ${message}`, {
-        cause: err,
-        headers: { 'Retry-After': '1' },
-      });
+      return errors.rateLimited(`Stripe is rate limiting this account: ${message}`, 1, { cause: err });
     case 'StripeConnectionError':
       return errors.vendorUnreachable('Stripe could not be reached', err);
     default:

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import { isTaggedFor } from '../customers/customers.tags';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import { callStripe } from '../stripe/stripe-errors';
 import { findSubscription, type SubscriptionState } from './subscriptions.repository';
 
@@ -12,11 +12,17 @@ const dateOf = (seconds: number | null | undefined): Date | null =>
   typeof seconds === 'number' ? new Date(seconds * 1000) : null;
 
 /** Tagged for another project of the same Stripe account: none of this project's business. */
-export function belongsElsewhere(scope: Scope, metadata: Stripe.Metadata | null | undefined): boolean {
+export function belongsElsewhere(scope: EnvironmentTenant, metadata: Stripe.Metadata | null | undefined): boolean {
   return Boolean(metadata?.projectId) && !isTaggedFor(scope, metadata);
 }
 
-async function emailOf(db: Knex, scope: Scope, stripe: Stripe, sub: Stripe.Subscription, hint?: string | null) {
+async function emailOf(
+  db: Knex,
+  scope: EnvironmentTenant,
+  stripe: Stripe,
+  sub: Stripe.Subscription,
+  hint?: string | null,
+) {
   if (hint) return hint;
   if (typeof sub.customer === 'object' && sub.customer && !sub.customer.deleted && sub.customer.email)
     return sub.customer.email;
@@ -26,7 +32,11 @@ async function emailOf(db: Knex, scope: Scope, stripe: Stripe, sub: Stripe.Subsc
   return customer.deleted ? null : (customer.email ?? null);
 }
 
-async function planNameOf(scope: Scope, stripe: Stripe, price: Stripe.Price | undefined): Promise<string | null> {
+async function planNameOf(
+  scope: EnvironmentTenant,
+  stripe: Stripe,
+  price: Stripe.Price | undefined,
+): Promise<string | null> {
   if (!price) return null;
   if (price.nickname) return price.nickname;
   if (typeof price.product === 'object' && price.product && !price.product.deleted) return price.product.name;
@@ -39,7 +49,7 @@ async function planNameOf(scope: Scope, stripe: Stripe, price: Stripe.Price | un
 /** Our row's values from Stripe's subscription object (API versions before and after 2025-03 alike). */
 export async function stateOf(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   stripe: Stripe,
   sub: Stripe.Subscription,
   emailHint?: string | null,
@@ -69,7 +79,7 @@ export function subscriptionIdOfInvoice(invoice: Stripe.Invoice): string | null 
 /** The subscription's state after this event, read fresh from Stripe where the event only points at it. */
 export async function stateForEvent(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   stripe: Stripe,
   event: Stripe.Event,
 ): Promise<SubscriptionState | null> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Environment } from '../shared/environment';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 
 /** A subscription's state as Stripe last told it: what the webhooks write. */
 export interface SubscriptionState {
@@ -59,7 +59,12 @@ const COLUMNS = [
  * Inserts or updates the subscription, unless what is stored came from a newer Stripe event
  * (events may arrive out of order).
  */
-export async function saveSubscription(db: Knex, scope: Scope, state: SubscriptionState, eventAt: Date): Promise<void> {
+export async function saveSubscription(
+  db: Knex,
+  scope: EnvironmentTenant,
+  state: SubscriptionState,
+  eventAt: Date,
+): Promise<void> {
   const values = {
     stripe_customer_id: state.stripeCustomerId,
     customer_email: state.customerEmail?.toLowerCase() ?? null,
@@ -75,7 +80,7 @@ export async function saveSubscription(db: Knex, scope: Scope, state: Subscripti
   await tenantTable(db, scope, 'subscriptions')
     .insert({
       id: randomUUID(),
-      ...ownerColumns(scope),
+      ...tenantColumns(scope),
       environment: scope.environment,
       stripe_subscription_id: state.stripeSubscriptionId,
       ...values,
@@ -87,7 +92,7 @@ export async function saveSubscription(db: Knex, scope: Scope, state: Subscripti
 
 export async function findSubscription(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   stripeSubscriptionId: string,
 ): Promise<SubscriptionRow | undefined> {
   return tenantTable<SubscriptionRow>(db, scope, 'subscriptions')
@@ -106,7 +111,7 @@ export interface SubscriptionListQuery {
 /** A page of the project's subscriptions in one environment, newest first (subscriptions_newest). */
 export async function listSubscriptions(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   query: SubscriptionListQuery,
 ): Promise<(SubscriptionRow & { stripe_created_at: Date })[]> {
   return tenantTable<SubscriptionRow & { stripe_created_at: Date }>(db, scope, 'subscriptions')
@@ -125,7 +130,11 @@ export async function listSubscriptions(
 }
 
 /** The newest `active` or `trialing` subscription of that customer email, if any. */
-export async function findCurrentByEmail(db: Knex, scope: Scope, email: string): Promise<SubscriptionRow | undefined> {
+export async function findCurrentByEmail(
+  db: Knex,
+  scope: EnvironmentTenant,
+  email: string,
+): Promise<SubscriptionRow | undefined> {
   return tenantTable<SubscriptionRow>(db, scope, 'subscriptions')
     .where({ environment: scope.environment, customer_email: email.toLowerCase() })
     .whereIn('status', ['active', 'trialing'])

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, isUuid } from '@platform/tenancy';
-import type { Scope } from '../shared/scope';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 import { toSubscriptionView } from './subscriptions.mapper';
 import {
   findCurrentByEmail,
@@ -24,7 +24,7 @@ function decodeCursor(cursor: string | undefined): { createdAt: Date; id: string
 }
 
 /** The project's subscriptions in one environment, newest first, from the table the webhooks keep. */
-export async function listProjectSubscriptions(db: Knex, scope: Scope, input: ListSubscriptionsInput) {
+export async function listProjectSubscriptions(db: Knex, scope: EnvironmentTenant, input: ListSubscriptionsInput) {
   const rows = await listSubscriptions(db, scope, {
     status: input.status,
     customerEmail: input.customerEmail,
@@ -40,7 +40,7 @@ export async function listProjectSubscriptions(db: Knex, scope: Scope, input: Li
 }
 
 /** Answered from the table the webhooks keep, without asking Stripe. */
-export async function currentSubscription(db: Knex, scope: Scope, email: string) {
+export async function currentSubscription(db: Knex, scope: EnvironmentTenant, email: string) {
   const row = await findCurrentByEmail(db, scope, email);
   return { success: true, subscription: row ? toSubscriptionView(row) : null };
 }
@@ -48,7 +48,7 @@ export async function currentSubscription(db: Knex, scope: Scope, email: string)
 /** Keeps the table current from a Stripe event of `eventAt` (an older event changes nothing). */
 export async function recordSubscriptionState(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   state: SubscriptionState,
   eventAt: Date,
 ): Promise<void> {

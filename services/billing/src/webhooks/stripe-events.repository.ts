@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
-import type { Scope } from '../shared/scope';
+import { tenantColumns, tenantTable } from '@platform/db';
+import type { EnvironmentTenant } from '../shared/environment-tenant';
 
-export async function isEventProcessed(db: Knex, scope: Scope, eventId: string): Promise<boolean> {
+export async function isEventProcessed(db: Knex, scope: EnvironmentTenant, eventId: string): Promise<boolean> {
   const row = await tenantTable(db, scope, 'stripe_events')
     .where({ environment: scope.environment, event_id: eventId })
     .first('event_id');
@@ -12,11 +12,11 @@ export async function isEventProcessed(db: Knex, scope: Scope, eventId: string):
 /** Records the event as processed; false when it already was (a redelivery). */
 export async function markEventProcessed(
   db: Knex,
-  scope: Scope,
+  scope: EnvironmentTenant,
   event: { id: string; type: string },
 ): Promise<boolean> {
   const rows = await tenantTable(db, scope, 'stripe_events')
-    .insert({ ...ownerColumns(scope), environment: scope.environment, event_id: event.id, type: event.type })
+    .insert({ ...tenantColumns(scope), environment: scope.environment, event_id: event.id, type: event.type })
     .onConflict(['tenant_id', 'project_id', 'environment', 'event_id'])
     .ignore()
     .returning('event_id');

@@ -5,7 +5,7 @@ import type { PlatformDirectory } from '@platform/directory';
 import { errors } from '@platform/tenancy';
 import { forgetCustomer } from '../customers/customers.service';
 import type { Environment } from '../shared/environment';
-import { scopeOf } from '../shared/scope';
+import { environmentTenantOf } from '../shared/environment-tenant';
 import type { StripeClients } from '../stripe/stripe-clients';
 import { stateForEvent } from '../subscriptions/subscription-state';
 import { recordSubscriptionState } from '../subscriptions/subscriptions.service';
@@ -33,7 +33,7 @@ export async function receiveStripeEvent(
 ): Promise<WebhookReceived> {
   const project = await directory.findProject(delivery.tenantId, delivery.projectId);
   if (!project) throw errors.notFound('Project');
-  const scope = scopeOf(project, delivery.environment);
+  const scope = environmentTenantOf(project, delivery.environment);
   const access = await clients.find(scope);
   if (!access?.webhookSecret) {
     throw errors.providerNotConfigured(

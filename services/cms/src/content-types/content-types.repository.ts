@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 export interface ContentTypeRow {
@@ -31,7 +31,7 @@ export async function insertContentType(db: Knex, tenant: Tenant, input: NewCont
   const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       name: input.name,
       description: input.description,
       schema: JSON.stringify(input.schema),

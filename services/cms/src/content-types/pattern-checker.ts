@@ -1,5 +1,5 @@
 import { type Logger } from '@platform/http';
-import { AppError, errors } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
 import { PatternCompileThread, type SpawnCompileWorker } from './pattern-compile-thread';
 import { patternsOf, type SchemaPattern } from './schema-patterns';
 
@@ -43,9 +43,10 @@ const tooLong = (at: SchemaPattern) =>
 const closedError = () => errors.unavailable('The service is shutting down; try again');
 
 const tooManyWaiting = (budgetMs: number) =>
-  new AppError('RATE_LIMITED', `This project already has ${MAX_WAITING_PER_PROJECT} schema checks waiting`, {
-    headers: { 'Retry-After': String(Math.max(1, Math.ceil((MAX_WAITING_PER_PROJECT * budgetMs) / 1000))) },
-  });
+  errors.rateLimited(
+    `This project already has ${MAX_WAITING_PER_PROJECT} schema checks waiting`,
+    Math.max(1, Math.ceil((MAX_WAITING_PER_PROJECT * budgetMs) / 1000)),
+  );
 
 interface WaitingCheck {
   patterns: SchemaPattern[];

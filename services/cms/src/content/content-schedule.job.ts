@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerOf } from '@platform/db';
+import { tenantOfRow } from '@platform/db';
 import { withOutbox } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
 import { recordChange } from './content-changes';
@@ -43,7 +43,7 @@ export async function runContentSchedule(db: Knex, relay: { kick(): void }, batc
       const due = await repo.lockDueItems(trx, batchSize);
       const now = Date.now();
       for (let row of due) {
-        const tenant = ownerOf(row);
+        const tenant = tenantOfRow(row);
         for (const step of dueSteps(row, now)) {
           const after = await applyStep(trx, tenant, row, step);
           if (!after) break;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
+import { tenantColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
 import type { ContentChanges, ContentFilters, ContentItemRow, ContentKind, NewContentItem } from './content.model';
 
@@ -42,7 +42,7 @@ export async function insertContentItem(db: Knex, tenant: Tenant, item: NewConte
   const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: item.id,
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       type: item.type,
       title: item.title,
       slug: item.slug,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
 import type { ContentItemRow, ContentStatus } from '../content/content.model';
 import type { RevisionChange } from './revisions.model';
@@ -33,7 +33,7 @@ export async function insertRevision(
   change: RevisionChange,
 ): Promise<void> {
   await tenantTable(trx, tenant, TABLE).insert({
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     content_id: item.id,
     number: item.revision,
     change,

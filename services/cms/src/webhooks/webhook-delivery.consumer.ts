@@ -1,7 +1,7 @@
 import { withOutbox, type EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { attemptHandled, attemptSignedDelivery, markAttemptHandled, nextAttemptAt } from '@platform/webhooks';
-import type { CmsShared } from '../index';
+import type { CmsShared } from '../cms-shared';
 import { queueAttempt, WEBHOOK_ATTEMPT_EVENT, type WebhookAttemptData } from './content-events';
 import { findDelivery, recordAttempt, type DeliveryStatus } from './webhooks.repository';
 

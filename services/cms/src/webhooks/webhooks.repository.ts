@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
+import { tenantColumns, sharedTable, tenantTable } from '@platform/db';
 import type { Page, Tenant } from '@platform/tenancy';
 import type { AttemptOutcome, AttemptResult } from '@platform/webhooks';
 import type { ContentEvent, DeliveryStatus, NewDelivery, NewWebhook } from './webhooks.model';
@@ -52,7 +52,7 @@ const ATTEMPT_COLUMNS = ['delivery_id', 'attempt', 'outcome', 'status_code', 'er
 
 export async function insertWebhook(db: Knex, tenant: Tenant, webhook: NewWebhook): Promise<WebhookRow> {
   const [row] = await tenantTable(db, tenant, 'webhooks')
-    .insert({ id: webhook.id, ...ownerColumns(tenant), url: webhook.url, events: webhook.events })
+    .insert({ id: webhook.id, ...tenantColumns(tenant), url: webhook.url, events: webhook.events })
     .returning<WebhookRow[]>(WEBHOOK_COLUMNS);
   return row;
 }
@@ -100,7 +100,7 @@ export async function subscribersOf(db: Knex, tenant: Tenant, events: ContentEve
 export async function insertDelivery(trx: Knex.Transaction, tenant: Tenant, delivery: NewDelivery): Promise<void> {
   await tenantTable(trx, tenant, 'webhook_deliveries').insert({
     id: delivery.id,
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     webhook_id: delivery.webhookId,
     event: delivery.event,
     url: delivery.url,

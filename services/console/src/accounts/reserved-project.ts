@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import { sharedTable } from '@platform/db';
-import { createProject, createProjectKey, findProjectByNames, findTenantProject } from '@platform/directory';
-import type { SecretBox } from '@platform/tenancy';
+import {
+  createProject,
+  createProjectKey,
+  findProjectByNames,
+  findTenantProject,
+  type SecretBox,
+} from '@platform/directory';
 
 /** The project the platform reserves for the console's own accounts, and the keys the console calls Authentication with. */
 export interface ReservedKeys {

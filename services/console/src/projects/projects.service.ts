@@ -6,8 +6,9 @@ import {
   listTenantProjects,
   renameTenantProject,
   type TenantProjectRecord,
+  type SecretBox,
 } from '@platform/directory';
-import { errors, type SecretBox } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
 import type { AuditContext } from '../audit/audit.model';
 import { record } from '../audit/audit.service';
 import { erasureOf, requestErasure } from '../erasure/erasure.service';

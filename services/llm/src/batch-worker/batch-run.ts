@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ownerOf } from '@platform/db';
+import { tenantOfRow } from '@platform/db';
 import { withOutbox } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
@@ -92,7 +92,7 @@ export class BatchRun {
     private readonly batch: BatchRow,
     private readonly isStopping: () => boolean,
   ) {
-    this.tenant = ownerOf(batch);
+    this.tenant = tenantOfRow(batch);
     this.controller.signal.addEventListener('abort', () => {
       for (const call of this.calls) call.abort();
     });

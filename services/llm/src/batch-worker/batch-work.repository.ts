@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerBindings, sharedTable, tenantTable } from '@platform/db';
+import { tenantBindings, sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { ChatMessage, ProviderType, Usage } from '../vendors/vendor-types';
 import { BATCH_COLUMNS, type BatchRow, type BatchStatus, type BatchTableRow } from '../batches/batches.model';
@@ -67,7 +67,7 @@ export async function claimItems(
          limit :limit
          for update of i skip locked)
       returning custom_id, position, model, provider, messages, max_tokens, temperature`,
-    { batchId, staleSeconds: staleMs / 1000, limit, ...ownerBindings(tenant) },
+    { batchId, staleSeconds: staleMs / 1000, limit, ...tenantBindings(tenant) },
   );
   // An update returns its rows in no set order; items run in their batch's order.
   return result.rows.sort((a, b) => a.position - b.position);
@@ -103,7 +103,7 @@ export async function saveResults(
       where i.batch_id = :batchId and i.custom_id = r.custom_id and i.status = 'processing'
         and exists (select 1 from batches b where b.id = :batchId and b.tenant_id = :tenantId and b.project_id = :projectId)
       returning i.custom_id, i.status`,
-    { payload: JSON.stringify(payload), batchId, ...ownerBindings(tenant) },
+    { payload: JSON.stringify(payload), batchId, ...tenantBindings(tenant) },
   );
   const rows = written.rows as { custom_id: string; status: string }[];
   const succeeded = rows.filter((r) => r.status === 'succeeded').length;

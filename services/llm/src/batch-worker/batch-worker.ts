@@ -1,4 +1,4 @@
-import { ownerOf } from '@platform/db';
+import { tenantOfRow } from '@platform/db';
 import { withOutbox, type EventEnvelope } from '@platform/events';
 import { startRecurringJob, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { BATCH_EVENTS, type BatchWorkData } from '../batches/batch-events';
@@ -71,7 +71,7 @@ export class BatchWorker {
       for (const batch of batches) {
         await outbox.write<BatchWorkData>({
           type: BATCH_EVENTS.resume,
-          ...ownerOf(batch),
+          ...tenantOfRow(batch),
           data: { batchId: batch.id },
         });
       }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerBindings, sharedTable, tenantTable } from '@platform/db';
+import { tenantBindings, sharedTable, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 /** Leases of per-project concurrency slots; `holder` is one worker process's limiter. */
@@ -40,7 +40,7 @@ export async function leaseSlots(
       where s.expires_at <= now()
      returning slot`,
     {
-      ...ownerBindings(tenant),
+      ...tenantBindings(tenant),
       holder,
       leaseSeconds: options.leaseMs / 1000,
       limit: options.limit,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ownerKey, ownerOf } from '@platform/db';
+import { tenantKey, tenantOfRow } from '@platform/db';
 import type { Knex } from 'knex';
 import type { Logger } from '@platform/http';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
@@ -155,7 +155,7 @@ export class ProjectLimiter {
   }
 
   private stateOf(tenant: Tenant): ProjectSlots {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     let state = this.projects.get(key);
     if (!state) {
       state = { tenant, slots: [], validUntil: 0, version: 0, active: 0, waiting: [], leasing: false };
@@ -275,7 +275,7 @@ export class ProjectLimiter {
     if (state.slots.length || state.active || state.waiting.length || state.leasing) return;
     clearTimeout(state.pollTimer);
     clearTimeout(state.trimTimer);
-    const key = ownerKey(state.tenant);
+    const key = tenantKey(state.tenant);
     if (this.projects.get(key) === state) this.projects.delete(key);
   }
 
@@ -299,10 +299,10 @@ export class ProjectLimiter {
       this.logger.warn('batch concurrency slots could not be renewed', { error: String(error) });
       return;
     }
-    const still = new Set(kept.map((s) => `${ownerKey(ownerOf(s))}/${s.slot}`));
+    const still = new Set(kept.map((s) => `${tenantKey(tenantOfRow(s))}/${s.slot}`));
     let lost = 0;
     for (const [state, before] of sent) {
-      const isKept = (slot: number) => still.has(`${ownerKey(state.tenant)}/${slot}`);
+      const isKept = (slot: number) => still.has(`${tenantKey(state.tenant)}/${slot}`);
       // Slots leased while the statement ran were not in it; they expire later than the rest.
       const gone = state.slots.filter((slot) => before.slots.has(slot) && !isKept(slot));
       const unchanged = state.version === before.version;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
+import { tenantColumns, sharedTable, tenantTable } from '@platform/db';
 import { isUuid, type Tenant } from '@platform/tenancy';
 import {
   BATCH_COLUMNS,
@@ -45,7 +45,7 @@ export async function insertBatch(
   const [row] = await tenantTable<BatchTableRow>(trx, tenant, 'batches')
     .insert({
       id: batch.id,
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       status: 'pending',
       request_count: batch.requests.length,
       webhook_url: batch.webhookUrl,

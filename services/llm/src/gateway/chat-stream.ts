@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
-import { AppError, leaveInFlight, type Tenant } from '@platform/tenancy';
+import { errors, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
@@ -38,7 +38,7 @@ export async function streamChat(gateway: Gateway, tenant: Tenant, body: ChatBod
   if (!releaseStream) {
     const projectFull = streams.holding(tenant.projectId) >= settings.gatewayMaxStreamsPerProject;
     const message = projectFull ? 'Too many open streams for this project' : 'This replica has no stream free';
-    throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
+    throw errors.rateLimited(message, 1);
   }
   const controller = new AbortController();
   let clientLeft = false;

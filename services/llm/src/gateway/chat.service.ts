@@ -1,4 +1,5 @@
-import { errors, type ProjectSlots, type Tenant } from '@platform/tenancy';
+import { errors, type Tenant } from '@platform/tenancy';
+import type { ProjectSlots } from '@platform/limits';
 import { checkMessagesFor, routeModel } from '../completions/completions.service';
 import type { LlmConfig } from '../config';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';

@@ -1,4 +1,4 @@
-import { AppError } from '@platform/tenancy';
+import { AppError, errors } from '@platform/tenancy';
 import { drawLease, leaseReturn, type Lease, type LeaseWish } from './admission-lease';
 import type { Admission } from './limits.repository';
 import type { AdmissionState } from './limits.mapper';
@@ -43,9 +43,10 @@ export function refusalAt(state: AdmissionState, usedUsd: number, requests: numb
         ? 'requestsPerMinute'
         : undefined;
   if (!which) return undefined;
-  return new AppError('RATE_LIMITED', `The project's ${which} limit is reached`, {
-    headers: { 'Retry-After': String(secondsUntil(state.now, new Date(state.windowStart.getTime() + 60_000))) },
-  });
+  return errors.rateLimited(
+    `The project's ${which} limit is reached`,
+    secondsUntil(state.now, new Date(state.windowStart.getTime() + 60_000)),
+  );
 }
 
 /** What one transaction decided: the group's outcomes in order and the lease it drew, if any. */

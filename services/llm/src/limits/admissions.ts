@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { ownerKey } from '@platform/db';
-import { TtlCache, type Tenant } from '@platform/tenancy';
+import { tenantKey } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
+import { TtlCache } from '@platform/limits';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
 import { toAdmissionState } from './limits.mapper';
@@ -80,13 +81,13 @@ export class Admissions {
 
   /** Tokens a finished request used, for the tokensPerMinute check of this process's lease. */
   settled(tenant: Tenant, tokens: number): void {
-    const lease = this.projects.get(ownerKey(tenant))?.lease;
+    const lease = this.projects.get(tenantKey(tenant))?.lease;
     if (lease) lease.tokensSince += tokens;
   }
 
   /** The project's limits or default fallbacks changed here: its lease is returned at once. */
   forget(tenant: Tenant): void {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     this.fallbacks.delete(key);
     this.fallbackReads.delete(key);
     const project = this.projects.get(key);
@@ -101,7 +102,7 @@ export class Admissions {
    * time per project.
    */
   defaults(tenant: Tenant): Promise<string[]> {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     const kept = this.fallbacks.get(key);
     if (kept) return Promise.resolve(kept);
     let read = this.fallbackReads.get(key);
@@ -134,7 +135,7 @@ export class Admissions {
   }
 
   private projectOf(tenant: Tenant): ProjectAdmissions {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     let project = this.projects.get(key);
     if (!project) {
       project = {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 export interface LimitSettings {
@@ -55,7 +55,7 @@ export async function admitGroup<T>(
     if (!row) {
       await tenantTable(trx, tenant, 'project_limits')
         .insert({
-          ...ownerColumns(tenant),
+          ...tenantColumns(tenant),
           month: trx.raw("date_trunc('month', now())"),
           window_start: trx.raw("date_trunc('minute', now())"),
         })
@@ -129,7 +129,7 @@ export function readLimits(db: Knex, tenant: Tenant): Promise<ProjectLimitsRow |
 function upsertRow(db: Knex, tenant: Tenant, values: Record<string, unknown>) {
   return tenantTable(db, tenant, 'project_limits')
     .insert({
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       month: db.raw("date_trunc('month', now())"),
       window_start: db.raw("date_trunc('minute', now())"),
       ...values,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerKey } from '@platform/db';
+import { tenantKey } from '@platform/db';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { settle, type Settlement } from './limits.repository';
@@ -40,7 +40,7 @@ export class MeterSettler {
 
   /** Adds a settlement to the project's pending one (a copy: the caller's object is not changed). */
   private merge(tenant: Tenant, settlement: Settlement): void {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     const entry = this.pending.get(key);
     if (entry) {
       entry.settlement.spentUsd += settlement.spentUsd;
@@ -68,7 +68,7 @@ export class MeterSettler {
    */
   async catchUp(tenant: Tenant): Promise<void> {
     if (this.flushing) await this.flushing;
-    if (!this.failing && this.pending.has(ownerKey(tenant))) await this.flush();
+    if (!this.failing && this.pending.has(tenantKey(tenant))) await this.flush();
   }
 
   /** Writes what is pending (after a write under way). */

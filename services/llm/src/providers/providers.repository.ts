@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
 
@@ -33,7 +33,7 @@ export async function upsertProvider(
   const [row] = await tenantTable<ProviderTableRow>(db, tenant, 'providers')
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       provider_type: input.providerType,
       api_key_enc: input.apiKeyEnc,
       organization_id: input.organizationId,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { errors, type SecretBox, type Tenant } from '@platform/tenancy';
+import { errors, type Tenant } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { describeVendorFailure } from '../vendors/vendor-errors';
 import { buildVendorClient, type VendorClientCache } from '../vendors/vendor-clients';
 import type { ProviderType, VendorClient, VendorOptions } from '../vendors/vendor-types';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerKey } from '@platform/db';
+import { tenantKey } from '@platform/db';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { insertLogs } from './usage.repository';
@@ -105,8 +105,8 @@ export class CompletionLogWriter {
    */
   async catchUp(tenant: Tenant): Promise<void> {
     if (this.failures > 0) return;
-    const key = ownerKey(tenant);
-    if (this.storing || this.queue.some((row) => ownerKey(row.tenant) === key)) await this.flush();
+    const key = tenantKey(tenant);
+    if (this.storing || this.queue.some((row) => tenantKey(row.tenant) === key)) await this.flush();
   }
 
   /**
@@ -164,7 +164,7 @@ export class CompletionLogWriter {
   private async store(group: PendingLog[]): Promise<void> {
     const byProject = new Map<string, PendingLog[]>();
     for (const row of group) {
-      const key = ownerKey(row.tenant);
+      const key = tenantKey(row.tenant);
       const rows = byProject.get(key);
       if (rows) rows.push(row);
       else byProject.set(key, [row]);

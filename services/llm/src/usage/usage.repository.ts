@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { Page } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
@@ -54,7 +54,7 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
     .insert(
       entries.map((e) => ({
         id: e.id,
-        ...ownerColumns(tenant),
+        ...tenantColumns(tenant),
         model: e.model,
         provider: e.provider,
         status: e.status,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import { writeEvent } from '@platform/events';
 import type { Tenant } from '@platform/tenancy';
 import {
@@ -26,7 +26,7 @@ const CONSUMER = 'llm.batch-webhooks';
 export async function recordAttempt(db: Knex, tenant: Tenant, attempt: WebhookAttempt): Promise<void> {
   await tenantTable(db, tenant, 'webhook_attempts').insert({
     id: randomUUID(),
-    ...ownerColumns(tenant),
+    ...tenantColumns(tenant),
     batch_id: attempt.batchId,
     webhook_id: attempt.webhookId,
     attempt: attempt.attempt,

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
-import type { ProjectSlots } from '@platform/tenancy';
+import type { ProjectSlots } from '@platform/limits';
 import type { LlmConfig } from '../config';
 import { BATCH_EVENTS, type BatchFinishedData, type WebhookRetryData } from '../batches/batch-events';
 import { batchExists } from '../batches/batches.service';

@@ -12,10 +12,10 @@ import {
 import type { ServiceDeps } from '@platform/runtime';
 import { type Logger } from '@platform/http';
 import { AppError } from '@platform/tenancy';
-import { failover, record, recordSuppressed, type Sender } from '../emails/emails.service';
+import { failover, record, recordSuppressed, type SendingDeps } from '../emails/emails.service';
 import { sendingRoutes } from '../providers/providers.service';
 import { blockingSuppressions } from '../suppressions/suppressions.service';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { renderSource, type RenderedEmail } from '../templates/template-engine';
 import { findTemplateForSend, forLocale, renderTemplate } from '../templates/templates.service';
 import { AUTH_TEMPLATE_KEYS, DEFAULT_AUTH_TEMPLATES, type AuthTemplateKey } from './default-templates';
@@ -74,7 +74,7 @@ const isFinal = (status?: number) =>
   status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 
 async function render(
-  sender: Sender,
+  sending: SendingDeps,
   trx: Knex,
   tenant: Tenant,
   plan: AuthEmailPlan,
@@ -84,7 +84,7 @@ async function render(
   if (template) {
     try {
       return {
-        ...(await renderTemplate(sender.renderer, tenant, forLocale(template, plan.locale), plan.data)),
+        ...(await renderTemplate(sending.renderer, tenant, forLocale(template, plan.locale), plan.data)),
         templateId: template.id,
       };
     } catch (error) {
@@ -108,34 +108,34 @@ async function render(
  */
 export async function sendAuthEmail(
   deps: ServiceDeps,
-  sender: Sender,
+  sending: SendingDeps,
   trx: Knex.Transaction,
   event: EventEnvelope,
 ): Promise<void> {
   const plan = planOf(event);
   if (!plan || !plan.data.email) return;
   const tenant: Tenant = { tenantId: event.tenantId, projectId: event.projectId };
-  const { templateId, ...content } = await render(sender, trx, tenant, plan, deps.logger);
+  const { templateId, ...content } = await render(sending, trx, tenant, plan, deps.logger);
   const meta = { source: plan.templateKey, templateId, eventId: event.id };
 
   // A bounced or complaining address gets no more mail, auth mail included.
   const blocked = await blockingSuppressions(trx, tenant, [plan.data.email], 'transactional');
   const suppression = blocked.get(plan.data.email.toLowerCase());
   if (suppression) {
-    const email = { ...content, to: plan.data.email, from: sender.defaultFrom };
+    const email = { ...content, to: plan.data.email, from: sending.defaultFrom };
     await recordSuppressed(trx, tenant, email, meta, suppression.reason);
     return;
   }
 
   let routes;
   try {
-    routes = await sendingRoutes(trx, sender.routes, tenant);
+    routes = await sendingRoutes(trx, sending.routeSettings, tenant);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'PROVIDER_NOT_CONFIGURED') throw error;
     deps.logger.warn('auth email not sent: no email provider', { projectId: tenant.projectId, eventId: event.id });
     return;
   }
-  const final = await failover(sender, tenant, routes, content, plan.data.email, undefined);
+  const final = await failover(sending, tenant, routes, content, plan.data.email, undefined);
   const failure = final.attempt.failure;
   if (failure && (failure.unreachable || !isFinal(failure.vendorStatus))) {
     // Recorded outside the transaction (it rolls back) and without the event id (the retry owns it).
@@ -146,11 +146,11 @@ export async function sendAuthEmail(
 }
 
 /** The consumer's handler, exported so tests can deliver the same event twice. */
-export function authEmailHandler(deps: ServiceDeps, sender: Sender): EventHandler {
-  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, sender, trx, event));
+export function authEmailHandler(deps: ServiceDeps, sending: SendingDeps): EventHandler {
+  return idempotent(deps.db, AUTH_EMAIL_CONSUMER, (trx, event) => sendAuthEmail(deps, sending, trx, event));
 }
 
-export async function subscribeAuthEmails(deps: ServiceDeps, sender: Sender): Promise<void> {
+export async function subscribeAuthEmails(deps: ServiceDeps, sending: SendingDeps): Promise<void> {
   await deps.bus.subscribe({
     queue: AUTH_EMAIL_QUEUE,
     topics: [
@@ -160,7 +160,7 @@ export async function subscribeAuthEmails(deps: ServiceDeps, sender: Sender): Pr
       // the console's invitations: the same single-use-link e-mail, under its reserved project
       PLATFORM_EVENTS.invitationCreated,
     ],
-    handler: authEmailHandler(deps, sender),
+    handler: authEmailHandler(deps, sending),
     // Each handler holds a pooled connection (its transaction) during the vendor call; keep
     // most of the pool for HTTP requests and for logging failed attempts.
     prefetch: 4,

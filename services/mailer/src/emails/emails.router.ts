@@ -9,22 +9,22 @@ import {
   recipientSchema,
   sendEmailSchema,
 } from './emails.schemas';
-import { sendEmail, sendEmailOnce, type Sender } from './emails.service';
+import { sendEmail, sendEmailOnce, type SendingDeps } from './emails.service';
 import { dailyStats, listLogs, logStats, recipientLogs } from './logs.service';
 
 /** Thin handlers for sending, logs and stats; routes.ts mounts them behind the keys. */
-export function emailHandlers(db: Knex, sender: Sender, maxRecipients: number) {
+export function emailHandlers(db: Knex, sending: SendingDeps, maxRecipients: number) {
   const sendSchema = sendEmailSchema(maxRecipients);
   const send: RequestHandler = async (req, res) => {
     const input = parse(sendSchema, req.body);
     const key = req.get('idempotency-key');
     if (key === undefined) {
-      res.json(await sendEmail(db, sender, tenantOf(req), input));
+      res.json(await sendEmail(db, sending, tenantOf(req), input));
       return;
     }
     const { response, replayed } = await sendEmailOnce(
       db,
-      sender,
+      sending,
       tenantOf(req),
       parse(idempotencyKeySchema, key),
       input,

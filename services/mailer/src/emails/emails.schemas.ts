@@ -1,5 +1,5 @@
 import { dayRangeKeys, Joi, pageSchema, type DayRangeQuery } from '@platform/tenancy';
-import { EMAIL_OPTIONS } from '../shared';
+import { EMAIL_OPTIONS } from '../email-options';
 import { localeSchema } from '../templates/templates.schemas';
 import { EMAIL_STATUSES, type EmailStatus } from './emails.model';
 

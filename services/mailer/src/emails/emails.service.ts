@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { type Logger } from '@platform/http';
 import { AppError, errors, toIso } from '@platform/tenancy';
 import { providerRoute, sendingRoutes, type Route, type RouteSettings } from '../providers/providers.service';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { blockingSuppressions } from '../suppressions/suppressions.service';
 import type { TemplateRenderer } from '../templates/template-budget';
 import { findTemplateForSend, forLocale, renderTemplate } from '../templates/templates.service';
@@ -91,9 +91,10 @@ function recipientsOf(to: string | string[]): string[] {
  * What sending needs besides the database, built once in `build` and shared by the API and the
  * auth-email consumer (both learn which providers keep failing).
  */
-export interface Sender {
+export interface SendingDeps {
   renderer: TemplateRenderer;
-  routes: RouteSettings;
+  /** What turns a provider row into a route (the master key, the vendors' settings). */
+  routeSettings: RouteSettings;
   /** Where recipients reach this service (the unsubscribe links). */
   publicUrl: string;
   cooldowns: ProviderCooldowns;
@@ -103,9 +104,14 @@ export interface Sender {
   defaultFrom: string;
 }
 
-export async function sendEmail(db: Knex, sender: Sender, tenant: Tenant, input: SendEmailInput): Promise<SentEmail> {
-  const { response, failure } = await sender.slots.run(tenant.projectId, (more) =>
-    sendWith(db, sender, tenant, input, more),
+export async function sendEmail(
+  db: Knex,
+  sending: SendingDeps,
+  tenant: Tenant,
+  input: SendEmailInput,
+): Promise<SentEmail> {
+  const { response, failure } = await sending.slots.run(tenant.projectId, (more) =>
+    sendWith(db, sending, tenant, input, more),
   );
   if (failure) throw vendorFailure(failure);
   return response!;
@@ -119,13 +125,13 @@ export async function sendEmail(db: Knex, sender: Sender, tenant: Tenant, input:
  */
 export async function sendEmailOnce(
   db: Knex,
-  sender: Sender,
+  sending: SendingDeps,
   tenant: Tenant,
   key: string,
   input: SendEmailInput,
 ): Promise<{ response: SentEmail; replayed: boolean }> {
   const hash = requestHash(input);
-  const outcome = await sender.slots.run(tenant.projectId, (more) =>
+  const outcome = await sending.slots.run(tenant.projectId, (more) =>
     db.transaction(async (trx) => {
       if (!(await claimKey(trx, tenant, key, hash, new Date(Date.now() + IDEMPOTENCY_TTL_MS)))) {
         const stored = (await findKey(trx, tenant, key))!;
@@ -134,7 +140,7 @@ export async function sendEmailOnce(
         }
         return { response: stored.response as SentEmail, replayed: true };
       }
-      const { response, failure } = await sendWith(trx, sender, tenant, input, more);
+      const { response, failure } = await sendWith(trx, sending, tenant, input, more);
       if (failure) {
         await releaseKey(trx, tenant, key);
         return { failure };
@@ -157,41 +163,41 @@ export async function sendEmailOnce(
  */
 async function sendWith(
   db: Knex,
-  sender: Sender,
+  sending: SendingDeps,
   tenant: Tenant,
   input: SendEmailInput,
   more: MoreSlots,
 ): Promise<{ response?: SentEmail; failure?: VendorSendError }> {
-  const deadline = Date.now() + sender.routes.config.vendorTimeoutMs;
-  const { content, templateId } = await contentOf(db, sender, tenant, input);
+  const deadline = Date.now() + sending.routeSettings.config.vendorTimeoutMs;
+  const { content, templateId } = await contentOf(db, sending, tenant, input);
   const recipients = recipientsOf(input.to);
   const blocked = await blockingSuppressions(db, tenant, recipients, input.category);
   const tried = recipients.length - blocked.size;
-  const routes = tried > 0 ? await sendingRoutes(db, sender.routes, tenant) : [];
+  const routes = tried > 0 ? await sendingRoutes(db, sending.routeSettings, tenant) : [];
   const meta: DeliveryMeta = { source: 'api', templateId, category: input.category };
   const unsubscribeHeaders =
     input.category === 'marketing' && tried > 0
-      ? await unsubscribeHeadersSigner(db, sender.routes.secrets, sender.publicUrl, tenant)
+      ? await unsubscribeHeadersSigner(db, sending.routeSettings.secrets, sending.publicUrl, tenant)
       : undefined;
 
   const sendTo = async (to: string): Promise<RecipientOutcome> => {
     const suppression = blocked.get(to.toLowerCase());
     if (suppression) {
-      const email = { ...content, to, from: input.from ?? sender.defaultFrom };
+      const email = { ...content, to, from: input.from ?? sending.defaultFrom };
       const log = (await recordSuppressed(db, tenant, email, meta, suppression.reason))!;
       const result = { to, messageId: log.id, status: log.status, providerId: null, reason: suppression.reason };
       return { result, sentAt: log.sent_at };
     }
     if (Date.now() >= deadline) {
       const failure = new VendorSendError(NOT_TRIED, true);
-      const email = { ...content, to, from: input.from ?? sender.defaultFrom };
+      const email = { ...content, to, from: input.from ?? sending.defaultFrom };
       const log = (await recordNotTried(db, tenant, email, meta))!;
       const result = { to, messageId: log.id, status: log.status, providerId: null, error: NOT_TRIED };
       return { result, sentAt: log.sent_at, failure };
     }
     const headers = unsubscribeHeaders?.(to);
     const final = await failover(
-      sender,
+      sending,
       tenant,
       routes,
       { ...content, ...(headers ? { headers } : {}) },
@@ -262,7 +268,7 @@ async function inParallel<T, R>(items: T[], work: (item: T) => Promise<R>, wante
 
 async function contentOf(
   db: Knex,
-  sender: Sender,
+  sending: SendingDeps,
   tenant: Tenant,
   input: SendEmailInput,
 ): Promise<{ content: Content; templateId: string | null }> {
@@ -274,7 +280,7 @@ async function contentOf(
   const template = await findTemplateForSend(db, tenant, input.templateId);
   if (!template) throw errors.notFound('Template');
   const rendered = await renderTemplate(
-    sender.renderer,
+    sending.renderer,
     tenant,
     forLocale(template, input.locale),
     input.templateData ?? {},
@@ -289,26 +295,26 @@ async function contentOf(
  * is returned, with all of them, for the caller to record as the email's one log entry.
  */
 export async function failover(
-  sender: Sender,
+  sending: SendingDeps,
   tenant: Tenant,
   routes: Route[],
   content: Content,
   to: string,
   from: string | undefined,
 ): Promise<FinalAttempt> {
-  const ordered = sender.cooldowns.order(routes);
+  const ordered = sending.cooldowns.order(routes);
   const attempts: SendAttempt[] = [];
   for (const [index, route] of ordered.entries()) {
     const email: OutgoingEmail = { ...content, to, from: from ?? route.from };
     const at = new Date();
-    const attempt = await attemptSend(sender, tenant, route, email);
+    const attempt = await attemptSend(sending, tenant, route, email);
     attempts.push(attemptRecord(route, attempt, at));
     if (!attempt.failure) {
-      sender.cooldowns.succeeded(route.providerId);
+      sending.cooldowns.succeeded(route.providerId);
       return { route, email, attempt, attempts };
     }
     if (!failsOver(attempt.failure)) return { route, email, attempt, attempts };
-    sender.cooldowns.failed(route.providerId);
+    sending.cooldowns.failed(route.providerId);
     if (index === ordered.length - 1) return { route, email, attempt, attempts };
   }
   throw new Error('failover needs at least one route');
@@ -327,8 +333,8 @@ function attemptRecord(route: Route, attempt: Attempt, at: Date): SendAttempt {
 }
 
 /** Provider test: one real send through that provider, logged like any other. */
-export async function testProvider(db: Knex, sender: Sender, tenant: Tenant, providerId: string, to: string) {
-  const route = await providerRoute(db, sender.routes, tenant, providerId);
+export async function testProvider(db: Knex, sending: SendingDeps, tenant: Tenant, providerId: string, to: string) {
+  const route = await providerRoute(db, sending.routeSettings, tenant, providerId);
   const email: OutgoingEmail = {
     from: route.from,
     to,
@@ -336,7 +342,7 @@ export async function testProvider(db: Knex, sender: Sender, tenant: Tenant, pro
     html: '<p>This is a test email. Your email provider is configured correctly.</p>',
     text: 'This is a test email. Your email provider is configured correctly.',
   };
-  const { log, failure } = await deliver(db, sender, tenant, route, email, { source: 'provider-test' });
+  const { log, failure } = await deliver(db, sending, tenant, route, email, { source: 'provider-test' });
   return failure
     ? { success: false, messageId: null, message: failure.message }
     : { success: true, messageId: log!.id, message: `Test email sent to ${to}` };
@@ -348,26 +354,26 @@ export async function testProvider(db: Knex, sender: Sender, tenant: Tenant, pro
  */
 async function deliver(
   db: Knex,
-  sender: Sender,
+  sending: SendingDeps,
   tenant: Tenant,
   route: Route,
   email: OutgoingEmail,
   meta: DeliveryMeta,
 ): Promise<Delivery> {
   const at = new Date();
-  const attempt = await attemptSend(sender, tenant, route, email);
+  const attempt = await attemptSend(sending, tenant, route, email);
   const log = await record(db, tenant, { route, email, attempt, attempts: [attemptRecord(route, attempt, at)] }, meta);
   return { log, failure: attempt.failure };
 }
 
 /** The vendor call alone; never throws. */
-async function attemptSend(sender: Sender, tenant: Tenant, route: Route, email: OutgoingEmail): Promise<Attempt> {
+async function attemptSend(sending: SendingDeps, tenant: Tenant, route: Route, email: OutgoingEmail): Promise<Attempt> {
   try {
     const { vendorMessageId } = await route.transport.send(email);
     return { vendorMessageId };
   } catch (error) {
     const failure = error instanceof VendorSendError ? error : new VendorSendError('Email could not be sent', true);
-    sender.logger.warn('email send failed', {
+    sending.logger.warn('email send failed', {
       provider: route.transport.name,
       providerId: route.providerId,
       projectId: tenant.projectId,

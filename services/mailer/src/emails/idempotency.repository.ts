@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import { tenantColumns, sharedTable, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 
 const TABLE = 'mail_idempotency_keys';
 
@@ -18,7 +18,7 @@ export async function claimKey(
 ): Promise<boolean> {
   const rows = await tenantTable(trx, tenant, TABLE)
     .insert({
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       key,
       request_hash: requestHash,
       response: '{}',

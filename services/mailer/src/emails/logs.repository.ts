@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import { tenantColumns, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 import type { TransportName } from '../transports/transport';
 import type { EmailStatus } from './emails.model';
 
@@ -94,7 +94,7 @@ export async function insertLog(db: Knex, tenant: Tenant, log: NewLog): Promise<
   const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       provider_id: log.providerId,
       provider: log.provider,
       source: log.source,

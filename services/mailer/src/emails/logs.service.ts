@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { dayRangeOf, type DayRangeQuery } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { EMAIL_STATUSES, type EmailStatus } from './emails.model';
 import { toLog } from './logs.mapper';
 import * as repo from './logs.repository';

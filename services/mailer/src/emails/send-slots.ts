@@ -1,4 +1,5 @@
-import { AppError, ProjectSlots } from '@platform/tenancy';
+import { errors } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 
 /** Takes one more slot for the same send, or null when its project has no more to give now. */
 export type MoreSlots = () => (() => void) | null;
@@ -44,7 +45,7 @@ export class ProjectSendSlots {
       const message = mine
         ? `This project already has ${this.holding(projectId)} sends in progress, its share of this replica`
         : 'Too many sends in progress at the moment; try again';
-      throw new AppError('RATE_LIMITED', message, { headers: { 'Retry-After': '1' } });
+      throw errors.rateLimited(message, 1);
     }
     try {
       return await work(() => this.tryAcquire(projectId));

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, sharedTable, tenantTable, type OwnerColumns } from '@platform/db';
+import { tenantColumns, sharedTable, tenantTable, type TenantColumns } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 
 export type ProviderType = 'mailgun' | 'sendgrid';
 
@@ -46,7 +46,7 @@ export async function insertProvider(
   const [row] = await tenantTable<ProviderRow>(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       name: fields.name,
       type: fields.type,
       config_enc: fields.configEnc,
@@ -89,10 +89,10 @@ export async function listSendingProviders(db: Knex, tenant: Tenant): Promise<Pr
  * Webhooks arrive without keys: the provider id in the path is what names the tenant, and the
  * vendor's signature (checked with that provider's key) is what proves the call.
  */
-export async function findProviderForWebhook(db: Knex, id: string): Promise<(ProviderRow & OwnerColumns) | undefined> {
+export async function findProviderForWebhook(db: Knex, id: string): Promise<(ProviderRow & TenantColumns) | undefined> {
   if (!isUuid(id)) return undefined;
   // Deliberately unscoped: this lookup is what finds the owner.
-  return sharedTable<ProviderRow & OwnerColumns>(db, TABLE)
+  return sharedTable<ProviderRow & TenantColumns>(db, TABLE)
     .where({ id })
     .first(...COLUMNS, 'tenant_id', 'project_id');
 }

@@ -1,22 +1,22 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { parse, tenantOf } from '@platform/tenancy';
-import { testProvider, type Sender } from '../emails/emails.service';
+import { testProvider, type SendingDeps } from '../emails/emails.service';
 import { createProviderSchema, testProviderSchema } from './providers.schemas';
 import { createProvider, listProviders } from './providers.service';
 
 /** Thin handlers for providers; routes.ts mounts them behind the keys. */
-export function providerHandlers(db: Knex, sender: Sender) {
+export function providerHandlers(db: Knex, sending: SendingDeps) {
   const create: RequestHandler = async (req, res) => {
     const input = parse(createProviderSchema, req.body);
-    res.status(201).json(await createProvider(db, sender.routes.secrets, tenantOf(req), input));
+    res.status(201).json(await createProvider(db, sending.routeSettings.secrets, tenantOf(req), input));
   };
   const list: RequestHandler = async (req, res) => {
     res.json(await listProviders(db, tenantOf(req)));
   };
   const test: RequestHandler<{ id: string }> = async (req, res) => {
     const { to } = parse(testProviderSchema, req.body);
-    res.json(await testProvider(db, sender, tenantOf(req), req.params.id, to));
+    res.json(await testProvider(db, sending, tenantOf(req), req.params.id, to));
   };
   return { create, list, test };
 }

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { Joi } from '@platform/tenancy';
-import { EMAIL_OPTIONS } from '../shared';
+import { EMAIL_OPTIONS } from '../email-options';
 import type { ProviderType } from './providers.repository';
 
 /** Everything a provider's config may hold; sealed as one JSON document at rest. */

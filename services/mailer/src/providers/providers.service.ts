@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
-import { ownerOf } from '@platform/db';
-import { errors, type SecretBox } from '@platform/tenancy';
+import { tenantOfRow } from '@platform/db';
+import { errors } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import type { MailerConfig } from '../config';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { mailgunTransport } from '../transports/mailgun.transport';
 import { outboxTransport } from '../transports/outbox.transport';
 import { sendgridTransport } from '../transports/sendgrid.transport';
@@ -100,7 +101,7 @@ export async function providerForWebhook(
   return {
     id: row.id,
     type: row.type,
-    tenant: ownerOf(row),
+    tenant: tenantOfRow(row),
     config: secrets.decryptJson<ProviderConfig>(row.config_enc),
   };
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import { tenantColumns, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 import type { NewSuppression, SuppressionReason, SuppressionScope } from './suppressions.model';
 
 /** A row as stored: snake_case, read with an explicit column list. */
@@ -31,7 +31,7 @@ export async function upsertSuppressions(db: Knex, tenant: Tenant, entries: NewS
   await tenantTable<SuppressionRow>(db, tenant, TABLE)
     .insert(
       [...byEmail.values()].map((e) => ({
-        ...ownerColumns(tenant),
+        ...tenantColumns(tenant),
         email: e.email,
         scope: e.scope,
         reason: e.reason,

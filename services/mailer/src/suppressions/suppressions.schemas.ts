@@ -1,5 +1,5 @@
 import { Joi, pageSchema } from '@platform/tenancy';
-import { EMAIL_OPTIONS } from '../shared';
+import { EMAIL_OPTIONS } from '../email-options';
 import { SUPPRESSION_REASONS, type SuppressionReason, type SuppressionScope } from './suppressions.model';
 
 const email = Joi.string().trim().lowercase().email(EMAIL_OPTIONS).max(320);

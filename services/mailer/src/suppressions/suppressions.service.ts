@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import { toSuppression, type Suppression } from './suppressions.mapper';
 import type { NewSuppression, SuppressionReason } from './suppressions.model';
 import * as repo from './suppressions.repository';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
+import { tenantColumns, tenantTable } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import type { TemplateContent, TemplateFields, TemplateVariants } from './templates.model';
 
 /** A row as stored: snake_case, read with an explicit column list. */
@@ -36,7 +36,7 @@ export async function insertTemplate(db: Knex, tenant: Tenant, fields: TemplateF
   const [row] = await tenantTable(db, tenant, TABLE)
     .insert({
       id: randomUUID(),
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       name: fields.name,
       template_key: fields.templateKey,
       subject: fields.subject,

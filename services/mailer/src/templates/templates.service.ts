@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '@platform/tenancy';
 import { isUniqueViolation } from '@platform/db';
-import type { Tenant } from '../shared';
+import type { Tenant } from '@platform/tenancy';
 import type { RenderedEmail } from './template-engine';
 import type { StoredTemplate, TemplateRenderer } from './template-budget';
 import { pickLocale } from './locale-variants';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import { tenantColumns, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 
 const TABLE = 'mail_unsubscribe_secrets';
 
@@ -13,7 +13,7 @@ export async function findSealedSecret(db: Knex, tenant: Tenant): Promise<string
 /** Stores the project's first secret; a concurrent first one wins and is returned instead. */
 export async function insertSealedSecret(db: Knex, tenant: Tenant, sealed: string): Promise<string> {
   await tenantTable(db, tenant, TABLE)
-    .insert({ ...ownerColumns(tenant), secret_enc: sealed })
+    .insert({ ...tenantColumns(tenant), secret_enc: sealed })
     .onConflict('project_id')
     .ignore();
   return (await findSealedSecret(db, tenant))!;

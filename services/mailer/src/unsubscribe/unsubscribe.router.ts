@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import type { SecretBox } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { checkUnsubscribeToken, unsubscribe } from './unsubscribe.service';
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

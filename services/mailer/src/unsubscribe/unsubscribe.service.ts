@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { AppError, isUuid, type SecretBox } from '@platform/tenancy';
-import type { Tenant } from '../shared';
+import { AppError, isUuid } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
+import type { Tenant } from '@platform/tenancy';
 import { suppress } from '../suppressions/suppressions.service';
 import { findSealedSecret, insertSealedSecret } from './unsubscribe-secrets.repository';
 import { readUnsubscribeToken, signUnsubscribeToken, verifyUnsubscribeMac } from './unsubscribe-tokens';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ownerColumns, tenantTable } from '@platform/db';
-import type { Tenant } from '../shared';
+import { tenantColumns, tenantTable } from '@platform/db';
+import type { Tenant } from '@platform/tenancy';
 
 /**
  * What each provider's webhooks already carried: Mailgun tokens and SendGrid event ids, each
@@ -27,7 +27,7 @@ export async function recordReceipts(
   const rows: { receipt_id: string }[] = await tenantTable(db, tenant, TABLE)
     .insert(
       unique.map((id) => ({
-        ...ownerColumns(tenant),
+        ...tenantColumns(tenant),
         provider_id: providerId,
         receipt_id: id,
         expires_at: window.expiresAt,

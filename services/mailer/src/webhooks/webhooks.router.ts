@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import type { SecretBox } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import { receiveWebhook } from './webhooks.service';
 
 /** No keys: the vendor's signature, checked by the service, is the credential. */

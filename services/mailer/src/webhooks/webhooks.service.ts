@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { AppError, errors, type SecretBox } from '@platform/tenancy';
+import { AppError, errors } from '@platform/tenancy';
+import type { SecretBox } from '@platform/directory';
 import type { EmailStatus } from '../emails/emails.model';
 import { applyVendorStatus } from '../emails/logs.service';
 import type { ProviderConfig } from '../providers/providers.schemas';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerOf, tryTransactionLock } from '@platform/db';
+import { tenantOfRow, tryTransactionLock } from '@platform/db';
 import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
@@ -45,7 +45,7 @@ export async function announceExpiries(
     }
     const announced: { tenant: Tenant; changes: ChangeRow[] }[] = [];
     for (const expired of byProject.values()) {
-      const tenant = ownerOf(expired[0]);
+      const tenant = tenantOfRow(expired[0]);
       const changes: ChangeRow[] = [];
       await recordChanges(
         trx,

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { ownerKey } from '@platform/db';
+import { tenantKey } from '@platform/db';
 import type { Knex } from 'knex';
 import { envelopeOf, type EventBus } from '@platform/events';
 import { type Logger } from '@platform/http';
-import { AppError, type Tenant } from '@platform/tenancy';
+import { AppError, errors, type Tenant } from '@platform/tenancy';
 import type { LiveConfig } from '../config';
 import { currentSeq, listChanges, oldestSeq, type ChangeRow } from '../notifications/notifications.events';
 import { unreadCounts } from '../notifications/notifications.service';
@@ -93,7 +93,7 @@ export class LiveHub {
 
   /** Streams open on this process, of one project or of all (metrics, tests, benches). */
   openStreams(tenant?: Tenant): number {
-    if (tenant) return this.feeds.get(ownerKey(tenant))?.streams.size ?? 0;
+    if (tenant) return this.feeds.get(tenantKey(tenant))?.streams.size ?? 0;
     let size = 0;
     for (const feed of this.feeds.values()) size += feed.streams.size;
     return size;
@@ -110,7 +110,7 @@ export class LiveHub {
     if (feed.slots >= this.config.maxStreamsPerProject || userSlots >= this.config.maxStreamsPerUser) {
       this.forgetIfEmpty(feed);
       const scope = feed.slots >= this.config.maxStreamsPerProject ? 'this project' : 'this user';
-      throw new AppError('RATE_LIMITED', `Too many open streams for ${scope}`, { headers: { 'retry-after': '5' } });
+      throw errors.rateLimited(`Too many open streams for ${scope}`, 5);
     }
     feed.slots++;
     feed.userSlots.set(request.userId, userSlots + 1);
@@ -167,7 +167,7 @@ export class LiveHub {
   }
 
   private feedOf(tenant: Tenant): ProjectFeed {
-    const key = ownerKey(tenant);
+    const key = tenantKey(tenant);
     let feed = this.feeds.get(key);
     if (!feed) {
       feed = {
@@ -226,7 +226,7 @@ export class LiveHub {
   /** Forgets a project when nothing of it is left on this process. */
   private forgetIfEmpty(feed: ProjectFeed): void {
     if (feed.slots > 0 || feed.streams.size) return;
-    const key = ownerKey(feed.tenant);
+    const key = tenantKey(feed.tenant);
     if (this.feeds.get(key) === feed) this.feeds.delete(key);
   }
 
@@ -281,7 +281,7 @@ export class LiveHub {
    * announcement does not fill soon, or a signal without changes, makes it read the log.
    */
   private changed(tenant: Tenant, changes?: ChangeRow[]): void {
-    const feed = this.feeds.get(ownerKey(tenant));
+    const feed = this.feeds.get(tenantKey(tenant));
     if (!feed || feed.lastSeq < 0) return;
     if (!changes?.length) {
       void this.pump(feed);

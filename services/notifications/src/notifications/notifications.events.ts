@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerBindings, ownerColumns, tenantTable } from '@platform/db';
+import { tenantBindings, tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 
 /** What changed; `expired` is sent to clients as `deleted`. */
@@ -38,13 +38,13 @@ export async function recordChanges(
     `insert into notification_feeds as f (tenant_id, project_id, last_seq) values (:tenantId, :projectId, :n)
      on conflict (tenant_id, project_id) do update set last_seq = f.last_seq + :n
      returning last_seq`,
-    { ...ownerBindings(tenant), n: changes.length },
+    { ...tenantBindings(tenant), n: changes.length },
   );
   const last = Number(rows[0].last_seq);
   const seqOf = (i: number) => last - changes.length + 1 + i;
   await tenantTable(trx, tenant, 'notification_events').insert(
     changes.map((change, i) => ({
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       seq: seqOf(i),
       kind: change.kind,
       user_id: change.userId,
@@ -96,7 +96,7 @@ export async function listChanges(db: Knex, tenant: Tenant, filter: ChangeFilter
      where e.tenant_id = :tenantId and e.project_id = :projectId and e.seq > :after${upTo}${user}
      order by e.seq limit :limit`,
     {
-      ...ownerBindings(tenant),
+      ...tenantBindings(tenant),
       after: filter.after,
       limit: filter.limit,
       ...(filter.upTo === undefined ? {} : { upTo: filter.upTo }),

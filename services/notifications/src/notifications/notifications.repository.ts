@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ownerBindings, ownerColumns, tenantTable } from '@platform/db';
+import { tenantBindings, tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { NewNotification, NotificationFilter, NotificationType } from './notifications.model';
 
@@ -100,7 +100,7 @@ export function listQueries(db: Knex, tenant: Tenant, filter: NotificationFilter
   let sql = listSqlCache.get(shape);
   if (!sql) listSqlCache.set(shape, (sql = listSql(filter)));
   const bindings: Record<string, string | number> = {
-    ...ownerBindings(tenant),
+    ...tenantBindings(tenant),
     limit: filter.limit,
     offset: filter.offset,
     cut: filter.limit + filter.offset,
@@ -125,7 +125,7 @@ export async function listNotifications(
 export async function insertNotification(db: Knex, tenant: Tenant, input: NewNotification): Promise<NotificationRow> {
   const [row] = await tenantTable(db, tenant, NOTIFICATIONS)
     .insert({
-      ...ownerColumns(tenant),
+      ...tenantColumns(tenant),
       user_id: input.userId,
       title: input.title,
       message: input.message,
@@ -237,7 +237,7 @@ export async function unreadCounts(db: Knex, tenant: Tenant, users: string[]): P
      select u.user_id, coalesce(own.count, 0) + broadcasts.count - coalesce(receipts.count, 0) as count
        from unnest(:users::varchar[]) as u(user_id) cross join broadcasts
        left join own on own.user_id = u.user_id left join receipts on receipts.user_id = u.user_id`,
-    { ...ownerBindings(tenant), users },
+    { ...tenantBindings(tenant), users },
   );
   return new Map(rows.map((row) => [row.user_id, Number(row.count)]));
 }

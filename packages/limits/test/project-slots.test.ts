@@ -1,4 +1,4 @@
-import { ProjectSlots } from './project-slots';
+import { ProjectSlots } from '../src/project-slots';
 
 describe('ProjectSlots', () => {
   it('when one project holds its whole share, then it gets no more while another project still gets a slot', () => {

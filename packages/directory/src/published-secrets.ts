@@ -1,5 +1,4 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import type { PlatformConfig } from './config';
 
 /**
  * SHA-256 fingerprints of every key and password published in this repository (the sample
@@ -58,8 +57,19 @@ export function isPublishedSecret(value: string | Buffer, kind: 'password' | 'by
   return PUBLISHED.has(fingerprint(value));
 }
 
+/** The secrets of the platform configuration (`PlatformConfig` of @platform/runtime fits). */
+export interface SecretSettings {
+  databaseUrl?: string;
+  platformDatabaseUrl?: string;
+  amqpUrl?: string;
+  redisUrl?: string;
+  masterKey?: Buffer;
+  jwtPrivateKey?: string;
+  jwtPublicKey?: string;
+}
+
 /** The settings whose value is published in this repository (so known to anyone). */
-export function settingsWithPublishedSecrets(config: PlatformConfig): string[] {
+export function settingsWithPublishedSecrets(config: SecretSettings): string[] {
   const found: string[] = [];
   const urls = {
     DATABASE_URL: config.databaseUrl,

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assertProductionSecrets, ConfigError, isPublishedSecret, loadPlatformConfig } from '../src';
+import { isPublishedSecret } from '@platform/directory';
+import { assertProductionSecrets, ConfigError, loadPlatformConfig } from '../src/config';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 

@@ -1,10 +1,7 @@
 import Joi from 'joi';
-import { settingsWithPublishedSecrets } from './published-secrets';
-import type { KeyCheckLimits } from './key-directory';
-import { DEFAULT_REFUSAL_HOLD_LIMITS, type RefusalHoldLimits } from './held-refusals';
-
-/** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
-export type TrustProxy = false | number | string[];
+import { settingsWithPublishedSecrets } from '@platform/directory';
+import type { TrustProxy } from '@platform/http';
+import { DEFAULT_REFUSAL_HOLD_LIMITS, type KeyCheckLimits, type RefusalHoldLimits } from '@platform/tenancy';
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {

@@ -1,5 +1,5 @@
 /** Pieces every service's OpenAPI 3.1 document shares: the key headers, the bearer, the error envelope. */
-import { ERROR_STATUS } from './errors';
+import { ERROR_STATUS } from '@platform/tenancy';
 import { lintableOperation, lintablePathParameters, lintableSchema } from './openapi-schemas';
 import { defaultTag, documentTags, type OpenApiTag } from './openapi-tags';
 
