@@ -2,7 +2,7 @@
 #
 # One production image per service, from this one file:
 #
-#   docker build --build-arg SERVICE=auth -t platform/auth .            (auth billing cms llm mailer notifications)
+#   docker build --build-arg SERVICE=auth -t platform/auth .            (auth billing cms llm mailer notifications console)
 #   docker build --build-arg SERVICE=admin --target admin -t platform/admin .
 #
 # The image holds only that service: its bundle (our workspace packages compiled in by
@@ -45,9 +45,9 @@ ARG SERVICE
 COPY . .
 RUN set -eu; \
     case "${SERVICE:-}" in \
-      auth|billing|cms|llm|mailer|notifications) dir="services/${SERVICE}" ;; \
+      auth|billing|cms|llm|mailer|notifications|console) dir="services/${SERVICE}" ;; \
       admin) dir="packages/admin" ;; \
-      *) echo "build arg SERVICE must be one of auth billing cms llm mailer notifications admin (got '${SERVICE:-}')" >&2; exit 1 ;; \
+      *) echo "build arg SERVICE must be one of auth billing cms llm mailer notifications console admin (got '${SERVICE:-}')" >&2; exit 1 ;; \
     esac; \
     pnpm install --offline --frozen-lockfile --store-dir /pnpm/store; \
     pnpm --filter "@platform/${SERVICE}" run build; \
@@ -85,8 +85,9 @@ CMD ["migrate", "--json"]
 
 # ---- service (default target): one HTTP service ------------------------------------------
 FROM runtime AS service
-# the service listens on PORT, by default its own: auth 4001 ... notifications 4006
-EXPOSE 4001 4002 4003 4004 4005 4006
+# the service listens on PORT, by default its own: console 4000, auth 4001 ... notifications 4006
+# (the console's image also holds its built web pages in dist/web)
+EXPOSE 4000 4001 4002 4003 4004 4005 4006
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "/app/healthcheck.mjs"]
 STOPSIGNAL SIGTERM

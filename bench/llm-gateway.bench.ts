@@ -11,6 +11,8 @@
  * relaying the stream and nothing else: the floor of this design's stack.
  * 3. Budget and limit enforcement: saturated non-streaming throughput with limits on vs.
  *    LLM_GATEWAY_LIMITS=false (target: costs < 5%), judged on the service thread's CPU per request.
+ * 4. /v1/responses streaming (time to first byte added) and saturated /v1/embeddings, each beside a
+ *    bare proxy: bench/lib/llm-responses-rows.ts.
  * The stand-in runs in a child process, the clients in worker threads. GATEWAY_BENCH_SECONDS
  * shortens every phase (a smoke run); GATEWAY_BENCH_ROWS (`1`, `2,3`) runs only those rows.
  */
@@ -26,11 +28,12 @@ import { listenBareProxy } from './lib/bare-proxy';
 import { listenSdkRelay } from './lib/sdk-relay';
 import { listenService } from './lib/listen';
 import { alternate, threadCpuMs } from './lib/load';
+import { responsesAndEmbeddingsRows } from './lib/llm-responses-rows';
 
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
 const OPEN_STREAMS = 1_000;
 const TTFT_ROUNDS = 5;
-const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3').split(',').map((row) => row.trim()));
+const ROWS = new Set((process.env.GATEWAY_BENCH_ROWS ?? '1,2,3,4').split(',').map((row) => row.trim()));
 
 // Streams `data:` chunks: the first at once, then `tokens` more every `every` ms, then [DONE].
 const STAND_IN = `
@@ -322,6 +325,9 @@ export default async function gatewayBench(): Promise<string[]> {
         `      cost:       ${percent(cost)} more service-thread CPU a request (median of the rounds); throughput ${percent(1 - pairedRatio)} lower (median of the rounds), ${percent(1 - subject.requestsPerSecond / baseline.requestsPerSecond)} (best rounds)`,
       );
     }
+
+    // 4. /v1/responses streams and /v1/embeddings, with a stand-in and a service of their own.
+    if (ROWS.has('4')) lines.push(...(await responsesAndEmbeddingsRows(SECONDS)));
   } finally {
     await bareProxy.close();
     await sdkRelay.close();

@@ -52,8 +52,7 @@ function banner(project: CreatedProject, running: RunningService[]): string {
       .filter((s) => s.name !== 'console')
       .map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
     '',
-    `Console (control plane): ${url('console')}/v1   (docs: ${url('console')}/docs)`,
-    `MCP server (AI agents):  ${url('console')}/v1/mcp   (docs/mcp.md)`,
+    `Console: ${url('console')}   (control plane API: ${url('console')}/v1, docs: ${url('console')}/docs)`,
     '',
     'Demo project keys:',
     `  x-api-key:     ${project.apiKey}`,
@@ -81,8 +80,8 @@ async function main(): Promise<void> {
   // START_PORT_OFFSET shifts all six ports (e.g. to run a second copy beside the first).
   const offset = Number(process.env.START_PORT_OFFSET ?? 0);
   // The console signs its members in at the Authentication service started beside it, and its
-  // MCP endpoint calls each service (itself included) at the port it gets here.
-  for (const service of SERVICES)
+  // web pages reach the six services through it.
+  for (const service of SERVICES.filter((s) => s !== consoleService))
     process.env[`CONSOLE_${service.name.toUpperCase()}_URL`] ??= `http://127.0.0.1:${service.defaultPort + offset}/v1`;
   process.env.CONSOLE_URL ??= `http://localhost:${consoleService.defaultPort + offset}`;
   const running = await Promise.all(

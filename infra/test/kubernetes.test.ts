@@ -73,7 +73,7 @@ function overlayTests(): void {
       expect(deployments.map((d) => d.metadata.name).sort()).toEqual([...WORKLOADS, CONSOLE.name].sort());
     });
 
-    test('when the console is deployed, then on port 4000 with its own login, the signing key and a way to the services only', () => {
+    test('when the console is deployed, then on port 4000 with its own login, the signing key and a way to Authentication only', () => {
       const container = one<IDeployment>('Deployment', CONSOLE.name).spec!.template.spec!.containers[0];
       expect(container.ports?.find((p) => p.name === 'http')?.containerPort).toBe(CONSOLE.port);
       const refOf = (name: string) => container.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
@@ -90,25 +90,6 @@ function overlayTests(): void {
         to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'auth' } } }],
         ports: [{ port: 4001, protocol: 'TCP' }],
       });
-      // Its MCP server calls the other services' public APIs, which let the console in on their port.
-      const config = one<IConfigMap>('ConfigMap', 'console-config').data ?? {};
-      for (const [name, port] of [
-        ['billing', 4002],
-        ['cms', 4003],
-        ['llm', 4004],
-        ['mailer', 4005],
-        ['notifications', 4006],
-      ] as const) {
-        expect(config[`CONSOLE_${name.toUpperCase()}_URL`]).toBe(`http://${name}:${port}/v1`);
-        expect(policy.spec?.egress).toContainEqual({
-          to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': name } } }],
-          ports: [{ port, protocol: 'TCP' }],
-        });
-        expect(one<INetworkPolicy>('NetworkPolicy', name).spec?.ingress).toContainEqual({
-          from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'console' } } }],
-          ports: [{ port, protocol: 'TCP' }],
-        });
-      }
     });
 
     describe.each(WORKLOADS)('Deployment %s', (name) => {
@@ -356,17 +337,17 @@ function overlayTests(): void {
         (name) => {
           const [policy] = selecting({ 'app.kubernetes.io/name': name });
           const [rule, ...others] = policy.spec?.ingress ?? [];
-          // Each service is also reached by the console: its members sign in at Authentication, and
-          // its MCP server calls every service's public API with its callers' credentials.
+          // The six services are also reached by the console: its members sign in at Authentication
+          // and its web pages pass their calls through to every service.
           expect(others).toEqual(
-            name === 'llm-worker'
-              ? []
-              : [
+            name in SERVICES
+              ? [
                   {
                     from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': CONSOLE.name } } }],
                     ports: [{ port: SERVICES[name as keyof typeof SERVICES], protocol: 'TCP' }],
                   },
-                ],
+                ]
+              : [],
           );
           const namespaces = (rule.from ?? []).map(
             (peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'],

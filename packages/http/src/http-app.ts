@@ -50,6 +50,8 @@ export interface HttpAppOptions {
   refusalHolds?: RefusalHoldLimits;
   /** Performance tricks to switch off (benchmarks only); all are on by default. */
   tricks?: PerformanceTricks;
+  /** Pages served beside the API (the console's web app), matched after the API, docs and probes. */
+  site?: Router;
 }
 
 const accessLog =
@@ -105,6 +107,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       .json({ status: ready ? 'ok' : state.draining ? 'draining' : 'unavailable', ...state });
   });
   app.get('/metrics', metrics.handler);
+  if (options.site) app.use(options.site);
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds), options.errorShapes));
   return app;

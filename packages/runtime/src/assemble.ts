@@ -17,7 +17,7 @@ export interface AssembledService<Shared = unknown> {
 /** The HTTP app of a built service: the shared stack around its routes and document. */
 export function httpAppOf(
   deps: ServiceDeps,
-  parts: Pick<ServiceParts, 'routes' | 'openapi' | 'metrics' | 'errorShapes'>,
+  parts: Pick<ServiceParts, 'routes' | 'openapi' | 'metrics' | 'errorShapes' | 'site'>,
 ): Express {
   return createHttpApp({
     service: deps.service,
@@ -31,6 +31,7 @@ export function httpAppOf(
     beforeBody: [refuseFloodingAddresses(deps.directory, { accessTokenKey: deps.jwt.publicKey })],
     errorShapes: parts.errorShapes,
     refusalHolds: deps.config.refusalHolds,
+    site: parts.site,
   });
 }
 

@@ -50,6 +50,8 @@ export interface ServiceParts<Shared = unknown> {
   routes: Router;
   /** The service's OpenAPI document, served at /v1/openapi.json. */
   openapi: object;
+  /** Pages served beside the API (the console's web app and its same-origin pass-through). */
+  site?: Router;
   /** The service's own metrics, served on /metrics beside the HTTP ones. */
   metrics?: HttpAppOptions['metrics'];
   /** Paths whose errors take another shape than the common envelope (wherever raised, before the route too). */

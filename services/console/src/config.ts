@@ -7,8 +7,6 @@ export interface ConsoleConfig {
   signup: 'open' | 'invite';
   /** The Authentication service's base URL, `/v1` included (the console signs its members in there). */
   authUrl: string;
-  /** Where the MCP server reaches the services' public APIs (`/v1` included), the console's own too. */
-  serviceUrls: Record<'auth' | 'billing' | 'cms' | 'llm' | 'mailer' | 'notifications' | 'console', string>;
   /** Where the web console is served: invitation links point at `<consoleUrl>/accept-invitation?token=`. */
   consoleUrl: string;
   invitationTtlMs: number;
@@ -19,36 +17,37 @@ export interface ConsoleConfig {
   /** Requests per address and minute on sign-in-adjacent endpoints, and invitations per member and hour. */
   signInLimitPerMinute: number;
   invitationLimitPerHour: number;
+  /** Base URLs (`/v1` included) of the services the web console passes its calls through to. */
+  serviceUrls: Record<PassThroughService, string>;
+  /** The console's own API (`/v1` included), where its MCP server asks for member tokens and calls the console's tools. */
+  selfUrl: string;
+  /** Where the built web console is read from (the image ships it); unset, it is built from source on start. */
+  webDir?: string;
+  /** Outside production the console shows the e-mails the Mailer kept in its outbox (the dev inbox). */
+  devInbox: boolean;
 }
 
-/** The MCP server's way to each service: `CONSOLE_<SERVICE>_URL`, by default the port `pnpm start` gives it. */
-const SERVICE_PORTS = {
+/** The six services, reachable through the web console's same-origin pass-through. */
+export const PASS_THROUGH_SERVICES = ['auth', 'billing', 'cms', 'llm', 'mailer', 'notifications'] as const;
+export type PassThroughService = (typeof PASS_THROUGH_SERVICES)[number];
+const DEFAULT_PORTS: Record<PassThroughService, number> = {
+  auth: 4001,
   billing: 4002,
   cms: 4003,
   llm: 4004,
   mailer: 4005,
   notifications: 4006,
-  console: 4000,
-} as const;
-const urlVariable = (service: string) => `CONSOLE_${service.toUpperCase()}_URL`;
-
-function serviceUrlVariables(): Record<string, Joi.StringSchema> {
-  return Object.fromEntries(
-    Object.entries(SERVICE_PORTS).map(([service, port]) => [
-      urlVariable(service),
-      Joi.string()
-        .uri({ scheme: ['http', 'https'] })
-        .default(`http://127.0.0.1:${port}/v1`),
-    ]),
-  );
-}
+};
+const serviceUrlVariable = (service: PassThroughService) => `CONSOLE_${service.toUpperCase()}_URL`;
 
 const envSchema = Joi.object({
   CONSOLE_SIGNUP: Joi.string().valid('open', 'invite').default('open'),
+  CONSOLE_CONSOLE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:4000/v1'),
   CONSOLE_AUTH_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://127.0.0.1:4001/v1'),
-  ...serviceUrlVariables(),
   CONSOLE_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://localhost:4000'),
@@ -61,6 +60,16 @@ const envSchema = Joi.object({
   CONSOLE_AUDIT_PRUNE_INTERVAL_MS: Joi.number().integer().min(1_000).default(3_600_000),
   CONSOLE_SIGNIN_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(20),
   CONSOLE_INVITATION_LIMIT_PER_HOUR: Joi.number().integer().min(1).default(50),
+  CONSOLE_WEB_DIR: Joi.string(),
+  NODE_ENV: Joi.string().default('development'),
+  ...Object.fromEntries(
+    PASS_THROUGH_SERVICES.filter((service) => service !== 'auth').map((service) => [
+      serviceUrlVariable(service),
+      Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .default(`http://127.0.0.1:${DEFAULT_PORTS[service]}/v1`),
+    ]),
+  ),
 }).unknown(true);
 
 export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
@@ -69,12 +78,6 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
   return {
     signup: value.CONSOLE_SIGNUP,
     authUrl: value.CONSOLE_AUTH_URL.replace(/\/+$/, ''),
-    serviceUrls: {
-      auth: value.CONSOLE_AUTH_URL.replace(/\/+$/, ''),
-      ...(Object.fromEntries(
-        Object.keys(SERVICE_PORTS).map((service) => [service, value[urlVariable(service)].replace(/\/+$/, '')]),
-      ) as Record<keyof typeof SERVICE_PORTS, string>),
-    },
     consoleUrl: value.CONSOLE_URL.replace(/\/+$/, ''),
     invitationTtlMs: Math.round(value.CONSOLE_INVITATION_TTL_HOURS * 3_600_000),
     memberTokenTtlSeconds: value.CONSOLE_MEMBER_TOKEN_TTL_SECONDS,
@@ -82,5 +85,14 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     auditPruneIntervalMs: value.CONSOLE_AUDIT_PRUNE_INTERVAL_MS,
     signInLimitPerMinute: value.CONSOLE_SIGNIN_LIMIT_PER_MINUTE,
     invitationLimitPerHour: value.CONSOLE_INVITATION_LIMIT_PER_HOUR,
+    serviceUrls: Object.fromEntries(
+      PASS_THROUGH_SERVICES.map((service) => [
+        service,
+        (service === 'auth' ? value.CONSOLE_AUTH_URL : value[serviceUrlVariable(service)]).replace(/\/+$/, ''),
+      ]),
+    ) as Record<PassThroughService, string>,
+    selfUrl: value.CONSOLE_CONSOLE_URL.replace(/\/+$/, ''),
+    webDir: value.CONSOLE_WEB_DIR,
+    devInbox: value.NODE_ENV !== 'production',
   };
 }

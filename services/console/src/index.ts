@@ -8,6 +8,9 @@ import { loadConsoleConfig, type ConsoleConfig } from './config';
 import { subscribeErasureConfirmations } from './erasure/erasure.consumer';
 import { openapi } from './openapi';
 import { createRoutes } from './routes';
+import { orgAccess, requireMember } from './access/access.middleware';
+import { createSite } from './site/site.router';
+import { signingKey } from '@platform/tenancy';
 
 /** What the HTTP side and the jobs share, built once in `build`. */
 export interface ConsoleShared {
@@ -19,10 +22,34 @@ export interface ConsoleShared {
 export function buildConsole(deps: ServiceDeps): ServiceParts<ConsoleShared> {
   const config = loadConsoleConfig(deps.env);
   const reserved = new ReservedProject(deps.db, deps.platformDb, deps.secrets);
+  const routes = createRoutes(deps, config, reserved);
+  const site = createSite({
+    config,
+    logger: deps.logger,
+    accounts: { db: deps.db, platformDb: deps.platformDb, reserved, config },
+    memberTokens: {
+      db: deps.db,
+      platformDb: deps.platformDb,
+      signingKey: deps.jwt.privateKey ? signingKey(deps.jwt.privateKey) : undefined,
+      ttlSeconds: config.memberTokenTtlSeconds,
+    },
+    api: routes,
+    member: requireMember(deps.jwt.publicKey, reserved),
+    org: (permission) => orgAccess(deps.db, permission) as never,
+  });
   return {
-    routes: createRoutes(deps, config, reserved),
+    routes,
+    site: site.router,
     openapi,
     jobs: [
+      {
+        // Builds the web pages at start when they are missing or older than their source.
+        name: 'web-pages',
+        start: async () => {
+          await site.warm();
+          return async () => undefined;
+        },
+      },
       {
         name: 'reserved-project',
         start: async () => {

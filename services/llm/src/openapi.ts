@@ -6,6 +6,7 @@ import {
   type ResponseDefinition,
   KEYS,
 } from '@platform/contract';
+import { Joi } from '@platform/tenancy';
 import {
   batchCancelledResponse,
   batchCreatedResponse,
@@ -17,7 +18,16 @@ import { batchIdSchema, listBatchesSchema, submitBatchSchema } from './batches/b
 import { completionResponse } from './completions/completions.responses';
 import { completionSchema } from './completions/completions.schemas';
 import { BATCH_MAX_REQUESTS_DEFAULT } from './config';
-import { chatCompletionResponse, modelListResponse, openAiErrorResponse } from './gateway/gateway.responses';
+import { embeddingsRequestSchema } from './embeddings/embeddings-request.schema';
+import { embeddingsResponse } from './embeddings/embeddings.responses';
+import {
+  chatCompletionResponse,
+  modelListResponse,
+  modelResponse,
+  openAiErrorResponse,
+} from './gateway/gateway.responses';
+import { responsesRequestSchema } from './responses/responses-request.schema';
+import { responseObjectResponse } from './responses/responses.responses';
 import { fallbacksSchema, limitsSchema } from './gateway/chat.schemas';
 import { chatRequestSchema } from './gateway/chat-request.schema';
 import { fallbacksResponse, limitsResponse } from './limits/limits.responses';
@@ -81,6 +91,47 @@ const gatewayOperations: OperationDefinition[] = [
   },
   {
     method: 'get',
+    path: '/models/{model}',
+    operationId: 'getModelsByModel',
+    summary: "OpenAI's model object for one model of the list; 404 model_not_found otherwise",
+    security: SINGLE_CREDENTIAL,
+    request: { params: Joi.object({ model: Joi.string().max(200).required() }) },
+    responses: { 200: json('The model', modelResponse), ...openAiErrors(401, 404, 429) },
+  },
+  {
+    method: 'post',
+    path: '/responses',
+    operationId: 'postResponses',
+    summary: "OpenAI's Responses API (text, function tools, text.format), whole or streamed",
+    description:
+      "Stateless: the gateway stores no response (store: false semantics). gpt-* models get the request itself from OpenAI's Responses API; claude-* models are translated to Anthropic's Messages API and back (instructions, input items, function tools and their outputs, tool_choice, max_output_tokens, temperature, top_p, text.format as response_format), and cannot continue a stored response (`previous_response_id`, `item_reference`: 400). With stream: true a text/event-stream of OpenAI's events (`event: <type>` and `data: {type, sequence_number, ...}`: response.created, response.in_progress, response.output_item.added, response.output_text.delta, response.function_call_arguments.delta, ... the done events, then response.completed with usage); a failure after the first event ends it with an `error` event. Retries, fallbacks (`fallbacks` or the project's), limits, usage logs and cost exactly as /chat/completions. An unknown model is 404 model_not_found.",
+    security: SINGLE_CREDENTIAL,
+    request: { jsonBody: { id: 'ResponsesRequest', schema: responsesRequestSchema } },
+    responses: {
+      200: {
+        ...json('The Response; with stream: true, its event stream', responseObjectResponse),
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+        headers: chatCompletion.headers,
+      },
+      ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502),
+    },
+  },
+  {
+    method: 'post',
+    path: '/embeddings',
+    operationId: 'postEmbeddings',
+    summary: "OpenAI's embeddings (float or base64), answered with the project's OpenAI credential",
+    description:
+      "Embedding models are OpenAI's (text-embedding-*); a claude model is 400 (Anthropic has no embeddings), another chat model 400, an unknown model 404 model_not_found. Retries, request `fallbacks` (embedding models), limits, usage logs and cost (input tokens) as /chat/completions.",
+    security: SINGLE_CREDENTIAL,
+    request: { jsonBody: { id: 'EmbeddingsRequest', schema: embeddingsRequestSchema } },
+    responses: {
+      200: { ...json('The embeddings', embeddingsResponse), headers: chatCompletion.headers },
+      ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502),
+    },
+  },
+  {
+    method: 'get',
     path: '/limits',
     operationId: 'getLimits',
     summary: "The project's budget and rate limits, and its spend this month",
@@ -93,7 +144,7 @@ const gatewayOperations: OperationDefinition[] = [
     path: '/limits',
     operationId: 'putLimits',
     summary:
-      "Set the project's budget and rate limits (enforced on /chat/completions, /completions and batch items, across replicas)",
+      "Set the project's budget and rate limits (enforced on /chat/completions, /responses, /embeddings, /completions and batch items, across replicas)",
     security: KEYS,
     request: { body: limitsSchema },
     responses: { 200: json('Limits', limitsResponse) },
@@ -255,14 +306,14 @@ const document = buildContractDocument({
   title: 'LLM service',
   description:
     "Text completions routed to OpenAI (llm_vendor_a) or Anthropic (llm_vendor_b) by model name with the project's own vendor keys, " +
-    'an OpenAI-compatible gateway (/chat/completions whole and streamed, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
+    'an OpenAI-compatible gateway (/chat/completions and /responses whole and streamed, /embeddings, /models; also with the single credential `Authorization: Bearer <public key>.<secret key>`; retries and fallbacks; cost by a price table; per-project budget and rate limits), ' +
     'asynchronous batch jobs with a signed completion webhook, vendor credential setup and test, usage logs and statistics. All paths start with /v1; every operation needs the four key headers (or, on the OpenAI-compatible routes, the single credential).',
   operations: [...gatewayOperations, ...operations],
   tags: [
     {
       name: 'completions',
       description: 'OpenAI-compatible chat and text completions, and the models they can use',
-      paths: ['/chat', '/completions', '/models'],
+      paths: ['/chat', '/completions', '/models', '/responses', '/embeddings'],
     },
     { name: 'batches', description: 'Batches of completions run in the background', paths: ['/batch'] },
     { name: 'limits', description: "The project's limits and provider fallbacks", paths: ['/limits', '/fallbacks'] },

@@ -53,6 +53,18 @@ describe("errors of the OpenAI-compatible routes raised before the route, in Ope
     expect(await res.json()).toMatchObject(openAiShaped('invalid_request_error'));
   });
 
+  it.each(['/v1/responses', '/v1/embeddings'])(
+    'when a body that is not JSON comes to %s, then the answer is 400 in OpenAI shape',
+    async (path) => {
+      const res = await raw(path, 'model=gpt-4o-mini&input=hi');
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject(openAiShaped('invalid_request_error'));
+      const truncated = await raw(path, '{"model":"gpt-4o-mi');
+      expect(truncated.status).toBe(400);
+      expect(await truncated.json()).toMatchObject(openAiShaped('invalid_request_error'));
+    },
+  );
+
   it('when the body is over the size limit, then the answer is 413 in OpenAI shape, through the SDK too', async () => {
     const big = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x'.repeat(70_000) }] });
     const res = await raw('/v1/chat/completions', big);
@@ -67,7 +79,7 @@ describe("errors of the OpenAI-compatible routes raised before the route, in Ope
   });
 
   it('when the route has no such method, then the 404 is in OpenAI shape', async () => {
-    const res = await fetch(`${server.url}/v1/models/unknown`, { headers: project.headers });
+    const res = await fetch(`${server.url}/v1/models/gpt-4o-mini/versions`, { headers: project.headers });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject(openAiShaped('not_found_error'));
   });

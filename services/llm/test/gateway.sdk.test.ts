@@ -133,11 +133,11 @@ describe('the gateway, as the OpenAI SDK sees it', () => {
 
   it('when the request is invalid, then the SDK raises BadRequestError with our code', async () => {
     const error = await sdkFor(server.url, project)
-      .chat.completions.create({ model: 'llama-3', messages: hello })
+      .chat.completions.create({ model: 'claude-haiku-4-5', messages: hello, n: 2 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('VALIDATION_ERROR');
-    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('n');
   });
 
   it('when the body breaks the request schema, then the SDK raises BadRequestError naming the field, and nothing reaches the vendor', async () => {

@@ -37,6 +37,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OpenAI's model object for one model of the list; 404 model_not_found otherwise */
+        get: operations["getModelsByModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI's Responses API (text, function tools, text.format), whole or streamed
+         * @description Stateless: the gateway stores no response (store: false semantics). gpt-* models get the request itself from OpenAI's Responses API; claude-* models are translated to Anthropic's Messages API and back (instructions, input items, function tools and their outputs, tool_choice, max_output_tokens, temperature, top_p, text.format as response_format), and cannot continue a stored response (`previous_response_id`, `item_reference`: 400). With stream: true a text/event-stream of OpenAI's events (`event: <type>` and `data: {type, sequence_number, ...}`: response.created, response.in_progress, response.output_item.added, response.output_text.delta, response.function_call_arguments.delta, ... the done events, then response.completed with usage); a failure after the first event ends it with an `error` event. Retries, fallbacks (`fallbacks` or the project's), limits, usage logs and cost exactly as /chat/completions. An unknown model is 404 model_not_found.
+         */
+        post: operations["postResponses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI's embeddings (float or base64), answered with the project's OpenAI credential
+         * @description Embedding models are OpenAI's (text-embedding-*); a claude model is 400 (Anthropic has no embeddings), another chat model 400, an unknown model 404 model_not_found. Retries, request `fallbacks` (embedding models), limits, usage logs and cost (input tokens) as /chat/completions.
+         */
+        post: operations["postEmbeddings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/limits": {
         parameters: {
             query?: never;
@@ -46,7 +103,7 @@ export interface paths {
         };
         /** The project's budget and rate limits, and its spend this month */
         get: operations["getLimits"];
-        /** Set the project's budget and rate limits (enforced on /chat/completions, /completions and batch items, across replicas) */
+        /** Set the project's budget and rate limits (enforced on /chat/completions, /responses, /embeddings, /completions and batch items, across replicas) */
         put: operations["putLimits"];
         post?: never;
         delete?: never;
@@ -328,6 +385,56 @@ export interface components {
                 /** @enum {string} */
                 owned_by: "openai" | "anthropic";
             }[];
+        };
+        Model: {
+            id: string;
+            /** @constant */
+            object: "model";
+            created: number;
+            /** @enum {string} */
+            owned_by: "openai" | "anthropic";
+        };
+        Response: {
+            id: string;
+            /** @constant */
+            object: "response";
+            created_at: number;
+            /** @description completed, incomplete or failed */
+            status: string;
+            model: string;
+            /** @description message and function_call items */
+            output: ({
+                type: string;
+                id?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            usage?: ({
+                input_tokens: number;
+                output_tokens: number;
+                total_tokens: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } & {
+            [key: string]: unknown;
+        };
+        Embeddings: {
+            /** @constant */
+            object: "list";
+            data: {
+                /** @constant */
+                object: "embedding";
+                index: number;
+                embedding: number[] | string;
+            }[];
+            model: string;
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        } & {
+            [key: string]: unknown;
         };
         Limits: {
             /** @description null: no budget */
@@ -741,6 +848,353 @@ export interface operations {
             };
             /** @description Rate limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getModelsByModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postResponses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | ({
+                        /** @enum {string} */
+                        type?: "message" | "function_call" | "function_call_output" | "reasoning" | "item_reference";
+                        /** @enum {string} */
+                        role?: "user" | "assistant" | "system" | "developer";
+                        content?: string | {
+                            /** @enum {string} */
+                            type: "input_text" | "output_text" | "input_image" | "input_file" | "refusal" | "text";
+                            text?: string;
+                        }[];
+                        call_id?: string;
+                        name?: string;
+                        arguments?: string;
+                        output?: string | unknown[];
+                        id?: string;
+                    } & (unknown & unknown & unknown & unknown))[];
+                    instructions?: string | null;
+                    tools?: {
+                        /**
+                         * @description function tools only
+                         * @constant
+                         */
+                        type: "function";
+                        name: string;
+                        description?: string | null;
+                        parameters?: Record<string, unknown> | null;
+                        strict?: boolean | null;
+                    }[];
+                    tool_choice?: ("none" | "auto" | "required") | {
+                        /** @constant */
+                        type: "function";
+                        name: string;
+                    };
+                    parallel_tool_calls?: boolean | null;
+                    text?: {
+                        format?: {
+                            /** @enum {string} */
+                            type: "text" | "json_object" | "json_schema";
+                            name?: string;
+                            description?: string;
+                            schema?: Record<string, unknown>;
+                            strict?: boolean | null;
+                        };
+                        /** @enum {string|null} */
+                        verbosity?: "low" | "medium" | "high" | null;
+                    };
+                    max_output_tokens?: number | null;
+                    temperature?: number | null;
+                    top_p?: number | null;
+                    stream?: boolean | null;
+                    store?: boolean | null;
+                    previous_response_id?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    reasoning?: Record<string, unknown> | null;
+                    include?: string[] | null;
+                    user?: string;
+                    /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
+                    fallbacks?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The Response; with stream: true, its event stream */
+            200: {
+                headers: {
+                    /** @description cost of the request in USD (all attempts), by the price table; absent for a model without a price. Streams send it as an HTTP trailer */
+                    "x-llm-cost-usd"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Response"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Server or vendor error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Vendor unreachable */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEmbeddings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    input: string | string[] | number[] | number[][];
+                    dimensions?: number;
+                    /** @enum {string} */
+                    encoding_format?: "float" | "base64";
+                    user?: string;
+                    /** @description extension: embedding models tried in turn when the model fails (429, 5xx, unreachable) after its retries */
+                    fallbacks?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The embeddings */
+            200: {
+                headers: {
+                    /** @description cost of the request in USD (all attempts), by the price table; absent for a model without a price. Streams send it as an HTTP trailer */
+                    "x-llm-cost-usd"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Embeddings"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Server or vendor error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiError"];
+                };
+            };
+            /** @description Vendor unreachable */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1893,6 +2347,51 @@ export const operations = {
   "getModels": {
     "method": "get",
     "path": "/models",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ],
+      [
+        "singleCredential"
+      ]
+    ]
+  },
+  "getModelsByModel": {
+    "method": "get",
+    "path": "/models/{model}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ],
+      [
+        "singleCredential"
+      ]
+    ]
+  },
+  "postResponses": {
+    "method": "post",
+    "path": "/responses",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ],
+      [
+        "singleCredential"
+      ]
+    ]
+  },
+  "postEmbeddings": {
+    "method": "post",
+    "path": "/embeddings",
     "security": [
       [
         "apiKey",

@@ -42,7 +42,7 @@ const mayUse: NonNullable<McpHandlerOptions['mayUse']> = (caller, tool) => {
  * call made to a service's public API with the caller's own credential and audited here.
  */
 export function mcpEndpoint(deps: McpDeps) {
-  const urls = deps.config.serviceUrls;
+  const urls = { ...deps.config.serviceUrls, console: deps.config.selfUrl };
   return mcpHandlers({
     directory: deps.directory,
     jwtPublicKey: deps.jwtPublicKey,

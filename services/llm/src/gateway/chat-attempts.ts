@@ -132,14 +132,14 @@ type RetrySettings = Pick<LlmConfig, 'gatewayRetries' | 'gatewayRetryBaseMs' | '
  * itself (a 400) ends it: another model would refuse it too. `call` must have produced its first
  * byte when it resolves, so nothing has reached the client while a retry is still possible.
  */
-export async function firstSuccess<T>(
+export async function firstSuccess<T, R extends { model: string } = ChatRequest>(
   gateway: { vendors: VendorAccess; settings: RetrySettings },
   tenant: Tenant,
   log: AttemptLog,
   models: string[],
-  request: ChatRequest,
+  request: R,
   signal: AbortSignal,
-  call: (client: VendorClient, request: ChatRequest) => Promise<T>,
+  call: (client: VendorClient, request: R) => Promise<T>,
 ): Promise<Attempted<T>> {
   const { gatewayRetries, gatewayRetryBaseMs, gatewayRetryMaxWaitMs } = gateway.settings;
   let lastFailure: VendorFailure | undefined;

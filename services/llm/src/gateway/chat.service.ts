@@ -1,6 +1,6 @@
 import { errors, type Tenant } from '@platform/tenancy';
 import type { ProjectSlots } from '@platform/limits';
-import { checkMessagesFor, routeModel } from '../completions/completions.service';
+import { checkMessagesFor } from '../completions/completions.service';
 import type { LlmConfig } from '../config';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
 import { settleTokens, type SpendLimits } from '../limits/spend';
@@ -10,6 +10,7 @@ import type { ChatCompletion, ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';
 import { AttemptLog, firstSuccess } from './chat-attempts';
 import type { ChatBody } from './chat-request.schema';
+import { routeGatewayModel } from './model-not-found';
 
 /** The gateway's settings: retries, fallbacks, streams. */
 export type GatewaySettings = Pick<
@@ -42,7 +43,7 @@ export interface AdmittedChat {
 
 /** Routes the model and each fallback once, checks what Anthropic's models need if any may answer; the model's vendor. */
 function checkModels(maxFallbacks: number, body: ChatBody): ProviderType {
-  const provider = routeModel(body.model);
+  const provider = routeGatewayModel(body.model);
   const fallbackProviders = checkFallbacks(maxFallbacks, body.fallbacks ?? []);
   if (provider === 'anthropic' || fallbackProviders.includes('anthropic')) {
     if ((body.n ?? 1) > 1) {
@@ -83,7 +84,7 @@ export async function admitChat(gateway: Gateway, tenant: Tenant, body: ChatBody
 }
 
 /** Turns the request's reservation into what it spent. */
-export function finish(limits: SpendLimits, tenant: Tenant, chat: AdmittedChat): void {
+export function finish(limits: SpendLimits, tenant: Tenant, chat: Pick<AdmittedChat, 'log' | 'reservedUsd'>): void {
   settleTokens(limits, tenant, chat.reservedUsd, { spentUsd: chat.log.spentUsd, tokens: chat.log.tokens });
 }
 

@@ -38,16 +38,17 @@ export const chatCompletionResponse = Joi.object<ChatCompletion>({
   .unknown()
   .id('ChatCompletion');
 
+const modelObject = Joi.object({
+  id: Joi.string().required(),
+  object: Joi.valid('model').required(),
+  created: Joi.number().integer().required(),
+  owned_by: Joi.string().valid('openai', 'anthropic').required(),
+});
+
+/** OpenAI's model object (GET /models/{model}). */
+export const modelResponse = modelObject.id('Model');
+
 export const modelListResponse = Joi.object<Awaited<ReturnType<typeof listModels>>>({
   object: Joi.valid('list').required(),
-  data: Joi.array()
-    .items(
-      Joi.object({
-        id: Joi.string().required(),
-        object: Joi.valid('model').required(),
-        created: Joi.number().integer().required(),
-        owned_by: Joi.string().valid('openai', 'anthropic').required(),
-      }),
-    )
-    .required(),
+  data: Joi.array().items(modelObject).required(),
 }).id('ModelList');

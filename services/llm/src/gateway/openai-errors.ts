@@ -1,4 +1,5 @@
 import type { AppError, ErrorShape } from '@platform/tenancy';
+import { ModelNotFoundError } from './model-not-found';
 
 const TYPES: Record<number, string> = {
   400: 'invalid_request_error',
@@ -24,7 +25,7 @@ export function openAiErrors(paths: string[]): ErrorShape {
       error: {
         message: error.message,
         type: TYPES[error.status] ?? 'api_error',
-        code: error.code,
+        code: error instanceof ModelNotFoundError ? 'model_not_found' : error.code,
         param: error.details?.[0]?.path ?? null,
         ...(error.details ? { details: error.details } : {}),
       },

@@ -42,6 +42,10 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = Object.freeze({
   o3: openai(2, 0.5, 8),
   'o3-mini': openai(1.1, 0.55, 4.4),
   'o4-mini': openai(1.1, 0.275, 4.4),
+  // Embedding models: input tokens only.
+  'text-embedding-3-small': openai(0.02, 0.02, 0),
+  'text-embedding-3-large': openai(0.13, 0.13, 0),
+  'text-embedding-ada-002': openai(0.1, 0.1, 0),
   'claude-opus-4-1': anthropic(15, 75),
   'claude-opus-4': anthropic(15, 75),
   'claude-sonnet-4-5': anthropic(3, 15),

@@ -1,5 +1,7 @@
 import OpenAI from 'openai';
 import { openAiChat, openAiChatStream } from './openai-chat';
+import { openAiEmbeddings } from './openai-embeddings';
+import { openAiResponse, openAiResponseStream } from './openai-responses';
 import { sdkOptions, usageOf } from './sdk-options';
 import type { CompletionInput, VendorClient, VendorCompletion, VendorCredentials, VendorOptions } from './vendor-types';
 
@@ -38,6 +40,10 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
     },
     chat: (request, signal) => openAiChat(client, request, signal),
     chatStream: (request, signal) => openAiChatStream(client, request, signal),
+    responses: (request, signal) => openAiResponse(client, request, signal),
+    responsesStream: (request, estimatedPrompt, signal) =>
+      openAiResponseStream(client, request, estimatedPrompt, signal),
+    embeddings: (request, signal) => openAiEmbeddings(client, request, signal),
     async check(): Promise<void> {
       await client.models.list();
     },

@@ -1,6 +1,7 @@
 import type { ProviderType } from './vendor-types';
 
-const OPENAI_PREFIXES = ['gpt-', 'o1', 'o3', 'o4', 'chatgpt-'];
+// text-embedding-*: OpenAI's embedding models (POST /v1/embeddings).
+const OPENAI_PREFIXES = ['gpt-', 'o1', 'o3', 'o4', 'chatgpt-', 'text-embedding-'];
 const ANTHROPIC_PREFIXES = ['claude-'];
 
 /** The vendor that serves a model, by its name (RESOLUTIONS 6); undefined for an unknown model. */

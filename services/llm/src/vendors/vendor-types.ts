@@ -1,4 +1,6 @@
 import type { ChatRequest, ChatResult, ChatStream } from './chat-types';
+import type { EmbeddingsRequest, EmbeddingsResult } from './openai-embeddings';
+import type { ResponsesRequest, ResponsesResult, ResponsesStream } from './openai-responses';
 
 /** The two vendors, by their canonical names (RESOLUTIONS: llm_vendor_a / llm_vendor_b are aliases). */
 export const PROVIDER_TYPES = ['openai', 'anthropic'] as const;
@@ -46,6 +48,12 @@ export interface VendorClient {
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
   /** The same as OpenAI chunks; resolves once the vendor has accepted the request. */
   chatStream(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
+  /** OpenAI's own Responses API (OpenAI only; other vendors answer it through `chat`, translated). */
+  responses?(request: ResponsesRequest, signal?: AbortSignal): Promise<ResponsesResult>;
+  /** The same streamed; `estimatedPrompt` counts the prompt until the vendor reports it. */
+  responsesStream?(request: ResponsesRequest, estimatedPrompt: number, signal?: AbortSignal): Promise<ResponsesStream>;
+  /** Embeddings (OpenAI only: Anthropic has none). */
+  embeddings?(request: EmbeddingsRequest, signal?: AbortSignal): Promise<EmbeddingsResult>;
   /** One cheap authenticated call; throws the vendor's error when the key is refused. */
   check(): Promise<void>;
   /** The key, kept only to scrub it out of any vendor message. */

@@ -33,6 +33,11 @@ export const coverage: CoverageOptions = {
       pattern: '^POST /chat/completions (400|403|404|500|502)$',
       reason: 'sent through the official OpenAI SDK over a socket: gateway.sdk and gateway.retries tests',
     },
+    {
+      pattern: '^POST /(responses|embeddings) (413|500|502)$',
+      reason:
+        'the shared body limit (gateway.error-shape) and vendor failures, through the same attempts as /chat/completions (gateway.retries, responses.gateway)',
+    },
   ],
 };
 

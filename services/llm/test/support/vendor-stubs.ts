@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson, startHttpStub, type HttpStub, type RecordedRequest } from '@platform/testkit';
+import { answerEmbeddings, answerResponses, type ResponsesRequestBody } from './openai-responses-stub';
 import { OPENAI_STREAM_USAGE, planFor, streamAnthropic, streamOpenAi } from './vendor-streams';
 
 /** Keys the stand-ins accept; anything else is refused the way each vendor refuses it. */
@@ -83,7 +84,8 @@ export interface OpenAiStub extends HttpStub, VendorControls {
 }
 
 /**
- * Speaks the OpenAI REST API: POST /v1/chat/completions, GET /v1/models, OpenAI error bodies.
+ * Speaks the OpenAI REST API: POST /v1/chat/completions, /v1/responses (whole and streamed) and
+ * /v1/embeddings, GET /v1/models, OpenAI error bodies.
  * The API may sit under a path prefix (`<url>/<prefix>/v1`), so that tests can tell callers apart.
  */
 export async function openAiStub(options: StubOptions = {}): Promise<OpenAiStub> {
@@ -123,6 +125,17 @@ export async function openAiStub(options: StubOptions = {}): Promise<OpenAiStub>
         load.inFlight--;
       }
       return;
+    }
+    if (req.method === 'POST' && (req.path.endsWith('/v1/responses') || req.path.endsWith('/v1/embeddings'))) {
+      const openAiError = (status: number) => ({
+        error: { message: `stand-in failure ${status}`, type: 'server_error', param: null, code: null },
+      });
+      if (answerFault(controls, res, openAiError)) return;
+      const body = req.body as ResponsesRequestBody;
+      if (req.path.endsWith('/v1/embeddings')) return answerEmbeddings(body as object, res);
+      await delayFor(body.model, options);
+      if (body.stream) watchAbandon(controls, res);
+      return answerResponses(body, res);
     }
     sendJson(res, 404, { error: { message: `Unknown path ${req.path}`, type: 'invalid_request_error' } });
   });

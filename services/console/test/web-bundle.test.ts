@@ -1,0 +1,30 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { buildWeb } from '../src/site/web-build';
+
+const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
+
+describe('the web console bundle', () => {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'console-web-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('loads under 250 KB of gzipped JavaScript first and each page on demand', async () => {
+    const built = await buildWeb(outDir);
+    const gzipped = (file: string) => gzipSync(readFileSync(path.join(outDir, file))).length;
+    const initialJs = built.initial.filter((file) => file.endsWith('.js'));
+    const initialBytes = initialJs.reduce((sum, file) => sum + gzipped(file), 0);
+    expect(initialBytes).toBeLessThan(INITIAL_JS_BUDGET_BYTES);
+
+    // The pages are separate chunks that the first load does not fetch.
+    const lazy = built.files.filter((file) => file.endsWith('.js') && !built.initial.includes(file));
+    expect(lazy.length).toBeGreaterThanOrEqual(5);
+    const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    expect(html).toContain(`src="/${built.entry}"`);
+    expect(built.entry).toMatch(/^assets\/main-/);
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/main-[^"]+\.css"/);
+    // No inline script: the page's Content-Security-Policy allows only the console's own files.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  }, 120_000);
+});

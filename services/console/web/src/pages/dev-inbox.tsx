@@ -1,0 +1,105 @@
+/** The dev inbox: the e-mails the platform kept in the Mailer's outbox because no provider is configured. */
+import type { mailer } from '@platform/client';
+import { useQuery } from '@tanstack/preact-query';
+import { useState } from 'preact/hooks';
+import { CallFailed, consoleServer } from '../api';
+import { messageOf, Notice, when } from '../ui';
+
+type LogPage = mailer.operations['getLogs']['responses'][200]['content']['application/json'];
+type Email = LogPage['logs'][number];
+const PAGE = 20;
+
+/** Console addresses for the account links an e-mail carries (whatever host its template names). */
+function consoleLinks(email: Email): { label: string; href: string }[] {
+  const links: { label: string; href: string }[] = [];
+  for (const match of (email.text ?? email.html ?? '').matchAll(/https?:\/\/[^\s"'<>]+/g)) {
+    const url = new URL(match[0].replace(/&amp;/g, '&'));
+    const token = url.searchParams.get('token');
+    if (!token) continue;
+    for (const page of ['verify-email', 'reset-password', 'accept-invitation'])
+      if (url.pathname.endsWith(page))
+        links.push({ label: `Open ${page.replace('-', ' ')}`, href: `/${page}?token=${encodeURIComponent(token)}` });
+  }
+  return links;
+}
+
+export function DevInbox() {
+  const [offset, setOffset] = useState(0);
+  const [open, setOpen] = useState<string>();
+  const inbox = useQuery({
+    queryKey: ['dev-inbox', offset],
+    queryFn: async () => {
+      const response = await consoleServer(`/api/dev-inbox?limit=${PAGE}&offset=${offset}`);
+      if (!response.ok) throw new CallFailed(response.status);
+      return (await response.json()) as LogPage;
+    },
+    refetchInterval: 3000,
+  });
+  const selected = inbox.data?.logs.find((email) => email.id === open);
+  return (
+    <section>
+      <h1>Dev inbox</h1>
+      <p>
+        With no mail provider configured, the platform keeps the e-mails it would have sent (sign-up verification,
+        password reset, invitations). They are listed here on development machines only.
+      </p>
+      {inbox.error && <Notice kind="error">{messageOf(inbox.error)}</Notice>}
+      {inbox.data && inbox.data.logs.length === 0 && <p>No e-mail yet.</p>}
+      {inbox.data && inbox.data.logs.length > 0 && (
+        <table>
+          <caption class="visually-hidden">E-mails, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">To</th>
+              <th scope="col">Subject</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {inbox.data.logs.map((email) => (
+              <tr key={email.id} aria-current={email.id === open ? 'true' : undefined}>
+                <td>{email.to}</td>
+                <td>
+                  <button type="button" class="link" onClick={() => setOpen(email.id)}>
+                    {email.subject}
+                  </button>
+                </td>
+                <td>{when(email.sentAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {inbox.data && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Newer
+          </button>
+          <button type="button" disabled={offset + PAGE >= inbox.data.total} onClick={() => setOffset(offset + PAGE)}>
+            Older
+          </button>
+        </nav>
+      )}
+      {selected && (
+        <article class="card" aria-label="Selected e-mail">
+          <h2>{selected.subject}</h2>
+          <p>
+            To {selected.to}, from {selected.from}, {when(selected.sentAt)}
+          </p>
+          <p class="actions">
+            {consoleLinks(selected).map((link) => (
+              <a key={link.href} class="button" href={link.href}>
+                {link.label}
+              </a>
+            ))}
+          </p>
+          {selected.html ? (
+            <iframe title="E-mail content" sandbox="" srcdoc={selected.html} class="email" />
+          ) : (
+            <pre>{selected.text}</pre>
+          )}
+        </article>
+      )}
+    </section>
+  );
+}

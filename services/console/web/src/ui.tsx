@@ -1,0 +1,113 @@
+/** Small accessible building blocks: labelled fields with their error beside them, busy buttons, dialogs. */
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { CallFailed } from './api';
+
+export function Field(
+  props: { label: string; error?: string; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>,
+) {
+  const id = useId();
+  const { label, error, hint, ...input } = props;
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function Select(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} value={props.value} onChange={(event) => props.onChange(event.currentTarget.value)}>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The words a person reads for a failed call. */
+export function messageOf(error: unknown): string {
+  if (error instanceof CallFailed) {
+    if (error.status === 429) return 'Too many attempts. Wait a minute and try again.';
+    if (error.status === 403) return `Not allowed: ${error.message}`;
+    return error.message;
+  }
+  return error instanceof Error ? `Something went wrong: ${error.message}` : 'Something went wrong.';
+}
+
+export function Notice(props: { kind: 'error' | 'success' | 'info'; children: ComponentChildren }) {
+  return (
+    <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </p>
+  );
+}
+
+export function Busy(
+  props: { busy: boolean; children: ComponentChildren } & JSX.ButtonHTMLAttributes<HTMLButtonElement>,
+) {
+  const { busy, children, ...button } = props;
+  return (
+    <button aria-busy={busy} disabled={busy || button.disabled} {...button}>
+      {busy ? 'Working…' : children}
+    </button>
+  );
+}
+
+/** A modal dialog (the native one: focus is trapped and Escape closes it). */
+export function Dialog(props: { title: string; open: boolean; onClose(): void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.open && props.children}
+    </dialog>
+  );
+}
+
+export function CopyButton(props: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(props.text).catch(() => undefined);
+        setCopied(true);
+      }}
+    >
+      {copied ? 'Copied' : props.label}
+    </button>
+  );
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
