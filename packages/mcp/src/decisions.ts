@@ -127,6 +127,9 @@ export const DECISIONS: Record<string, Record<string, Decision>> = {
   llm: {
     postChatCompletions: leftOut('spends the LLM budget and may stream; the agent has a model of its own'),
     getModels: 'expose',
+    getModelsByModel: 'expose',
+    postResponses: leftOut('spends the LLM budget and may stream; the agent has a model of its own'),
+    postEmbeddings: leftOut('spends the LLM budget; the agent has a model of its own'),
     getLimits: 'expose',
     putLimits: 'expose',
     getFallbacks: 'expose',
