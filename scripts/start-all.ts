@@ -15,6 +15,7 @@ import {
   loadPlatformConfig,
 } from '@platform/runtime';
 import { createLogger } from '@platform/http';
+import { startTelemetry, stopTelemetry } from '@platform/telemetry';
 import { authService } from '@platform/auth';
 import { billingService } from '@platform/billing';
 import { cmsService } from '@platform/cms';
@@ -73,6 +74,8 @@ function banner(project: CreatedProject, running: RunningService[]): string {
 }
 
 async function main(): Promise<void> {
+  // One process: its spans share the service name `platform`; each request span says which service answered.
+  startTelemetry({ service: 'platform' });
   const started = Date.now();
   const config = loadPlatformConfig();
   const logger = createLogger('platform', config.logLevel);
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
   onShutdownSignal(logger, async () => {
     await Promise.all(running.map((service) => service.stop()));
     await infra.close();
+    await stopTelemetry();
   });
 }
 

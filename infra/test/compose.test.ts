@@ -87,6 +87,12 @@ const KNOWN_SETTINGS = new Set([
   'KEY_CACHE_TTL_MS',
   'LLM_ROLE',
   'APP_URL',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_PROTOCOL',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_RESOURCE_ATTRIBUTES',
+  'OTEL_SDK_DISABLED',
 ]);
 
 /** The llm API hands batch items to the llm-worker service (LLM_ROLE), which it brings along. */

@@ -1,5 +1,7 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { tracingActive } from '@platform/telemetry';
+import { traceQueries } from './query-spans';
 
 // Postgres returns bigint (count) as text by default; counts here always fit a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -28,7 +30,7 @@ const detailOf = (message: unknown) => ({ detail: message instanceof Error ? mes
 
 export function createDb(options: DbOptions): Knex {
   const { logger } = options;
-  return knex({
+  const db = knex({
     client: 'pg',
     connection: { connectionString: options.url, application_name: options.applicationName },
     pool: { min: 0, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 },
@@ -43,6 +45,8 @@ export function createDb(options: DbOptions): Knex {
       },
     }),
   });
+  if (tracingActive()) traceQueries(db, databaseNameOf(options.url));
+  return db;
 }
 
 /** The same server, another database: postgres://h/a -> postgres://h/b. */
@@ -92,5 +96,13 @@ export async function isDatabaseUp(db: Knex): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+function databaseNameOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname.slice(1) || undefined;
+  } catch {
+    return undefined;
   }
 }

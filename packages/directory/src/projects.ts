@@ -113,6 +113,12 @@ const SETTING_CHECKS: Record<string, (value: unknown) => boolean> = {
   allowedOrigins: (v) => Array.isArray(v) && v.every((o) => typeof o === 'string' && isWebOrigin(o)),
   searchLanguage: (v) => typeof v === 'string' && (SEARCH_LANGUAGES as readonly string[]).includes(v),
   requireMfa: (v) => typeof v === 'boolean',
+  /** LLM: put prompts and completions on the project's GenAI trace spans (off: never; docs/observability.md). */
+  traceLlmContent: (v) => typeof v === 'boolean',
+  allowedRedirectUrls: (v) =>
+    Array.isArray(v) && v.length <= 50 && v.every((u) => typeof u === 'string' && parseWebUrl(u) !== undefined),
+  anonymousSignIn: (v) => typeof v === 'boolean',
+  emailSignUp: (v) => typeof v === 'boolean',
 };
 
 /** The settings a project has; the command line and the console set them alike. */

@@ -3,6 +3,7 @@ import amqp, { type ChannelModel, type ConfirmChannel, type ConsumeMessage } fro
 import type { DependencyStatus, Logger } from '@platform/http';
 import { DEFAULT_MAX_ATTEMPTS, retryDelay, type EventBus, type Subscription } from './bus';
 import type { EventEnvelope } from './envelope';
+import { tracedSubscription } from './event-tracing';
 
 export const EXCHANGE = 'platform.events';
 const ATTEMPT_HEADER = 'x-attempt';
@@ -66,13 +67,21 @@ export class AmqpBus implements EventBus {
         this.exchange,
         event.type,
         Buffer.from(JSON.stringify(event)),
-        { persistent: true, messageId: event.id, contentType: 'application/json', type: event.type },
+        {
+          persistent: true,
+          messageId: event.id,
+          contentType: 'application/json',
+          type: event.type,
+          // traceparent/tracestate for tools that read them from the message (the body has them too).
+          ...(event.trace && { headers: { ...event.trace } }),
+        },
         (error) => (error ? reject(error) : resolve()),
       );
     });
   }
 
-  async subscribe(subscription: Subscription): Promise<void> {
+  async subscribe(untraced: Subscription): Promise<void> {
+    const subscription = tracedSubscription(untraced);
     this.subscriptions.push(subscription);
     if (this.connection) await this.consume(this.connection, subscription);
   }

@@ -6,6 +6,10 @@ export const AUTH_EVENTS = {
   userRegistered: 'auth.user.registered',
   verificationRequested: 'auth.verification.requested',
   passwordResetRequested: 'auth.password-reset.requested',
+  /** A sign-in link and six-digit code to send (`SignInEmailData`). */
+  signInRequested: 'auth.sign-in.requested',
+  /** A user is gone (deleted by the project, or an anonymous user pruned): every service erases their data. */
+  userDeleted: 'auth.user.deleted',
 } as const;
 
 /**
@@ -13,7 +17,10 @@ export const AUTH_EVENTS = {
  * such a row as soon as the broker has it instead of keeping it for the retention period.
  */
 export const SECRET_BEARING_EVENTS: ReadonlySet<string> = new Set([
-  ...Object.values(AUTH_EVENTS),
+  AUTH_EVENTS.userRegistered,
+  AUTH_EVENTS.verificationRequested,
+  AUTH_EVENTS.passwordResetRequested,
+  AUTH_EVENTS.signInRequested,
   'platform.invitation.created',
 ]);
 
@@ -29,6 +36,19 @@ export interface AuthEmailData {
   expiresAt: string;
   /** The user's locale (BCP 47), when known: the Mailer sends the template's variant for it. */
   locale?: string;
+}
+
+/** `auth.sign-in.requested`: the link signs in when opened, the code when typed (both single use). */
+export interface SignInEmailData extends Omit<AuthEmailData, 'userId'> {
+  /** Absent when the address has no account yet (signing in will create it). */
+  userId?: string;
+  code: string;
+}
+
+/** `auth.user.deleted`: `reason` is `deleted` (by the project) or `anonymous_pruned`. */
+export interface UserDeletedData {
+  userId: string;
+  reason: 'deleted' | 'anonymous_pruned';
 }
 
 /** `auth.user.registered`: `verification` is present when the project requires email verification. */

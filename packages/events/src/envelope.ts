@@ -1,3 +1,4 @@
+import { currentTraceCarrier, type TraceCarrier } from '@platform/telemetry';
 import { randomUUID } from 'node:crypto';
 
 /** What travels between services: a versioned JSON payload with its tenant, under a stable id. */
@@ -10,6 +11,8 @@ export interface EventEnvelope<T = unknown> {
   tenantId: string;
   projectId: string;
   data: T;
+  /** W3C trace context of the operation that wrote the event (only while tracing is on). */
+  trace?: TraceCarrier;
 }
 
 export interface NewEvent<T = unknown> {
@@ -20,8 +23,9 @@ export interface NewEvent<T = unknown> {
   data: T;
 }
 
+/** A new envelope; made during a trace (a signal published straight to the bus), it carries that trace's context. */
 export function envelopeOf<T>(event: NewEvent<T>): EventEnvelope<T> {
-  return {
+  const envelope: EventEnvelope<T> = {
     id: randomUUID(),
     type: event.type,
     version: event.version ?? 1,
@@ -30,6 +34,9 @@ export function envelopeOf<T>(event: NewEvent<T>): EventEnvelope<T> {
     projectId: event.projectId,
     data: event.data,
   };
+  const trace = currentTraceCarrier();
+  if (trace) envelope.trace = trace;
+  return envelope;
 }
 
 /** Topic matching as RabbitMQ does it: `*` is one word, `#` is zero or more. */

@@ -1,6 +1,7 @@
 import type { DependencyStatus, Logger } from '@platform/http';
 import { DEFAULT_MAX_ATTEMPTS, retryDelay, type EventBus, type Subscription } from './bus';
 import { topicMatches, type EventEnvelope } from './envelope';
+import { tracedSubscription } from './event-tracing';
 
 interface DeadLetter {
   queue: string;
@@ -33,7 +34,7 @@ export class InProcessBus implements EventBus {
   }
 
   async subscribe(subscription: Subscription): Promise<void> {
-    this.subscriptions.push(subscription);
+    this.subscriptions.push(tracedSubscription(subscription));
   }
 
   status(): DependencyStatus {

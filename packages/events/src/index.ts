@@ -28,6 +28,8 @@ export {
   SECRET_BEARING_EVENTS,
   type AuthEmailData,
   type UserRegisteredData,
+  type SignInEmailData,
+  type UserDeletedData,
   type VerificationRequestedData,
   type PasswordResetRequestedData,
 } from './contracts';

@@ -3,6 +3,7 @@ import type { Logger } from '@platform/http';
 import type { EventBus } from './bus';
 import { SECRET_BEARING_EVENTS } from './contracts';
 import type { EventEnvelope } from './envelope';
+import { publishTraced } from './event-tracing';
 
 export interface RelayOptions {
   pollIntervalMs?: number;
@@ -114,7 +115,7 @@ export class OutboxRelay {
       const purge: string[] = [];
       for (const row of rows) {
         try {
-          await this.bus.publish(row.envelope);
+          await publishTraced(row.envelope, () => this.bus.publish(row.envelope));
           (SECRET_BEARING_EVENTS.has(row.type) ? purge : sent).push(row.id);
         } catch (error) {
           const delayMs = Math.min(60_000, 500 * 2 ** row.attempts);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { traceOutboxWrite } from './event-tracing';
 import { envelopeOf, type EventEnvelope, type NewEvent } from './envelope';
 
 export interface WriteEventOptions {
@@ -16,6 +17,7 @@ export async function writeEvent<T>(
   options: WriteEventOptions = {},
 ): Promise<EventEnvelope<T>> {
   const envelope = envelopeOf(event);
+  traceOutboxWrite(envelope);
   await trx('outbox').insert({
     id: envelope.id,
     type: envelope.type,

@@ -7,6 +7,7 @@ import {
   type ErrorShape,
   type RefusalHoldLimits,
 } from '@platform/tenancy';
+import { tracingActive } from '@platform/telemetry';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -15,6 +16,7 @@ import { jsonBodyReader } from './body-readers';
 import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
+import { recordRequestErrors, tagServerSpans } from './server-span-tag';
 
 /** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
 export type TrustProxy = false | number | string[];
@@ -85,6 +87,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const tricks = options.tricks ?? ALL_TRICKS;
   readBodiesAfterCredentials(options.routes, jsonBodyReader(options.bodyLimit ?? '1mb', tricks.directJsonBodies));
   app.use(requestId(), metrics.middleware);
+  if (tracingActive()) app.use(tagServerSpans(options.service));
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
   app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
   for (const check of options.beforeBody ?? []) app.use(check);
@@ -109,6 +112,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.get('/metrics', metrics.handler);
   if (options.site) app.use(options.site);
   app.use(notFoundHandler);
+  if (tracingActive()) app.use(recordRequestErrors());
   app.use(errorHandler(options.logger, new HeldRefusals(options.refusalHolds), options.errorShapes));
   return app;
 }

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import winston from 'winston';
+import { logTraceFields } from '@platform/telemetry';
 
 export type Logger = winston.Logger;
 
@@ -50,6 +51,13 @@ const redactFormat = winston.format((info) => {
   return info;
 });
 
+/** `trace_id` and `span_id` on a line written during a traced operation (nothing when tracing is off). */
+const traceFormat = winston.format((info) => {
+  const ids = logTraceFields();
+  if (ids) Object.assign(info, ids);
+  return info;
+});
+
 /**
  * JSON lines on stdout (or `destination`: tests read what a service logs), one logger per
  * service; the level comes from LOG_LEVEL.
@@ -58,7 +66,7 @@ export function createLogger(service: string, level = 'info', destination?: Writ
   return winston.createLogger({
     level,
     defaultMeta: { service },
-    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
+    format: winston.format.combine(redactFormat(), traceFormat(), winston.format.timestamp(), winston.format.json()),
     transports: [
       destination
         ? new winston.transports.Stream({ stream: destination, silent: level === 'silent' })

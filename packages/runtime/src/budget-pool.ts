@@ -3,6 +3,14 @@ import { AppError, errors } from '@platform/tenancy';
 import { FixedWindowCounter } from '@platform/limits';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
 import { TimeShare } from './time-share';
+import { inSpan, inTrace } from '@platform/telemetry';
+
+/** How a budgeted request ended, for its span: over budget (time or memory), refused (429, 503) or failed. */
+function budgetOutcomeOf(error: unknown): string {
+  if (error instanceof OverBudgetError) return `over budget (${error.limit})`;
+  if (error instanceof AppError) return `refused (${error.code})`;
+  return 'failed';
+}
 
 /** Which budget a request went over: its time, or its thread's memory (resourceLimits). */
 export type BudgetLimit = 'time' | 'memory';
@@ -162,6 +170,24 @@ export class BudgetPool<Req, Res> {
 
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
   run(project: string, request: Req): Promise<Res> {
+    if (!inTrace()) return this.enqueue(project, request);
+    return inSpan(
+      this.options.name,
+      { attributes: { 'platform.project.id': project, 'platform.budget.ms': this.options.budgetMs } },
+      async (span) => {
+        try {
+          const result = await this.enqueue(project, request);
+          span.setAttribute('platform.budget.outcome', 'done');
+          return result;
+        } catch (error) {
+          span.setAttribute('platform.budget.outcome', budgetOutcomeOf(error));
+          throw error;
+        }
+      },
+    );
+  }
+
+  private enqueue(project: string, request: Req): Promise<Res> {
     if (this.closed) return Promise.reject(closedError());
     const refusal = this.refusalOf(project);
     if (refusal) return Promise.reject(refusal);

@@ -1,6 +1,7 @@
 import { createLogger } from '@platform/http';
 import { assertProductionSecrets, ConfigError, loadPlatformConfig } from './config';
 import { createDb, EmbeddedPostgresError } from '@platform/db';
+import { startTelemetry, stopTelemetry } from '@platform/telemetry';
 import { openInfrastructure } from './infrastructure';
 import type { ServiceDefinition } from './service-definition';
 import { onShutdownSignal } from './shutdown';
@@ -17,6 +18,8 @@ function fail(error: unknown): never {
 
 /** `main.ts` of every service: one service in its own process, as it is deployed. */
 export function runStandalone(definition: ServiceDefinition): void {
+  // Before the first connection is made, so the HTTP and fetch instrumentations see them all.
+  startTelemetry({ service: definition.name });
   (async () => {
     const config = loadPlatformConfig();
     assertProductionSecrets(config, { jwtPrivateKey: definition.name === 'auth' });
@@ -26,6 +29,7 @@ export function runStandalone(definition: ServiceDefinition): void {
     onShutdownSignal(logger, async () => {
       await running.stop();
       await infra.close();
+      await stopTelemetry();
     });
   })().catch(fail);
 }

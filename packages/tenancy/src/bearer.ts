@@ -20,6 +20,8 @@ export interface AccessTokenClaims {
    * good only for enrolling one, so every verifier refuses it unless the route says otherwise.
    */
   enrollmentOnly?: boolean;
+  /** A user who has not signed up yet (`is_anonymous`): no e-mail, no password, the same id once they do. */
+  isAnonymous?: boolean;
   /** When the token expires (epoch seconds); set by verification. */
   expiresAt?: number;
 }
@@ -35,6 +37,7 @@ interface RawClaims {
   sid?: string;
   aal?: string;
   scp?: string;
+  is_anonymous?: boolean;
   aud?: string | string[];
 }
 
@@ -77,6 +80,7 @@ export function verifyAccessToken(
       ...(claims.sid === undefined ? {} : { sessionId: claims.sid }),
       ...(claims.aal === undefined ? {} : { aal: claims.aal }),
       ...(enrollmentOnly ? { enrollmentOnly } : {}),
+      ...(claims.is_anonymous === undefined ? {} : { isAnonymous: claims.is_anonymous === true }),
       ...(claims.exp === undefined ? {} : { expiresAt: claims.exp }),
     };
   } catch {
@@ -138,6 +142,7 @@ export function signAccessToken(
       ...(claims.sessionId ? { sid: claims.sessionId } : {}),
       ...(claims.aal ? { aal: claims.aal } : {}),
       ...(claims.enrollmentOnly ? { scp: MFA_ENROLLMENT_SCOPE } : {}),
+      ...(claims.isAnonymous === undefined ? {} : { is_anonymous: claims.isAnonymous }),
     },
     privateKey,
     {

@@ -38,6 +38,12 @@ export interface ProjectSettings {
   searchLanguage?: (typeof SEARCH_LANGUAGES)[number];
   /** Authentication: users without a second factor get tokens good only for enrolling one. */
   requireMfa?: boolean;
+  /** Authentication: where a provider sign-in may send the browser back to (exact match). */
+  allowedRedirectUrls?: string[];
+  /** Authentication: POST /anonymous may create users who have not signed up. */
+  anonymousSignIn?: boolean;
+  /** Authentication: an e-mail sign-in code may create the account (true unless set to false). */
+  emailSignUp?: boolean;
   [key: string]: unknown;
 }
 

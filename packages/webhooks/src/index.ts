@@ -1,4 +1,4 @@
-export { assertTargetAllowed, WebhookRefusedError } from './ssrf-guard';
+export { assertTargetAllowed, guardedLookup, WebhookRefusedError } from './ssrf-guard';
 export { signWebhook, verifyWebhookSignature } from './webhook-signature';
 export { standardWebhookHeaders, standardWebhookKey, standardWebhookSecret } from './standard-webhooks';
 export { postWebhook, type PostWebhookOptions, type WebhookResponse } from './webhook-sender';

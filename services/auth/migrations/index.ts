@@ -8,6 +8,7 @@ import { createSecurityEvents } from './0006-security-events';
 import { createMfa } from './0007-mfa';
 import { addUserAdmin } from './0008-user-admin';
 import { createPasskeys } from './0009-passkeys';
+import { addSignInMethods } from './0010-sign-in-methods';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   createMfa,
   addUserAdmin,
   createPasskeys,
+  addSignInMethods,
 ];

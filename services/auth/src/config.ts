@@ -19,6 +19,21 @@ export interface AuthConfig {
   forgotPasswordMinMs: number;
   /** Days a security event stays in the audit trail before the prune job removes it. */
   eventRetentionDays: number;
+  /** Anonymous users who never signed up are deleted this long after they were created. */
+  anonymousMaxAgeMs: number;
+  anonymousPruneIntervalMs: number;
+  oidc: {
+    /** This service as browsers reach it: the providers send them back to `<publicUrl>/v1/callback`. */
+    publicUrl: string;
+    /** The whole of one call to an issuer (discovery, JWKS, token exchange), the answer included. */
+    timeoutMs: number;
+    /** Largest answer read from an issuer. */
+    maxResponseBytes: number;
+    /** Calls to issuers one project may have in flight in this process. */
+    slotsPerProject: number;
+    /** Hosts that may resolve to private addresses (tests and private deployments only). */
+    allowedHosts: string[];
+  };
   rateLimit: {
     windowMs: number;
     /** Requests per window from one client IP, per endpoint. */
@@ -36,6 +51,13 @@ interface AuthEnv {
   AUTH_RATE_LIMIT_PER_IP: number;
   AUTH_RATE_LIMIT_PER_EMAIL: number;
   AUTH_EVENT_RETENTION_DAYS: number;
+  AUTH_ANONYMOUS_MAX_AGE_DAYS: number;
+  AUTH_ANONYMOUS_PRUNE_INTERVAL_MS: number;
+  AUTH_PUBLIC_URL: string;
+  AUTH_OIDC_TIMEOUT_MS: number;
+  AUTH_OIDC_MAX_RESPONSE_BYTES: number;
+  AUTH_OIDC_SLOTS_PER_PROJECT: number;
+  AUTH_OIDC_ALLOWED_HOSTS: string;
 }
 
 const schema = Joi.object<AuthEnv>({
@@ -51,6 +73,15 @@ const schema = Joi.object<AuthEnv>({
   AUTH_RATE_LIMIT_PER_IP: Joi.number().integer().min(1).default(300),
   AUTH_RATE_LIMIT_PER_EMAIL: Joi.number().integer().min(1).default(10),
   AUTH_EVENT_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(90),
+  AUTH_ANONYMOUS_MAX_AGE_DAYS: Joi.number().min(0.0001).max(3650).default(30),
+  AUTH_ANONYMOUS_PRUNE_INTERVAL_MS: Joi.number().integer().min(1_000).default(3_600_000),
+  AUTH_PUBLIC_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://localhost:4001'),
+  AUTH_OIDC_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5_000),
+  AUTH_OIDC_MAX_RESPONSE_BYTES: Joi.number().integer().min(1_024).default(1_048_576),
+  AUTH_OIDC_SLOTS_PER_PROJECT: Joi.number().integer().min(1).default(8),
+  AUTH_OIDC_ALLOWED_HOSTS: Joi.string().allow('').default(''),
 }).unknown(true);
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
@@ -64,6 +95,17 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig
     appUrl: value.APP_URL.replace(/\/+$/, ''),
     forgotPasswordMinMs: value.AUTH_FORGOT_PASSWORD_MIN_MS,
     eventRetentionDays: value.AUTH_EVENT_RETENTION_DAYS,
+    anonymousMaxAgeMs: Math.round(value.AUTH_ANONYMOUS_MAX_AGE_DAYS * 24 * 3600_000),
+    anonymousPruneIntervalMs: value.AUTH_ANONYMOUS_PRUNE_INTERVAL_MS,
+    oidc: {
+      publicUrl: value.AUTH_PUBLIC_URL.replace(/\/+$/, ''),
+      timeoutMs: value.AUTH_OIDC_TIMEOUT_MS,
+      maxResponseBytes: value.AUTH_OIDC_MAX_RESPONSE_BYTES,
+      slotsPerProject: value.AUTH_OIDC_SLOTS_PER_PROJECT,
+      allowedHosts: value.AUTH_OIDC_ALLOWED_HOSTS.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    },
     rateLimit: {
       windowMs: value.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: value.AUTH_RATE_LIMIT_PER_IP,

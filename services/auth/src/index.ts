@@ -9,6 +9,7 @@ import { signingKey } from '@platform/tenancy';
 import { migrations } from '../migrations';
 import { loadAuthConfig, type AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { startAnonymousUserPrune } from './anonymous/anonymous.prune';
 import { startSecurityEventPrune } from './audit/audit.prune';
 import { jwksOf } from './jwks/jwks';
 import { startLoginFailurePrune } from './lockout/login-failures.prune';
@@ -16,6 +17,7 @@ import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
 import { PasswordHasher } from './passwords/password-hasher';
 import { createRoutes } from './routes';
+import { systemClock } from './shared/clock';
 
 export { loadAuthConfig, type AuthConfig } from './config';
 
@@ -35,6 +37,7 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
     passwords: new PasswordHasher(config.bcryptCost),
     signer: { signingKey: signingKey(privateKey), keyId: jwksOf(publicKey).keys[0].kid },
     appUrl: config.appUrl,
+    clock: { ...systemClock },
   };
   return {
     routes: createRoutes(deps, config, issuer),
@@ -45,6 +48,15 @@ export function buildAuth(deps: ServiceDeps): ServiceParts<AuthShared> {
       {
         name: 'security-events-prune',
         start: async () => startSecurityEventPrune(deps.db, deps.logger, config.eventRetentionDays),
+      },
+      {
+        name: 'anonymous-users-prune',
+        start: async () =>
+          startAnonymousUserPrune(deps.db, deps.relay, deps.logger, {
+            maxAgeMs: config.anonymousMaxAgeMs,
+            intervalMs: config.anonymousPruneIntervalMs,
+            batchSize: 500,
+          }),
       },
     ],
     shared: { config, issuer },

@@ -8,7 +8,10 @@ import {
   KEYS_AND_BEARER,
 } from '@platform/contract';
 import { Joi } from '@platform/tenancy';
+import { anonymousOperations } from './anonymous/anonymous.openapi';
 import { eventPageResponse } from './audit/audit.responses';
+import { oidcOperations } from './oidc/oidc.openapi';
+import { emailSignInOperations } from './email-sign-in/email-sign-in.openapi';
 import { eventsQuerySchema, userIdParams as eventUserParams } from './audit/audit.schemas';
 import { jwksResponse } from './jwks/jwks.responses';
 import {
@@ -54,7 +57,7 @@ const RATE_LIMITED =
 const OPTIONAL_KEYS =
   'Key headers are optional here; when sent, they must be valid and name the project the credential belongs to.';
 const TRAIL =
-  'sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.';
+  'sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.';
 /** `/me` takes the bearer alone, or with key headers of the same project. */
 const BEARER_OPTIONAL_KEYS = [...BEARER, ...KEYS_AND_BEARER];
 
@@ -538,6 +541,9 @@ const listed: OperationDefinition[] = [
     security: [],
     responses: { 200: json('JSON Web Key Set', jwksResponse) },
   },
+  ...anonymousOperations(RATE_LIMITED),
+  ...emailSignInOperations(RATE_LIMITED),
+  ...oidcOperations(RATE_LIMITED, BEARER_OPTIONAL_KEYS),
 ];
 
 /** Where a token issued under requireMfa (scp "mfa_enroll") is accepted; every other bearer route refuses it. */
@@ -590,12 +596,17 @@ export const openapi = withRetryAfter(
       {
         name: 'sessions',
         description: 'Login, token refresh and logout',
-        paths: ['/login', '/refresh-token', '/logout'],
+        paths: ['/login', '/refresh-token', '/logout', '/anonymous', '/otp', '/authorize', '/callback', '/token'],
       },
       {
         name: 'passkeys',
         description: 'WebAuthn passkeys: registration, sign-in and management',
         paths: ['/passkeys'],
+      },
+      {
+        name: 'providers',
+        description: 'OpenID Connect providers of the project',
+        paths: ['/oidc'],
       },
       { name: 'profile', description: "The signed-in user's own account", paths: ['/me'] },
       { name: 'users', description: "Lookups across the project's users", paths: ['/users'] },

@@ -4,6 +4,10 @@
  * stay small; security events without a user (a failed sign-in for an unknown e-mail) go by project.
  */
 export const ERASURE_TABLES = [
+  'authorization_codes',
+  'oidc_flows',
+  'user_identities',
+  'email_sign_ins',
   'refresh_tokens',
   'account_tokens',
   'login_failures',
@@ -15,4 +19,5 @@ export const ERASURE_TABLES = [
   'security_events',
   'sessions',
   'users',
+  'oidc_providers',
 ] as const;

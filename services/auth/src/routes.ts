@@ -2,11 +2,17 @@ import { Router } from 'express';
 import { boundedJsonBody } from '@platform/http';
 import type { ServiceDeps } from '@platform/runtime';
 import { projectKeys, requireBearer } from '@platform/tenancy';
+import { ProjectSlots } from '@platform/limits';
 import type { AuthConfig } from './config';
 import type { Issuer } from './issuer';
+import { anonymousHandlers } from './anonymous/anonymous.router';
 import { auditHandlers } from './audit/audit.router';
+import { emailSignInHandlers } from './email-sign-in/email-sign-in.router';
 import { jwksHandler } from './jwks/jwks.router';
 import { mfaHandlers } from './mfa/mfa.router';
+import { IssuerDirectory } from './oidc/issuer-metadata';
+import { oidcHandlers } from './oidc/oidc.router';
+import { providerHandlers } from './oidc/providers.router';
 import { ipAndEmailLimits, keysWhenSent } from './middleware';
 import { passkeyHandlers } from './passkeys/passkeys.router';
 import { passwordHandlers } from './passwords/passwords.router';
@@ -37,10 +43,41 @@ export function createRoutes(deps: ServiceDeps, config: AuthConfig, issuer: Issu
   const audit = auditHandlers(db);
   const mfa = mfaHandlers({ db, secrets: deps.secrets, issuer });
   const passkeys = passkeyHandlers({ db, issuer });
+  const anonymous = anonymousHandlers(db, relay, issuer);
+  const callbackUrl = `${config.oidc.publicUrl}/v1/callback`;
+  const { timeoutMs, maxResponseBytes, allowedHosts, slotsPerProject } = config.oidc;
+  const oidcContext = {
+    db,
+    secrets: deps.secrets,
+    issuer,
+    issuers: new IssuerDirectory({ timeoutMs, maxResponseBytes, allowedHosts }),
+    slots: new ProjectSlots({ perProject: slotsPerProject }),
+    callbackUrl,
+    secureCookie: callbackUrl.startsWith('https:'),
+  };
+  const oidc = oidcHandlers(oidcContext, deps.directory);
+  const providers = providerHandlers({ db, secrets: deps.secrets, callbackUrl });
+  const emailSignIn = emailSignInHandlers(db, relay, issuer, { minMs: config.forgotPasswordMinMs, logger });
 
   const router = Router();
   router.post('/register', keys, limits('register'), registration.register);
   router.post('/login', keys, limits('login'), sessions.login);
+  router.post('/anonymous', keys, limits('anonymous'), anonymous.signIn);
+  router.post('/me/convert', keys, bearer, anonymous.convert);
+  // A browser navigation: the public key comes in the query, the provider's callback with none.
+  router.get('/authorize', limits('authorize'), oidc.authorize);
+  router.get('/callback', oidc.callback);
+  router.post('/token', keys, limits('token'), oidc.token);
+  router.get('/me/identities', optionalKeys, bearer, oidc.identities);
+  router.post('/me/identities', keys, bearer, oidc.link);
+  router.delete('/me/identities/:id', optionalKeys, bearer, oidc.unlink);
+  router.post('/oidc/providers', keys, providers.create);
+  router.get('/oidc/providers', keys, providers.list);
+  router.get('/oidc/providers/:name', keys, providers.get);
+  router.patch('/oidc/providers/:name', keys, providers.update);
+  router.delete('/oidc/providers/:name', keys, providers.remove);
+  router.post('/otp', keys, limits('otp'), emailSignIn.request);
+  router.post('/otp/verify', keys, limits('otp-verify'), emailSignIn.verify);
   router.post('/refresh-token', keys, sessions.refresh);
   router.post('/logout', keys, sessions.logout);
   router.post('/forgot-password', keys, limits('forgot-password'), passwords.forgot);

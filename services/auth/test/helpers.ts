@@ -48,7 +48,8 @@ export const coverage: CoverageOptions = {
         "the shared per-project limit, not auth's own: packages/tenancy/test/project-in-flight.api.test.ts, e2e/robustness.test.ts",
     },
     {
-      pattern: '^POST /(mfa/verify|passkeys/authentication/(options|verify)) 429$',
+      pattern:
+        '^(POST /(mfa/verify|passkeys/authentication/(options|verify)|anonymous|otp/verify|token)|GET /authorize) 429$',
       reason: 'the same per-IP limit middleware as login: test/rate-limits.api.test.ts',
     },
   ],

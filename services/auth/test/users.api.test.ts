@@ -29,6 +29,7 @@ describe('GET /v1/me', () => {
         'email',
         'emailVerified',
         'id',
+        'isAnonymous',
         'lastLogin',
         'metadata',
         'phoneNumber',

@@ -208,3 +208,53 @@ describe('auth emails', () => {
     }
   });
 });
+
+describe('sign-in e-mails', () => {
+  it('when Authentication asks for a sign-in e-mail, then the built-in one carries the link and the code', async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
+    const before = ctx.sendgrid.requests.length;
+    await handle(
+      authEvent(project, AUTH_EVENTS.signInRequested, {
+        email: 'new@example.com',
+        link: 'https://app.example.com/sign-in?token=tok',
+        code: '042917',
+        expiresAt,
+      }),
+    );
+    expect(ctx.sendgrid.requests.length).toBe(before + 1);
+    const body = ctx.sendgrid.requests[before].body as { subject: string; content: { value: string }[] };
+    expect(body.subject).toBe('Your sign-in code: 042917');
+    const content = body.content.map((c) => c.value).join('\n');
+    expect(content).toContain('https://app.example.com/sign-in?token=tok');
+    expect(content).toContain('042917');
+    expect((await api.get('/v1/logs')).body.logs[0]).toMatchObject({ source: 'auth.sign-in', status: 'sent' });
+  });
+
+  it("when the project has an auth.sign-in template with a variant for the user's locale, then that variant is sent", async () => {
+    const { project, api } = await freshProject();
+    await api.post('/v1/providers', { body: { name: 'sg', type: 'sendgrid', config: { apiKey: 'SG.k' } } });
+    await api.post('/v1/templates', {
+      body: {
+        name: 'Sign-in',
+        templateKey: 'auth.sign-in',
+        subject: 'Code {{code}}',
+        html: '<p>{{code}} {{link}}</p>',
+        variants: { 'pt-BR': { subject: 'Código {{code}}', html: '<p>{{code}} {{link}}</p>' } },
+      },
+    });
+    const before = ctx.sendgrid.requests.length;
+    await handle(
+      authEvent(project, AUTH_EVENTS.signInRequested, {
+        userId: 'u1',
+        email: 'pt@example.com',
+        link: 'https://app.example.com/sign-in?token=t2',
+        code: '123456',
+        expiresAt,
+        locale: 'pt-BR',
+      }),
+    );
+    const body = ctx.sendgrid.requests[before].body as { subject: string };
+    expect(body.subject).toBe('Código 123456');
+  });
+});

@@ -4,6 +4,7 @@ import { loadNotificationsConfig, type NotificationsConfig } from './config';
 import { startExpirySweep } from './live/live.expiry';
 import { LiveHub } from './live/live.hub';
 import { startPurgeSchedule } from './notifications/notifications.purge';
+import { startUserErasure } from './notifications/user-erasure';
 import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
@@ -33,6 +34,7 @@ export function buildNotifications(deps: ServiceDeps): ServiceParts<Notification
       },
       { name: 'purge', start: async () => startPurgeSchedule(deps.db, deps.logger, config) },
       projectErasureJob(deps, 'notifications', ERASURE_TABLES),
+      { name: 'user-erasure', start: () => startUserErasure(deps) },
       {
         name: 'expiry',
         start: async () =>

@@ -318,7 +318,7 @@ export interface paths {
         };
         /**
          * The project's security audit trail (project keys)
-         * @description Security events of every user of the project, newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.
+         * @description Security events of every user of the project, newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user.
          */
         get: operations["getEvents"];
         put?: never;
@@ -338,7 +338,7 @@ export interface paths {
         };
         /**
          * One user's security audit trail (project keys)
-         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. An unknown user (or one of another project) is 404.
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. An unknown user (or one of another project) is 404.
          */
         get: operations["getUsersByUserIdEvents"];
         put?: never;
@@ -358,7 +358,7 @@ export interface paths {
         };
         /**
          * The signed-in user's own security history
-         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         * @description Newest first: sign_up, sign_in, sign_in_failed (data.reason: wrong_password, unknown_email, locked, ...; never the password), lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended (data.endedBy: user, project, logout, password_change, password_reset, reuse_detected), mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed; each with time, client address, user agent and session id. Filter by type (comma-separated) and time (from inclusive, to exclusive); page with limit (at most 100, default 50) and cursor (the nextCursor of the previous page). Kept AUTH_EVENT_RETENTION_DAYS (90 by default), and erased with the user. Key headers are optional here; when sent, they must be valid and name the project the credential belongs to. A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
          */
         get: operations["getMeEvents"];
         put?: never;
@@ -731,6 +731,236 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/anonymous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in without signing up
+         * @description When the project setting anonymousSignIn is true: creates a user with no e-mail and no password and a first session; the access token carries is_anonymous true. The user keeps their id when they later sign up (POST /me/convert, or a provider through GET /authorize). Anonymous users who never sign up are deleted after AUTH_ANONYMOUS_MAX_AGE_DAYS, with auth.user.deleted so that every service erases their data. 403 FORBIDDEN when the project does not enable it. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postAnonymous"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up the anonymous user with an e-mail and password
+         * @description The anonymous user of the token becomes a normal user with the same id and data. Writes auth.user.registered (with a verification link when the project requires verified e-mails). Answers with an access token for the same session without is_anonymous. 409 CONFLICT when the user has already signed up, 409 USER_ALREADY_EXISTS when the e-mail is another user's.
+         */
+        post: operations["postMeConvert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sign-in link and code by e-mail
+         * @description Writes auth.sign-in.requested: the Mailer sends the project's auth.sign-in template (locale variants as for verification e-mails) with a link (<appUrl>/sign-in?token=...) and a six-digit code. Either works once, for 10 minutes; a new request makes earlier ones stop working; only their hashes are stored. An address without an account gets one when it signs in, unless the project setting emailSignUp is false. The answer is the same, in about the same time, whether or not the address has an account. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/otp/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the e-mailed link or code
+         * @description Send {token} (from the link) or {email, code}. Signs in as POST /login does (same session, tokens and MFA challenge when the user has a second factor); the e-mail counts as verified. A wrong, used or expired link or code is 401 INVALID_CREDENTIALS; a wrong code counts toward the e-mail's lockout like a wrong password (423 ACCOUNT_LOCKED with Retry-After). A disabled user is 403. Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postOtpVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oidc/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's OpenID Connect providers */
+        get: operations["getOidcProviders"];
+        put?: never;
+        /**
+         * Add an OpenID Connect provider to the project
+         * @description Any standards-compliant issuer: its discovery document (<issuer>/.well-known/openid-configuration) is read at sign-in, through the outbound guard (no private addresses) and within AUTH_OIDC_TIMEOUT_MS. preset fills in the issuer of google, apple, gitlab, salesforce. The client secret is stored encrypted and never returned. Register the answer's redirectUri at the provider. 409 CONFLICT when the name is taken.
+         */
+        post: operations["postOidcProviders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oidc/providers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One provider */
+        get: operations["getOidcProvidersByName"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a provider
+         * @description Its users keep their accounts; the provider's identities stay until unlinked but cannot sign in.
+         */
+        delete: operations["deleteOidcProvidersByName"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a provider
+         * @description clientSecret null makes it a public client (PKCE only).
+         */
+        patch: operations["patchOidcProvidersByName"];
+        trace?: never;
+    };
+    "/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in with a provider (browser navigation)
+         * @description Open in the browser. The app makes a PKCE verifier of its own and sends its S256 challenge; we redirect to the provider with the authorization code flow, PKCE (S256), state and nonce, and set a cookie that binds the flow to this browser. The provider's callback (GET /callback) ends on redirect_to with ?code=<one-time code> (exchange it at POST /token with the verifier) or ?error=<code>: provider_not_found, temporarily_unavailable (the issuer could not be reached in time, or the project has AUTH_OIDC_SLOTS_PER_PROJECT calls to issuers in flight), invalid_state, expired, invalid_request, exchange_failed, invalid_id_token, email_not_verified, identity_already_linked, account_disabled, server_error, or the provider's own (access_denied, ...). redirect_to must be exactly one of the project setting allowedRedirectUrls (else 400, no redirect). A new user is created unless the provider's e-mail is that of an existing user: a verified one is linked to that user, an unverified one is refused (email_not_verified). Anonymous users keep their id when they link a provider (POST /me/identities).
+         */
+        get: operations["getAuthorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The providers' redirect URI
+         * @description Register <AUTH_PUBLIC_URL>/v1/callback at the provider. Validates the state against the flow of the browser's cookie (single use, 10 minutes), exchanges the code, verifies the ID token (signature by the issuer's JWKS, iss, aud, exp, nonce), then redirects to the app's redirect_to with ?code= or ?error=. 400 only when no flow of this service can be found to name the app's URL.
+         */
+        get: operations["getCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange the one-time code of a provider sign-in for a session
+         * @description The code of the redirect (single use, 5 minutes, only in the project that started the flow) with the app's PKCE verifier. Signs in as POST /login does: the same session, tokens (sid, aal, aud), MFA challenge when the user has a second factor, and trail. A used, expired or unknown code, or a wrong verifier, is 401 INVALID_CREDENTIALS (and uses the code up). Limited per client address and project, and per email and project (AUTH_RATE_LIMIT_PER_IP / AUTH_RATE_LIMIT_PER_EMAIL per AUTH_RATE_LIMIT_WINDOW_MS, by default 300 and 10 per 15 minutes, each endpoint counted apart): 429 RATE_LIMITED with Retry-After. One project's requests never use up another project's allowance. The client address is the one the trusted proxies (TRUST_PROXY) vouch for; an IPv4 client is its IPv4 address, an IPv6 client its /64.
+         */
+        post: operations["postToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's provider identities
+         * @description A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        get: operations["getMeIdentities"];
+        put?: never;
+        /**
+         * Link another provider to the signed-in user
+         * @description Answers with the provider's authorization URL for the browser; the callback links the provider account to this user (identity_already_linked when it is another user's) and ends on redirectTo with a one-time code, as GET /authorize does. 404 for an unknown provider, 503 when its issuer cannot be reached.
+         */
+        post: operations["postMeIdentities"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/identities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a provider identity
+         * @description 409 CONFLICT when it is the last way to sign in (no password, no other identity, no passkey). A token good only for MFA enrolment (requireMfa, no factor yet) is 403 FORBIDDEN.
+         */
+        delete: operations["deleteMeIdentitiesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -754,9 +984,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -829,9 +1061,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -893,7 +1127,7 @@ export interface components {
             /** @description Readable label from the User-Agent, e.g. "Chrome on macOS" */
             deviceLabel: string;
             /** @enum {string} */
-            method: "password" | "registration" | "mfa" | "passkey";
+            method: "password" | "registration" | "mfa" | "passkey" | "anonymous" | "email_code" | "oidc";
             /**
              * @description Assurance level, also the aal claim
              * @enum {string}
@@ -920,7 +1154,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "sign_up" | "sign_in" | "sign_in_failed" | "lockout" | "refresh_token_reused" | "password_changed" | "password_reset" | "email_verified" | "session_ended" | "mfa_enrolled" | "mfa_removed" | "mfa_challenge_failed" | "recovery_code_used" | "passkey_added" | "passkey_removed";
+            type: "sign_up" | "sign_in" | "sign_in_failed" | "lockout" | "refresh_token_reused" | "password_changed" | "password_reset" | "email_verified" | "session_ended" | "mfa_enrolled" | "mfa_removed" | "mfa_challenge_failed" | "recovery_code_used" | "passkey_added" | "passkey_removed" | "anonymous_converted" | "sign_in_code_sent" | "identity_linked" | "identity_unlinked" | "oidc_provider_changed";
             /** @description null for a failed sign-in with an email of no account */
             userId: string | null;
             /** @description The session concerned (or the one that acted) */
@@ -1021,9 +1255,11 @@ export interface components {
             id: string;
             /**
              * Format: email
-             * @description Trimmed and lowercased; unique within the project
+             * @description Trimmed and lowercased; unique within the project. Null while the user is anonymous
              */
-            email: string;
+            email: string | null;
+            /** @description Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added */
+            isAnonymous: boolean;
             /** @description false after registration, true once a verification link was used */
             emailVerified: boolean;
             /** @description Set through PATCH /me */
@@ -1074,6 +1310,64 @@ export interface components {
                 /** @constant */
                 use: "sig";
             }[];
+        };
+        Converted: {
+            /** @constant */
+            success: true;
+            user: components["schemas"]["User"];
+            /** @description RS256 JWT for the same session (sid), is_anonymous false */
+            accessToken: string;
+        };
+        OtpSignInResult: components["schemas"]["Session"] | components["schemas"]["MfaChallenge"];
+        OidcProvider: {
+            id: string;
+            name: string;
+            issuer: string;
+            clientId: string;
+            /** @description The secret itself is never returned */
+            hasClientSecret: boolean;
+            scopes: string[];
+            acceptUnverifiedEmails: boolean;
+            /** @description Register this as the redirect URI at the provider */
+            redirectUri: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OidcProviderEnvelope: {
+            /** @constant */
+            success: true;
+            provider: components["schemas"]["OidcProvider"];
+        };
+        OidcProviderList: {
+            /** @constant */
+            success: true;
+            providers: components["schemas"]["OidcProvider"][];
+        };
+        TokenGrantResult: components["schemas"]["Session"] | components["schemas"]["MfaChallenge"];
+        Identity: {
+            id: string;
+            provider: string;
+            /** @description The e-mail the provider gave, as of the last sign-in */
+            email: string | null;
+            emailVerified: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastSignInAt: string | null;
+        };
+        IdentityList: {
+            /** @constant */
+            success: true;
+            identities: components["schemas"]["Identity"][];
+            hasPassword: boolean;
+        };
+        LinkStarted: {
+            /** @constant */
+            success: true;
+            /** @description Send the browser here: the provider's sign-in page */
+            authorizeUrl: string;
         };
     };
     responses: never;
@@ -2525,7 +2819,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -2592,7 +2886,7 @@ export interface operations {
     getUsersByUserIdEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -2671,7 +2965,7 @@ export interface operations {
     getMeEvents: {
         parameters: {
             query?: {
-                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed */
+                /** @description Only these types, comma-separated: sign_up, sign_in, sign_in_failed, lockout, refresh_token_reused, password_changed, password_reset, email_verified, session_ended, mfa_enrolled, mfa_removed, mfa_challenge_failed, recovery_code_used, passkey_added, passkey_removed, anonymous_converted, sign_in_code_sent, identity_linked, identity_unlinked, oidc_provider_changed */
                 type?: string;
                 /** @description Events at or after this time */
                 from?: string;
@@ -4118,6 +4412,1085 @@ export interface operations {
             };
         };
     };
+    postAnonymous: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Free-form key/value object */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in anonymously */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeConvert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description 8 to 72 bytes in UTF-8 (bcrypt reads 72 bytes; longer is refused, never truncated); no NUL characters */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Converted"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOtp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent when the address can sign in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOtpVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the e-mailed link */
+                    token?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description The six digits of the e-mail, with the e-mail */
+                    code?: string;
+                } & (unknown & (unknown | (unknown & unknown)));
+            };
+        };
+        responses: {
+            /** @description Signed in, or an MFA challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpSignInResult"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Locked */
+            423: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOidcProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcProviderList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOidcProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How the app names the provider in GET /authorize?provider=... (lowercase letters, digits, - and _) */
+                    name: string;
+                    /**
+                     * @description Fills in the issuer of a well-known provider
+                     * @enum {string}
+                     */
+                    preset?: "google" | "apple" | "gitlab" | "salesforce";
+                    /**
+                     * Format: uri
+                     * @description The issuer identifier: its /.well-known/openid-configuration is read, and must name this very issuer
+                     */
+                    issuer?: string;
+                    clientId: string;
+                    /** @description Stored encrypted and never returned; null for a public client */
+                    clientSecret?: string | null;
+                    /** @description Requested scopes; openid is always added (default: openid email profile) */
+                    scopes?: string[];
+                    /** @description Create accounts for e-mails the provider does not say are verified (default false). Such an e-mail is never linked to an existing account */
+                    acceptUnverifiedEmails?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcProviderEnvelope"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOidcProvidersByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description How the app names the provider in GET /authorize?provider=... (lowercase letters, digits, - and _) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcProviderEnvelope"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOidcProvidersByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description How the app names the provider in GET /authorize?provider=... (lowercase letters, digits, - and _) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchOidcProvidersByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description How the app names the provider in GET /authorize?provider=... (lowercase letters, digits, - and _) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description The issuer identifier: its /.well-known/openid-configuration is read, and must name this very issuer
+                     */
+                    issuer?: string;
+                    clientId?: string;
+                    /** @description Stored encrypted and never returned; null for a public client */
+                    clientSecret?: string | null;
+                    /** @description Requested scopes; openid is always added (default: openid email profile) */
+                    scopes?: string[];
+                    /** @description Create accounts for e-mails the provider does not say are verified (default false). Such an e-mail is never linked to an existing account */
+                    acceptUnverifiedEmails?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcProviderEnvelope"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthorize: {
+        parameters: {
+            query: {
+                /** @description The project's public API key */
+                api_key: string;
+                /** @description The name the project gave the provider */
+                provider: string;
+                /** @description Where the browser goes back to: exactly one of the project's allowedRedirectUrls */
+                redirect_to: string;
+                /** @description BASE64URL(SHA-256(code_verifier)) of the app's own PKCE verifier (S256) */
+                code_challenge: string;
+                code_challenge_method?: "S256";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found: the browser goes on to the Location */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCallback: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+                error_uri?: string;
+                iss?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Found: the browser goes on to the Location */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    grantType?: "authorization_code";
+                    /** @description The code of the redirect */
+                    code: string;
+                    /** @description The app's PKCE verifier (RFC 7636) */
+                    codeVerifier: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in, or an MFA challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenGrantResult"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Seconds until the next attempt may succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMeIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Identities */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMeIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The name the project gave the provider */
+                    provider: string;
+                    /** @description Where the browser goes back to: exactly one of the project's allowedRedirectUrls */
+                    redirectTo: string;
+                    /** @description BASE64URL(SHA-256(code_verifier)) of the app's own PKCE verifier (S256) */
+                    codeChallenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Go to the provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkStarted"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMeIdentitiesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
 }
 
 /** Each operation's method, path and security requirements, by the client's method name. */
@@ -4713,5 +6086,181 @@ export const operations = {
     "method": "get",
     "path": "/.well-known/jwks.json",
     "security": []
+  },
+  "postAnonymous": {
+    "method": "post",
+    "path": "/anonymous",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postMeConvert": {
+    "method": "post",
+    "path": "/me/convert",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postOtp": {
+    "method": "post",
+    "path": "/otp",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postOtpVerify": {
+    "method": "post",
+    "path": "/otp/verify",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getOidcProviders": {
+    "method": "get",
+    "path": "/oidc/providers",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "postOidcProviders": {
+    "method": "post",
+    "path": "/oidc/providers",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getOidcProvidersByName": {
+    "method": "get",
+    "path": "/oidc/providers/{name}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "deleteOidcProvidersByName": {
+    "method": "delete",
+    "path": "/oidc/providers/{name}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "patchOidcProvidersByName": {
+    "method": "patch",
+    "path": "/oidc/providers/{name}",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getAuthorize": {
+    "method": "get",
+    "path": "/authorize",
+    "security": []
+  },
+  "getCallback": {
+    "method": "get",
+    "path": "/callback",
+    "security": []
+  },
+  "postToken": {
+    "method": "post",
+    "path": "/token",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "getMeIdentities": {
+    "method": "get",
+    "path": "/me/identities",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "postMeIdentities": {
+    "method": "post",
+    "path": "/me/identities",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
+  },
+  "deleteMeIdentitiesById": {
+    "method": "delete",
+    "path": "/me/identities/{id}",
+    "security": [
+      [
+        "bearer"
+      ],
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId",
+        "bearer"
+      ]
+    ]
   }
 } as const;

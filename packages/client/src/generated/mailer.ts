@@ -354,7 +354,7 @@ export interface components {
             providerId: string | null;
             vendorMessageId: string | null;
             templateId: string | null;
-            /** @description api, provider-test, auth.verify-email or auth.reset-password */
+            /** @description api, provider-test, auth.verify-email, auth.reset-password or auth.sign-in */
             source: string;
             error: string | null;
             /** @enum {string} */

@@ -17,6 +17,11 @@ export const SECURITY_EVENT_TYPES = [
   'recovery_code_used',
   'passkey_added',
   'passkey_removed',
+  'anonymous_converted',
+  'sign_in_code_sent',
+  'identity_linked',
+  'identity_unlinked',
+  'oidc_provider_changed',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

@@ -7,6 +7,7 @@ import { recordEvents } from '../audit/audit.service';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { clearLoginFailures, findLock, recordLoginFailure } from '../lockout/lockout.service';
+import { lockoutSubject } from '../users/user-email';
 import { accessTokenFor, enrollmentOnly, startSession } from '../sessions/session-tokens';
 import type { Actor, ClientInfo } from '../shared/client';
 import { toUser } from '../users/users.mapper';
@@ -49,7 +50,7 @@ export async function enrollTotp(deps: MfaDeps, claims: AccessTokenClaims) {
   }
   const secret = generateTotpSecret();
   const factor = await repo.insertPendingFactor(deps.db, tenant, user.id, deps.secrets.encrypt(secret));
-  const uri = otpauthUri(new URL(deps.issuer.appUrl).host, user.email, secret);
+  const uri = otpauthUri(new URL(deps.issuer.appUrl).host, user.email ?? user.id, secret);
   const qrCodeSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
   return { factor: toFactor(factor), secret, otpauthUri: uri, qrCodeSvg };
 }
@@ -121,7 +122,7 @@ async function proveSecondFactor(
 
 /** A wrong second factor counts toward the email's lockout like a wrong password, and is recorded. */
 async function failSecondFactor(db: Knex, tenant: Tenant, user: UserRow, client: ClientInfo): Promise<never> {
-  const locked = await recordLoginFailure(db, tenant, user.email);
+  const locked = await recordLoginFailure(db, tenant, lockoutSubject(user));
   await recordEvents(
     db,
     tenant,
@@ -132,7 +133,7 @@ async function failSecondFactor(db: Knex, tenant: Tenant, user: UserRow, client:
 }
 
 async function refuseWhenLocked(db: Knex, tenant: Tenant, user: UserRow): Promise<void> {
-  const until = await findLock(db, tenant, user.email);
+  const until = await findLock(db, tenant, lockoutSubject(user));
   if (isLocked(until)) throw accountLocked(until);
 }
 
@@ -242,7 +243,7 @@ export async function verifyChallenge(
     if (!proof) return { kind: 'wrong' as const };
     await repo.markChallengeUsed(trx, tenant, challenge.id);
     const signedIn = (await markSignedIn(trx, tenant, user.id)) ?? user;
-    await clearLoginFailures(trx, tenant, user.email);
+    await clearLoginFailures(trx, tenant, lockoutSubject(user));
     const started = await startSession(trx, tenant, signedIn, { method: 'mfa', aal: 'aal2', client });
     await recordEvents(
       trx,

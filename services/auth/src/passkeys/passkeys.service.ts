@@ -14,6 +14,7 @@ import { recordEvents } from '../audit/audit.service';
 import type { Issuer } from '../issuer';
 import { accountLocked, isLocked } from '../lockout/lockout.policy';
 import { findLock } from '../lockout/lockout.service';
+import { lockoutSubject } from '../users/user-email';
 import { accessTokenFor, startSession } from '../sessions/session-tokens';
 import type { Actor, ClientInfo } from '../shared/client';
 import { toUser } from '../users/users.mapper';
@@ -68,7 +69,7 @@ export async function registrationOptions(deps: PasskeyDeps, tenant: TenantConte
     rpName: rp.name,
     rpID: rp.id,
     userID: new TextEncoder().encode(user.id),
-    userName: user.email,
+    userName: user.email ?? user.id,
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: transportsOf(p.transports) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
@@ -168,7 +169,7 @@ export async function verifyAuthentication(
   if (!passkey || (challenge.user_id !== null && challenge.user_id !== passkey.user_id)) throw signInRefused();
   const user = await findUserById(db, tenant, passkey.user_id);
   if (!user) throw signInRefused();
-  const until = await findLock(db, tenant, user.email);
+  const until = await findLock(db, tenant, lockoutSubject(user));
   if (isLocked(until)) throw accountLocked(until);
   if (user.disabled_at) throw errors.forbidden('This account is disabled');
   const rp = relyingPartyOf(tenant.settings, deps.issuer);

@@ -4,6 +4,7 @@ import type { Logger } from '@platform/http';
 import { AppError, errors, type AccessTokenClaims, type TenantContext } from '@platform/tenancy';
 import { checkAccountToken, emailAccountLink, redeemAccountToken } from '../account-tokens/account-tokens.service';
 import { clearLoginFailures, recordLoginFailure } from '../lockout/lockout.service';
+import { lockoutSubject } from '../users/user-email';
 import { restampFamily } from '../sessions/session-tokens';
 import { recordEvents } from '../audit/audit.service';
 import type { Actor, ClientInfo } from '../shared/client';
@@ -44,7 +45,8 @@ export async function forgotPassword(
     floorMs,
     async () => {
       const user = await findUserByEmail(db, tenant, email);
-      if (user) await emailAccountLink(db, relay, tenant, user, 'reset_password', appUrl);
+      if (user?.email)
+        await emailAccountLink(db, relay, tenant, { ...user, email: user.email }, 'reset_password', appUrl);
     },
     (elapsedMs) =>
       floor.logger.warn('forgot-password took longer than its floor; raise AUTH_FORGOT_PASSWORD_MIN_MS', {
@@ -70,7 +72,7 @@ export async function resetPassword(
     const record = await redeemAccountToken(trx, tenant, 'reset_password', input.token, resetExpired);
     const user = await setPassword(trx, tenant, record.user_id, passwordHash);
     // The owner of the email proved it: the failures counted against it go, and the lock with them.
-    if (user) await clearLoginFailures(trx, tenant, user.email);
+    if (user) await clearLoginFailures(trx, tenant, lockoutSubject(user));
     await recordEvents(trx, tenant, { type: 'password_reset', userId: record.user_id, client });
     await endSessions(trx, tenant, { userId: record.user_id }, 'password_reset', { client });
   });
@@ -93,7 +95,7 @@ export async function changePassword(
   const user = await findUserById(db, tenant, claims.userId);
   if (!user) throw errors.invalidSession();
   if (!(await passwords.verify(input.currentPassword, user.password_hash))) {
-    const locked = await recordLoginFailure(db, tenant, user.email);
+    const locked = await recordLoginFailure(db, tenant, lockoutSubject(user));
     await recordEvents(
       db,
       tenant,

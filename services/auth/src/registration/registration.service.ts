@@ -45,7 +45,7 @@ export async function register(
     const user = await insertUser(trx, tenant, { email: input.email, passwordHash, metadata });
     if (!user) return null;
     // Failures counted while the email had no account are not the new account's: it starts unlocked.
-    await clearLoginFailures(trx, tenant, user.email);
+    await clearLoginFailures(trx, tenant, input.email);
     const { session, refreshToken } = await startSession(trx, tenant, user, {
       method: 'registration',
       aal: 'aal1',
@@ -68,7 +68,7 @@ export async function register(
       projectId: tenant.projectId,
       data: {
         userId: user.id,
-        email: user.email,
+        email: input.email,
         ...(verification ? { verification } : {}),
         ...(locale ? { locale } : {}),
       },

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { tenantBindings, type Tenant } from '@platform/db';
 import type { NewSession } from '../user-sessions/user-sessions.model';
 import { sessionColumns } from '../user-sessions/user-sessions.service';
-import { emailKey, normalizeEmail } from '../users/user-email';
+import { emailKey, lockoutSubject, normalizeEmail } from '../users/user-email';
 import { USER_COLUMNS, type UserRow } from '../users/users.model';
 
 export interface LoginAttempt {
@@ -84,7 +84,7 @@ export async function recordSignIn(
     ...tenantBindings(tenant),
     userId: checked.id,
     passwordHash: checked.password_hash,
-    emailHash: emailKey(checked.email),
+    emailHash: emailKey(lockoutSubject(checked)),
     tokenId: randomUUID(),
     familyId: session.id,
     method: session.method,

@@ -31,7 +31,7 @@ export function userAdminHandlers(
       res.json(await setUserDisabled(db, tenantOf(req), idOf(req.params), false));
     },
     remove: async (req, res) => {
-      await deleteProjectUser(db, tenantOf(req), idOf(req.params));
+      await deleteProjectUser(db, relay, tenantOf(req), idOf(req.params));
       res.status(204).end();
     },
     resendVerification: async (req, res) => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Tenant } from '@platform/db';
+import { AUTH_EVENTS, withOutbox, type UserDeletedData } from '@platform/events';
 import { errors, type TenantContext } from '@platform/tenancy';
 import { emailAccountLink } from '../account-tokens/account-tokens.service';
 import { toManagedUser, type ManagedUser } from '../users/users.mapper';
@@ -33,7 +34,7 @@ export async function listProjectUsers(
   const page = rows.slice(0, input.limit);
   return {
     users: page.map(toManagedUser),
-    nextCursor: rows.length > input.limit ? encodeCursor(page[page.length - 1].email) : null,
+    nextCursor: rows.length > input.limit ? encodeCursor(page[page.length - 1].email ?? '') : null,
   };
 }
 
@@ -50,8 +51,17 @@ export async function setUserDisabled(
   return { user: toManagedUser(found(await setDisabled(db, tenant, id, disabled))) };
 }
 
-export async function deleteProjectUser(db: Knex, tenant: Tenant, id: string): Promise<void> {
-  found(await deleteUser(db, tenant, id));
+/** Deletes the user and writes `auth.user.deleted`, by which every service erases their data. */
+export async function deleteProjectUser(db: Knex, relay: { kick(): void }, tenant: Tenant, id: string): Promise<void> {
+  await withOutbox(db, relay, async (trx, outbox) => {
+    found(await deleteUser(trx, tenant, id));
+    await outbox.write<UserDeletedData>({
+      type: AUTH_EVENTS.userDeleted,
+      tenantId: tenant.tenantId,
+      projectId: tenant.projectId,
+      data: { userId: id, reason: 'deleted' },
+    });
+  });
 }
 
 /** A new verification link for the user (earlier ones stop working); 400 once the email is verified. */
@@ -63,7 +73,8 @@ export async function resendUserVerification(
   id: string,
 ) {
   const user = found(await findUserById(db, tenant, id));
+  if (!user.email) throw errors.validation('User has no email yet');
   if (user.email_verified) throw errors.validation('Email is already verified');
-  await emailAccountLink(db, relay, tenant, user, 'verify_email', appUrl);
+  await emailAccountLink(db, relay, tenant, { ...user, email: user.email }, 'verify_email', appUrl);
   return { success: true as const, message: 'Verification email sent' };
 }

@@ -1,7 +1,7 @@
 import type { ClientInfo } from '../shared/client';
 
 /** How the session was signed in to. */
-export type SignInMethod = 'password' | 'registration' | 'mfa' | 'passkey';
+export type SignInMethod = 'password' | 'registration' | 'mfa' | 'passkey' | 'anonymous' | 'email_code' | 'oidc';
 
 /** Authenticator assurance level: `aal2` after a second factor or a passkey. */
 export type AssuranceLevel = 'aal1' | 'aal2';

@@ -12,7 +12,9 @@ export const signInSessionResponse = Joi.object<Session>({
   ip: Joi.string().allow(null).required().description('Client address of the sign-in'),
   userAgent: Joi.string().allow(null).required().description('User-Agent of the sign-in'),
   deviceLabel: Joi.string().required().description('Readable label from the User-Agent, e.g. "Chrome on macOS"'),
-  method: Joi.string().valid('password', 'registration', 'mfa', 'passkey').required(),
+  method: Joi.string()
+    .valid('password', 'registration', 'mfa', 'passkey', 'anonymous', 'email_code', 'oidc')
+    .required(),
   aal: Joi.string().valid('aal1', 'aal2').required().description('Assurance level, also the aal claim'),
   current: Joi.boolean().required().description('The session of the access token that asked (always false keys-side)'),
 }).id('SignInSession');

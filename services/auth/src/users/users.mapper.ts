@@ -4,7 +4,9 @@ import type { UserRow } from './users.repository';
 /** The user as every endpoint returns it. */
 export interface User {
   id: string;
-  email: string;
+  /** Null while the user is anonymous. */
+  email: string | null;
+  isAnonymous: boolean;
   emailVerified: boolean;
   phoneNumber: string | null;
   phoneVerified: boolean;
@@ -29,6 +31,7 @@ export function toUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
+    isAnonymous: row.anonymous_since !== null,
     emailVerified: row.email_verified,
     phoneNumber: row.phone_number ?? null,
     phoneVerified: row.phone_verified,

@@ -3,8 +3,10 @@ export interface UserRow {
   id: string;
   tenant_id: string;
   project_id: string;
-  email: string;
-  password_hash: string;
+  /** Null while the user is anonymous. */
+  email: string | null;
+  /** Null for a user who signs in only by a provider, an e-mail code or a passkey. */
+  password_hash: string | null;
   email_verified: boolean;
   phone_number: string | null;
   phone_verified: boolean;
@@ -17,6 +19,8 @@ export interface UserRow {
   last_login: Date | null;
   /** Set while a builder has the account disabled: no login, no refresh. */
   disabled_at: Date | null;
+  /** Set while the user is anonymous (signed in without signing up); cleared when they sign up. */
+  anonymous_since: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -39,6 +43,7 @@ export const USER_COLUMNS = [
   'token_version',
   'last_login',
   'disabled_at',
+  'anonymous_since',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof UserRow)[];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { tenantColumns, tenantTable, type Tenant } from '@platform/db';
+import { tenantBindings, tenantColumns, tenantTable, type Tenant } from '@platform/db';
 import { isUuid } from '@platform/tenancy';
 import { preparedFirst } from '../db/prepared';
 import { normalizeEmail } from './user-email';
@@ -27,9 +27,13 @@ export async function findUserByEmail(db: Knex, tenant: Tenant, email: string): 
 }
 
 export interface NewUser {
-  email: string;
-  passwordHash: string;
+  /** Null for an anonymous user. */
+  email: string | null;
+  passwordHash: string | null;
   metadata: Record<string, unknown>;
+  /** Proved by the way the account is created (an e-mail code, a provider's verified e-mail). */
+  emailVerified?: boolean;
+  anonymous?: boolean;
 }
 
 /** Inserts a user; null when the email is already taken in this project. */
@@ -38,9 +42,11 @@ export async function insertUser(db: Knex, tenant: Tenant, input: NewUser): Prom
     .insert({
       id: randomUUID(),
       ...tenantColumns(tenant),
-      email: normalizeEmail(input.email),
+      email: input.email === null ? null : normalizeEmail(input.email),
       password_hash: input.passwordHash,
       metadata: JSON.stringify(input.metadata),
+      email_verified: input.emailVerified ?? false,
+      anonymous_since: input.anonymous ? db.fn.now() : null,
     })
     .onConflict(['tenant_id', 'project_id', 'email'])
     .ignore()
@@ -113,6 +119,40 @@ export async function setPassword(db: Knex, tenant: Tenant, id: string, password
   });
 }
 
+/**
+ * An anonymous user signs up: the e-mail (and password, when one is given) become theirs and the
+ * user stops being anonymous, same id. Null when the user is not anonymous any more or the
+ * e-mail is taken in the project.
+ */
+export async function convertAnonymous(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  account: { email: string; passwordHash: string | null; emailVerified: boolean },
+): Promise<UserRow | null> {
+  const rows = await db.raw<{ rows: UserRow[] }>(
+    `update users set email = :email, password_hash = coalesce(:passwordHash, password_hash),
+            email_verified = :emailVerified, anonymous_since = null, updated_at = now()
+      where tenant_id = :tenantId and project_id = :projectId and id = :id and anonymous_since is not null
+        and not exists (select 1 from users o
+                         where o.tenant_id = :tenantId and o.project_id = :projectId and o.email = :email)
+      returning ${USER_COLUMNS.join(', ')}`,
+    {
+      ...tenantBindings(tenant),
+      id,
+      email: normalizeEmail(account.email),
+      passwordHash: account.passwordHash,
+      emailVerified: account.emailVerified,
+    },
+  );
+  return rows.rows[0] ?? null;
+}
+
+/** A provider sign-in made an anonymous user a full one (the provider's e-mail may not be theirs to keep). */
+export async function endAnonymity(db: Knex, tenant: Tenant, id: string): Promise<UserRow | null> {
+  return updateReturning(db, tenant, id, { anonymous_since: null, updated_at: db.fn.now() });
+}
+
 export async function markEmailVerified(db: Knex, tenant: Tenant, id: string): Promise<void> {
   await users(db, tenant).where({ id }).update({ email_verified: true, updated_at: db.fn.now() });
 }
@@ -130,7 +170,9 @@ const TOP = '\u{10FFFF}';
 
 /** A page of the project's users in email byte order (the users_by_email index), by prefix and after a cursor. */
 export async function listUsers(db: Knex, tenant: Tenant, query: UserListQuery): Promise<UserRow[]> {
+  // Anonymous users have no e-mail to page by: GET /users lists the users who signed up.
   const rows = await users(db, tenant)
+    .whereNotNull('email')
     .modify((q) => {
       if (query.prefix)
         q.whereRaw('email collate "C" >= ? and email collate "C" < ?', [query.prefix, `${query.prefix}${TOP}`]);

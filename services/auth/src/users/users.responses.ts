@@ -6,7 +6,14 @@ const dateTime = { format: 'date-time' };
 
 const userKeys = {
   id: Joi.string().guid().required(),
-  email: Joi.string().email().required().description('Trimmed and lowercased; unique within the project'),
+  email: Joi.string()
+    .email()
+    .allow(null)
+    .required()
+    .description('Trimmed and lowercased; unique within the project. Null while the user is anonymous'),
+  isAnonymous: Joi.boolean()
+    .required()
+    .description('Signed in without signing up (POST /anonymous); false once an e-mail or a provider is added'),
   emailVerified: Joi.boolean()
     .required()
     .description('false after registration, true once a verification link was used'),

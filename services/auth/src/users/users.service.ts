@@ -8,6 +8,8 @@ import { findUserByEmail, findUserById, removeMetadata, updateProfile, type Prof
 /** What the other features read and change of a user (they never reach into the repository). */
 export {
   bumpTokenVersion,
+  convertAnonymous,
+  endAnonymity,
   deleteUser,
   findUserByEmail,
   findUserById,

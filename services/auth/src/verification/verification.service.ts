@@ -37,7 +37,7 @@ export async function resendVerification(
 ) {
   const user = await findUserByEmail(db, tenant, email);
   if (!user) throw errors.validation('No account with this email');
-  if (user.email_verified) throw errors.validation('Email is already verified');
-  await emailAccountLink(db, relay, tenant, user, 'verify_email', appUrl);
+  if (user.email_verified || !user.email) throw errors.validation('Email is already verified');
+  await emailAccountLink(db, relay, tenant, { ...user, email: user.email }, 'verify_email', appUrl);
   return { success: true as const, message: 'Verification email sent' };
 }

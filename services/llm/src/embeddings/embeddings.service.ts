@@ -53,6 +53,7 @@ export async function createEmbeddings(
   const models = [body.model, ...fallbacks];
   const { limits } = gateway;
   const log = new AttemptLog(gateway.logs, tenant, false);
+  log.operation = 'embeddings';
   // The input's JSON characters, each counted a token, bound what it costs; nothing is output.
   const sized = { messages: [{ input: body.input }], max_tokens: 0 };
   const reservedUsd = limits.enabled

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type Tenant } from '@platform/tenancy';
 import type { LlmConfig } from '../config';
 import { vendorClientFor, type VendorAccess } from '../providers/providers.service';
+import { genAiErrorType, recordGenAiCall } from '../telemetry/gen-ai-call';
 import type { CompletionLogWriter } from '../usage/completion-log-writer';
 import { meteredUsage, type TokenCounts } from '../usage/price-table';
 import type { CompletionLogEntry } from '../usage/usage.types';
@@ -9,6 +10,18 @@ import type { ChatRequest } from '../vendors/chat-types';
 import { providerOfModel } from '../vendors/routing';
 import { describeVendorFailure, vendorAppError, type VendorFailure } from '../vendors/vendor-errors';
 import type { ProviderType, VendorClient } from '../vendors/vendor-types';
+
+/** What the vendor said about an attempt, for its trace span. */
+export interface AttemptDetail {
+  responseModel?: string;
+  finishReasons?: string[];
+  /** `performance.now()` of a stream's first chunk. */
+  firstChunkAt?: number;
+  /** A failed attempt's type (its status or kind). */
+  errorType?: string;
+  /** Prompt and completion, when the project opted in (`tracesLlmContent`). */
+  content?: { input?: unknown; output?: unknown };
+}
 
 /** One gateway request's attempts: its id, and what they cost and used together. */
 export class AttemptLog {
@@ -18,6 +31,9 @@ export class AttemptLog {
   /** What the priced attempts cost: the spend metered, as the logs' costs sum it (a null cost adds nothing). */
   spentUsd = 0;
   tokens = 0;
+  /** The GenAI operation its attempts' spans name (`chat` for the gateway's routes). */
+  operation = 'chat';
+  private lastModel?: string;
 
   constructor(
     private readonly logs: CompletionLogWriter,
@@ -30,11 +46,28 @@ export class AttemptLog {
     model: string,
     provider: ProviderType,
     started: number,
-    outcome: { tokens: TokenCounts; error: string | null },
+    outcome: { tokens: TokenCounts; error: string | null } & AttemptDetail,
   ): CompletionLogEntry {
     const { tokens } = outcome;
     const metered = meteredUsage(model, tokens);
     const { costUsd } = metered;
+    recordGenAiCall({
+      operation: this.operation,
+      provider,
+      requestModel: model,
+      responseModel: outcome.responseModel,
+      started,
+      firstChunkAt: outcome.firstChunkAt,
+      tokens,
+      costUsd,
+      finishReasons: outcome.finishReasons,
+      attempt: this.attempts,
+      retryOf: this.attempts === 1 ? undefined : this.lastModel === model ? 'retry' : 'fallback',
+      stream: this.stream,
+      errorType: outcome.errorType ?? (outcome.error === null ? undefined : 'error'),
+      content: outcome.content,
+    });
+    this.lastModel = model;
     this.costUsd = this.costUsd === null || costUsd === null ? null : this.costUsd + costUsd;
     if (costUsd !== null) this.spentUsd += costUsd;
     this.tokens += tokens.prompt + tokens.completion;
@@ -155,7 +188,11 @@ export async function firstSuccess<T, R extends { model: string } = ChatRequest>
         return { value: await call(client, { ...request, model }), model, provider, client, started };
       } catch (error) {
         const failure = failureOf(error, client.apiKey);
-        log.record(model, provider, started, { tokens: NO_TOKENS, error: failure.message });
+        log.record(model, provider, started, {
+          tokens: NO_TOKENS,
+          error: failure.message,
+          errorType: genAiErrorType(failure),
+        });
         lastFailure = failure;
         if (failure.kind === 'aborted') throw vendorAppError(failure);
         if (!isRetryable(failure)) throw gatewayError(failure);

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
+import { tracesLlmContent } from '../telemetry/gen-ai-call';
 import { errors, leaveInFlight, type Tenant } from '@platform/tenancy';
 import type { ChatChunk, ChatStream } from '../vendors/chat-types';
 import { failureOf, firstSuccess } from './chat-attempts';
@@ -65,7 +66,9 @@ export async function streamChat(gateway: Gateway, tenant: Tenant, body: ChatBod
           return { stream, chunks, first: await chunks.next() };
         },
       );
+      const firstChunkAt = performance.now();
       const { stream, chunks, first } = done.value;
+      const seen: StreamSeen = { finishReasons: [] };
       res.status(200);
       res.setHeader('content-type', 'text/event-stream; charset=utf-8');
       res.setHeader('cache-control', 'no-cache');
@@ -74,11 +77,18 @@ export async function streamChat(gateway: Gateway, tenant: Tenant, body: ChatBod
       res.setHeader('trailer', 'x-llm-cost-usd');
       // The headers go out with the first chunk, in one write.
       leaveInFlight(res);
-      const error = await relay(res, stream, chunks, first, body.stream_options?.include_usage === true, (e) => {
+      const error = await relay(res, stream, chunks, first, seen, body.stream_options?.include_usage === true, (e) => {
         if (clientLeft) return 'client disconnected';
         return controller.signal.aborted ? 'stream time limit reached' : failureOf(e, done.client.apiKey).message;
       });
-      chat.log.record(done.model, done.provider, done.started, { tokens: stream.tokens, error });
+      chat.log.record(done.model, done.provider, done.started, {
+        tokens: stream.tokens,
+        error,
+        ...seen,
+        firstChunkAt,
+        errorType: error === null ? undefined : 'stream_interrupted',
+        ...(tracesLlmContent(tenant) && { content: { input: chat.request.messages } }),
+      });
       if (!clientLeft) {
         if (chat.log.costUsd !== null) res.addTrailers({ 'x-llm-cost-usd': formatUsd(chat.log.costUsd) });
         res.end();
@@ -93,17 +103,26 @@ export async function streamChat(gateway: Gateway, tenant: Tenant, body: ChatBod
   }
 }
 
+/** What the chunks said about the answer, for the attempt's trace span. */
+interface StreamSeen {
+  responseModel?: string;
+  finishReasons: string[];
+}
+
 /** Sends the chunks on; returns null when the stream ended well, else what ended it. */
 async function relay(
   res: Response,
   stream: ChatStream,
   chunks: AsyncIterator<ChatChunk>,
   first: IteratorResult<ChatChunk>,
+  seen: StreamSeen,
   includeUsage: boolean,
   reason: (error: unknown) => string,
 ): Promise<string | null> {
   try {
     for (let next = first; !next.done; next = await chunks.next()) {
+      seen.responseModel = next.value.model;
+      for (const choice of next.value.choices) if (choice.finish_reason) seen.finishReasons.push(choice.finish_reason);
       if (!send(res, JSON.stringify(next.value))) await drained(res);
     }
     if (includeUsage) send(res, JSON.stringify(stream.usageChunk()));

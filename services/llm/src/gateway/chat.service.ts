@@ -1,5 +1,6 @@
 import { errors, type Tenant } from '@platform/tenancy';
 import type { ProjectSlots } from '@platform/limits';
+import { tracesLlmContent } from '../telemetry/gen-ai-call';
 import { checkMessagesFor } from '../completions/completions.service';
 import type { LlmConfig } from '../config';
 import { checkFallbacks, worstCaseCostUsd } from '../limits/limits.service';
@@ -105,7 +106,16 @@ export async function chatCompletion(
     const done = await firstSuccess(gateway, tenant, chat.log, chat.models, chat.request, signal, (client, r) =>
       client.chat(r, signal),
     );
-    chat.log.record(done.model, done.provider, done.started, { tokens: done.value.tokens, error: null });
+    const { completion } = done.value;
+    chat.log.record(done.model, done.provider, done.started, {
+      tokens: done.value.tokens,
+      error: null,
+      responseModel: completion.model,
+      finishReasons: completion.choices.map((choice) => choice.finish_reason).filter(Boolean),
+      ...(tracesLlmContent(tenant) && {
+        content: { input: chat.request.messages, output: completion.choices.map((choice) => choice.message) },
+      }),
+    });
     return { completion: done.value.completion, costUsd: chat.log.costUsd };
   } finally {
     finish(gateway.limits, tenant, chat);

@@ -7,6 +7,7 @@ import {
   type AuthEmailData,
   type EventEnvelope,
   type EventHandler,
+  type SignInEmailData,
   type UserRegisteredData,
 } from '@platform/events';
 import type { ServiceDeps } from '@platform/runtime';
@@ -25,7 +26,7 @@ export const AUTH_EMAIL_CONSUMER = 'auth-emails';
 
 interface AuthEmailPlan {
   templateKey: AuthTemplateKey;
-  data: { email: string; link: string; expiresAt: string };
+  data: { email: string; link: string; expiresAt: string; code?: string };
   /** The user's locale, when Authentication knows one: picks the template's variant. */
   locale?: string;
 }
@@ -54,6 +55,14 @@ export function planOf(event: EventEnvelope): AuthEmailPlan | null {
       return {
         templateKey,
         data: { email: data.email, link: data.link, expiresAt: data.expiresAt },
+        locale: localeOf(data),
+      };
+    }
+    case AUTH_EVENTS.signInRequested: {
+      const data = event.data as SignInEmailData;
+      return {
+        templateKey: AUTH_TEMPLATE_KEYS.signIn,
+        data: { email: data.email, link: data.link, expiresAt: data.expiresAt, code: data.code },
         locale: localeOf(data),
       };
     }
@@ -157,6 +166,7 @@ export async function subscribeAuthEmails(deps: ServiceDeps, sending: SendingDep
       AUTH_EVENTS.userRegistered,
       AUTH_EVENTS.verificationRequested,
       AUTH_EVENTS.passwordResetRequested,
+      AUTH_EVENTS.signInRequested,
       // the console's invitations: the same single-use-link e-mail, under its reserved project
       PLATFORM_EVENTS.invitationCreated,
     ],

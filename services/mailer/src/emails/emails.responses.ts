@@ -66,7 +66,9 @@ export const emailLogResponse = Joi.object<EmailLog>({
   providerId: nullable().required(),
   vendorMessageId: nullable().required(),
   templateId: nullable().required(),
-  source: Joi.string().required().description('api, provider-test, auth.verify-email or auth.reset-password'),
+  source: Joi.string()
+    .required()
+    .description('api, provider-test, auth.verify-email, auth.reset-password or auth.sign-in'),
   error: nullable().required(),
   category: Joi.string().valid('transactional', 'marketing').required(),
   suppressionReason: nullable().required().description('Why a suppressed email was not sent'),
