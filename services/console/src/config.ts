@@ -19,6 +19,8 @@ export interface ConsoleConfig {
   invitationLimitPerHour: number;
   /** Base URLs (`/v1` included) of the services the web console passes its calls through to. */
   serviceUrls: Record<PassThroughService, string>;
+  /** The console's own API (`/v1` included), where its MCP server asks for member tokens and calls the console's tools. */
+  selfUrl: string;
   /** Where the built web console is read from (the image ships it); unset, it is built from source on start. */
   webDir?: string;
   /** Outside production the console shows the e-mails the Mailer kept in its outbox (the dev inbox). */
@@ -40,6 +42,9 @@ const serviceUrlVariable = (service: PassThroughService) => `CONSOLE_${service.t
 
 const envSchema = Joi.object({
   CONSOLE_SIGNUP: Joi.string().valid('open', 'invite').default('open'),
+  CONSOLE_CONSOLE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://127.0.0.1:4000/v1'),
   CONSOLE_AUTH_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .default('http://127.0.0.1:4001/v1'),
@@ -86,6 +91,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
         (service === 'auth' ? value.CONSOLE_AUTH_URL : value[serviceUrlVariable(service)]).replace(/\/+$/, ''),
       ]),
     ) as Record<PassThroughService, string>,
+    selfUrl: value.CONSOLE_CONSOLE_URL.replace(/\/+$/, ''),
     webDir: value.CONSOLE_WEB_DIR,
     devInbox: value.NODE_ENV !== 'production',
   };

@@ -121,7 +121,7 @@ const auditEntry = object({
   outcome: { type: 'string', enum: ['success', 'denied', 'failure'] },
   clientAddress: nullableStr,
   userAgent: nullableStr,
-  source: { type: 'string', enum: ['console', 'cli', 'service'] },
+  source: { type: 'string', enum: ['console', 'cli', 'service', 'mcp'] },
   details: { type: 'object', additionalProperties: true },
 });
 

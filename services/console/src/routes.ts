@@ -10,6 +10,7 @@ import type { ConsoleConfig } from './config';
 import { invitationHandlers } from './invitations/invitations.router';
 import { keyHandlers } from './keys/keys.router';
 import { memberTokenHandlers } from './member-tokens/member-tokens.router';
+import { mcpEndpoint } from './mcp/mcp.router';
 import { memberHandlers } from './members/members.router';
 import { operatorHandlers } from './operators/operators.router';
 import { organisationHandlers } from './organisations/organisations.router';
@@ -43,6 +44,8 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   });
   const audit = auditHandlers(db);
   const operators = operatorHandlers({ db, platformDb, emailVerified: emailVerifiedOf({ reserved, config }) });
+
+  const mcp = mcpEndpoint({ db, directory: deps.directory, jwtPublicKey: deps.jwt.publicKey, config });
 
   const router = Router();
   for (const action of [
@@ -110,6 +113,11 @@ export function createRoutes(deps: ServiceDeps, config: ConsoleConfig, reserved:
   router.get('/organisations/:orgId/audit/export', member, org('audit.read'), audit.exportRange);
 
   router.get('/operator/organisations', member, operators.requireOperator, operators.list);
+  // The MCP endpoint checks its own credentials (project key, member token or console session).
+  router.post('/mcp', mcp.post);
+  router.get('/mcp', mcp.notAllowed);
+  router.delete('/mcp', mcp.notAllowed);
+
   router.post('/operator/organisations/:orgId/suspension', member, operators.requireOperator, operators.suspend);
   router.delete('/operator/organisations/:orgId/suspension', member, operators.requireOperator, operators.lift);
   return router;

@@ -595,7 +595,7 @@ export interface components {
             clientAddress: string | null;
             userAgent: string | null;
             /** @enum {string} */
-            source: "console" | "cli" | "service";
+            source: "console" | "cli" | "service" | "mcp";
             details: {
                 [key: string]: unknown;
             };

@@ -4,8 +4,8 @@ export interface AuditContext {
   actorEmail: string | null;
   clientAddress: string | null;
   userAgent: string | null;
-  /** `console` (this API), `cli` (pnpm admin), `service` (a member's write in one of the six). */
-  source: 'console' | 'cli' | 'service';
+  /** `console` (this API), `cli` (pnpm admin), `service` (a member's write in one of the six), `mcp` (a tool call through MCP). */
+  source: 'console' | 'cli' | 'service' | 'mcp';
 }
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';
