@@ -145,6 +145,7 @@ export const DECISIONS: Record<string, Record<string, Decision>> = {
     getModelsByModel: 'expose',
     postResponses: leftOut('spends the LLM budget and may stream; the agent has a model of its own'),
     postEmbeddings: leftOut('spends the LLM budget; the agent has a model of its own'),
+    postMessages: leftOut('spends the LLM budget and may stream; the agent has a model of its own'),
     getLimits: 'expose',
     putLimits: 'expose',
     getFallbacks: 'expose',
