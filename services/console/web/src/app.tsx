@@ -19,6 +19,7 @@ const DevInbox = lazy(() => import('./pages/dev-inbox').then((m) => m.DevInbox))
 const Organisations = lazy(() => import('./pages/organisations').then((m) => m.Organisations));
 const Organisation = lazy(() => import('./pages/organisation').then((m) => m.Organisation));
 const Project = lazy(() => import('./pages/project').then((m) => m.Project));
+const Billing = lazy(() => import('./pages/billing').then((m) => m.Billing));
 
 function Header() {
   const me = useMe();
@@ -88,6 +89,7 @@ export function App() {
               <Route path="/dev-inbox" component={DevInbox} />
               <Route path="/orgs/:orgId" component={Organisation} />
               <Route path="/orgs/:orgId/projects/:projectId" component={Project} />
+              <Route path="/orgs/:orgId/projects/:projectId/billing" component={Billing} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

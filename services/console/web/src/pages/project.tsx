@@ -30,6 +30,9 @@ export function Project() {
         <a href="/">Organisations</a> / <a href={`/orgs/${path.orgId}`}>{org.data.name}</a> / {project.data.name}
       </p>
       <h1>{project.data.name}</h1>
+      <nav aria-label="Project services" class="actions">
+        <a href={`/orgs/${path.orgId}/projects/${path.projectId}/billing`}>Billing</a>
+      </nav>
       {project.data.status !== 'active' ? (
         <Erasure project={project.data} />
       ) : (
