@@ -57,7 +57,7 @@ function StripeKeys(props: { client: Client; environment: Environment; canWrite:
       unwrap(
         props.client.billing.putStripeConfig({
           params: { query: { environment } },
-          body: { environment, secretKey, ...(webhookSecret ? { webhookSecret } : {}) } as never,
+          body: { environment, secretKey, ...(webhookSecret ? { webhookSecret } : {}) },
         }),
       ),
     onSuccess: () => {
@@ -120,21 +120,17 @@ function StripeKeys(props: { client: Client; environment: Environment; canWrite:
 
 function Customers(props: { client: Client; environment: Environment }) {
   const { environment } = props;
-  const [after, setAfter] = useState<string[]>([]);
-  const startingAfter = after[after.length - 1];
+  const [offset, setOffset] = useState(0);
   const page = useQuery({
-    queryKey: ['customers', props.client, environment, startingAfter],
+    queryKey: ['customers', props.client, environment, offset],
     queryFn: () =>
       unwrap(
         props.client.billing.listCustomers({
-          params: {
-            query: { environment, limit: 25, ...(startingAfter ? { starting_after: startingAfter } : {}) } as never,
-          },
+          params: { query: { environment, limit: 25, offset } },
         }),
-      ) as Promise<{ data?: Array<Record<string, unknown>>; has_more?: boolean }>,
+      ),
   });
-  const rows = page.data?.data ?? [];
-  const last = rows[rows.length - 1];
+  const rows = page.data?.customers ?? [];
   return (
     <section aria-labelledby="customers-title">
       <h2 id="customers-title">Customers</h2>
@@ -150,22 +146,22 @@ function Customers(props: { client: Client; environment: Environment }) {
         </thead>
         <tbody>
           {rows.map((customer) => (
-            <tr key={String(customer.id)}>
+            <tr key={customer.id}>
               <td>
-                <code>{String(customer.id)}</code>
+                <code>{customer.id}</code>
               </td>
-              <td>{String(customer.email ?? '—')}</td>
-              <td>{String(customer.name ?? '—')}</td>
+              <td>{customer.email ?? '—'}</td>
+              <td>{customer.name ?? '—'}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <Pager
         label="customers"
-        hasPrevious={after.length > 0}
-        hasNext={Boolean(page.data?.has_more && last)}
-        onPrevious={() => setAfter(after.slice(0, -1))}
-        onNext={() => setAfter([...after, String(last?.id)])}
+        hasPrevious={offset > 0}
+        hasNext={Boolean(page.data?.has_more)}
+        onPrevious={() => setOffset(Math.max(0, offset - 25))}
+        onNext={() => setOffset(offset + 25)}
       />
     </section>
   );
@@ -182,9 +178,9 @@ function Subscriptions(props: { client: Client; environment: Environment }) {
         props.client.billing.listSubscriptions({
           params: { query: { environment, limit: 25, ...(cursor ? { cursor } : {}) } },
         }),
-      ) as Promise<{ items?: Array<Record<string, unknown>>; nextCursor: string | null }>,
+      ),
   });
-  const rows = page.data?.items ?? [];
+  const rows = page.data?.subscriptions ?? [];
   return (
     <section aria-labelledby="subscriptions-title">
       <h2 id="subscriptions-title">Subscriptions</h2>
@@ -201,13 +197,13 @@ function Subscriptions(props: { client: Client; environment: Environment }) {
         </thead>
         <tbody>
           {rows.map((subscription) => (
-            <tr key={String(subscription.id)}>
+            <tr key={subscription.id}>
               <td>
-                <code>{String(subscription.id)}</code>
+                <code>{subscription.id}</code>
               </td>
-              <td>{String(subscription.customerEmail ?? subscription.customerId ?? '—')}</td>
-              <td>{String(subscription.status)}</td>
-              <td>{when(subscription.currentPeriodEnd as string | null | undefined)}</td>
+              <td>{subscription.customerEmail ?? subscription.customerId ?? '—'}</td>
+              <td>{subscription.status}</td>
+              <td>{when(subscription.currentPeriodEnd)}</td>
             </tr>
           ))}
         </tbody>
