@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import { controlPlane, projectClient, unwrap } from '../api';
+import { CallFailed, controlPlane, projectClient, unwrap } from '../api';
 import { may } from '../roles';
 import { Busy, Field, messageOf, Notice, Select, when } from '../ui';
 
@@ -66,10 +66,7 @@ function StripeKeys(props: { client: Client; environment: Environment; canWrite:
       return cache.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('stripe-') });
     },
   });
-  const fields =
-    save.error && 'fieldMessages' in save.error
-      ? (save.error as { fieldMessages: Record<string, string> }).fieldMessages
-      : {};
+  const fields = save.error instanceof CallFailed ? save.error.fieldMessages : {};
   return (
     <section aria-labelledby="stripe-title">
       <h2 id="stripe-title">Stripe keys ({environment})</h2>
