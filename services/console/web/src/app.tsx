@@ -21,6 +21,7 @@ const Organisation = lazy(() => import('./pages/organisation').then((m) => m.Org
 const Project = lazy(() => import('./pages/project').then((m) => m.Project));
 const Users = lazy(() => import('./pages/users').then((m) => m.Users));
 const Notifications = lazy(() => import('./pages/notifications').then((m) => m.Notifications));
+const Billing = lazy(() => import('./pages/billing').then((m) => m.Billing));
 
 function Header() {
   const me = useMe();
@@ -92,6 +93,7 @@ export function App() {
               <Route path="/orgs/:orgId/projects/:projectId" component={Project} />
               <Route path="/orgs/:orgId/projects/:projectId/notifications" component={Notifications} />
               <Route path="/orgs/:orgId/projects/:projectId/users" component={Users} />
+              <Route path="/orgs/:orgId/projects/:projectId/billing" component={Billing} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

@@ -37,6 +37,7 @@ export function Project() {
           <nav aria-label="Project services" class="actions">
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/users`}>Users</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/notifications`}>Notifications</a>
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/billing`}>Billing</a>
           </nav>
           {may(role).readKeys && <Keys path={path} role={role} />}
           <Endpoints path={path} />
