@@ -54,6 +54,7 @@ function banner(project: CreatedProject, running: RunningService[]): string {
       .map((s) => `  ${s.name.padEnd(14)} http://localhost:${s.port}/v1   (docs: /docs)`),
     '',
     `Console: ${url('console')}   (control plane API: ${url('console')}/v1, docs: ${url('console')}/docs)`,
+    `MCP server for coding agents: ${url('console')}/v1/mcp   (docs/mcp.md)`,
     '',
     'Demo project keys:',
     `  x-api-key:     ${project.apiKey}`,

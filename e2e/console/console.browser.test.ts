@@ -25,7 +25,9 @@ run('the web console', () => {
   const state: { orgId?: string; projectId?: string; publicKey?: string; secretKey?: string } = {};
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    // A revoked key works until the services' key caches let it go (KEY_CACHE_TTL_MS): short here,
+    // so the erasure journey sees its keys refused without waiting the default.
+    platform = await startPlatform({ KEY_CACHE_TTL_MS: '2000' });
     browser = await launchBrowser();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(20_000);

@@ -71,7 +71,10 @@ describe('pnpm start on the embedded defaults', () => {
       expect(refused.status).toBe(401);
 
       // The console prints its address and signs builders up and in through Authentication.
-      expect(output).toContain(`Console (control plane): http://localhost:${4000 + OFFSET}/v1`);
+      expect(output).toContain(
+        `Console: http://localhost:${4000 + OFFSET}   (control plane API: http://localhost:${4000 + OFFSET}/v1`,
+      );
+      expect(output).toContain(`MCP server for coding agents: http://localhost:${4000 + OFFSET}/v1/mcp`);
       const consoleUrl = `http://127.0.0.1:${4000 + OFFSET}/v1`;
       const post = (path: string, body: object) =>
         fetch(`${consoleUrl}${path}`, {
