@@ -5,8 +5,9 @@ import { ProjectSlots } from '@platform/limits';
 // The refusal names the project as the offender, so the error handler holds it (HeldRefusals):
 // a project whose slots are taken (by slow bodies, say) and that retries at once is answered once
 // a second per connection, not thousands of times, each of which everyone's event loop would pay for.
+// Its Retry-After outlasts the hold, so the client still hears to wait when the answer comes.
 const busy = (limit: number, project: string) =>
-  errors.rateLimited(`This project already has ${limit} requests in progress here; try again`, 1, {
+  errors.rateLimited(`This project already has ${limit} requests in progress here; try again`, 2, {
     offender: `project ${project} in flight`,
   });
 
