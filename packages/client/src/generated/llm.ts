@@ -2322,6 +2322,14 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description only logs of this requested model */
+                model?: string;
+                /** @description only logs of this status */
+                status?: "success" | "error";
+                /** @description inclusive */
+                from?: string;
+                /** @description inclusive */
+                to?: string;
             };
             header?: never;
             path: {
