@@ -71,7 +71,10 @@ describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
     expect(byModel.status).toBe(200);
     expect({ total: byModel.body.total, models: models(byModel.body) }).toEqual({ total: 2, models: ['gpt-4o'] });
     const failed = await api.get(`${logsPath(project)}?status=error`, { headers: project.headers });
-    expect({ total: failed.body.total, models: models(failed.body) }).toEqual({ total: 1, models: ['gpt-nonexistent'] });
+    expect({ total: failed.body.total, models: models(failed.body) }).toEqual({
+      total: 1,
+      models: ['gpt-nonexistent'],
+    });
     const both = await api.get(`${logsPath(project)}?model=gpt-4o&status=error`, { headers: project.headers });
     expect(both.body).toMatchObject({ total: 0, logs: [] });
     // Another project's log of the same model is never counted.
