@@ -3,16 +3,13 @@
  * defaults: a builder's journeys end to end, axe-core on every page, the keyboard alone on
  * sign-in, a 390px-wide phone. On failure the page is written to test-artifacts/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createClient } from '@platform/client';
 import { browserAvailable, launchBrowser, waitFor } from '@platform/testkit';
+import { ARTIFACTS, consoleDriver, PASSWORD } from './console-driver';
 import { startPlatform, type StartedPlatform } from './platform-process';
-
-const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const PASSWORD = 'correct horse battery staple';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -38,63 +35,10 @@ run('the web console', () => {
     await platform?.stop();
   }, 60_000);
 
-  /** One step of a journey: on failure the page as it was is kept as a screenshot. */
-  async function step(name: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page
-        .screenshot({ path: path.join(ARTIFACTS, `console-${name.replace(/\W+/g, '-')}.png`), fullPage: true })
-        .catch(() => undefined);
-      throw error;
-    }
-  }
-
-  /** axe-core on the page as it is: no serious or critical violation. */
-  async function expectAccessible(): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-        }
-      ).axe;
-      const result = await axe.run();
-      return result.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
-  }
-
-  const visit = async (address: string) => {
-    await page.goto(`${platform.consoleUrl}${address}`);
-  };
-
-  /** The newest dev-inbox e-mail to `to` whose subject matches, opened, and its console link followed. */
-  async function followDevInboxLink(to: string, subject: RegExp, linkName: RegExp): Promise<void> {
-    await visit('/dev-inbox');
-    await expect(page.getByRole('heading', { name: 'Dev inbox' }).isVisible()).resolves.toBe(true);
-    const row = page.getByRole('row').filter({ hasText: to }).filter({ hasText: subject }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await expectAccessible();
-    await row.getByRole('button').click();
-    await page.getByRole('link', { name: linkName }).click();
-  }
-
-  async function signIn(email: string): Promise<void> {
-    await visit('/sign-in');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organisations' }).waitFor();
-  }
-
-  async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  }
+  const { step, expectAccessible, visit, followDevInboxLink, signIn, signOut } = consoleDriver(
+    () => page,
+    () => platform.consoleUrl,
+  );
 
   it('signs up and verifies the address through the dev inbox', async () => {
     await step('sign-up', async () => {
