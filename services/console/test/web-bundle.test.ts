@@ -20,6 +20,10 @@ describe('the web console bundle', () => {
     // The pages are separate chunks that the first load does not fetch.
     const lazy = built.files.filter((file) => file.endsWith('.js') && !built.initial.includes(file));
     expect(lazy.length).toBeGreaterThanOrEqual(5);
+    // The chart library (uPlot, known by its class names) comes with the pages that draw charts only.
+    const drawsCharts = (file: string) => readFileSync(path.join(outDir, file), 'utf8').includes('u-cursor-pt');
+    expect(initialJs.filter(drawsCharts)).toEqual([]);
+    expect(lazy.filter(drawsCharts)).toHaveLength(1);
     const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
     expect(html).toContain(`src="/${built.entry}"`);
     expect(built.entry).toMatch(/^assets\/main-/);
