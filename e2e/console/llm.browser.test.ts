@@ -210,6 +210,21 @@ run('the web console: LLM pages', () => {
       await expectAccessible();
       await page.screenshot({ path: path.join(ARTIFACTS, 'llm-logs.png') });
     });
+    await step('every-page-on-a-phone', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const [sub, ready] of [
+        ['', 'Save key'],
+        ['/usage', 'Show usage'],
+        ['/logs', 'Apply filters'],
+      ]) {
+        await visit(llmPage(sub));
+        await page.getByRole('button', { name: ready }).waitFor();
+        await page.getByRole('table').first().waitFor();
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+        expect({ sub, overflow }).toEqual({ sub, overflow: 0 });
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
   }, 180_000);
 
   it('shows a viewer the LLM pages without a button that would write', async () => {
