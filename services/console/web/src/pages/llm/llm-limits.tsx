@@ -7,7 +7,7 @@ import { Busy, Field, messageOf, Notice } from '../../ui';
 import { usd, whole } from './llm-format';
 import type { LlmProject, LlmSchemas } from './llm-frame';
 
-type LimitName = 'monthlyBudgetUsd' | 'requestsPerMinute' | 'tokensPerMinute';
+type LimitName = Extract<keyof LlmSchemas['Limits'], 'monthlyBudgetUsd' | 'requestsPerMinute' | 'tokensPerMinute'>;
 const LIMITS: { name: LimitName; label: string; step: string }[] = [
   { name: 'monthlyBudgetUsd', label: 'Monthly budget (USD)', step: '0.01' },
   { name: 'requestsPerMinute', label: 'Requests per minute', step: '1' },

@@ -1,15 +1,13 @@
 /** The daily usage answer turned into what the charts draw: every day of the range, one series per model. */
+import type { llm } from '@platform/client';
 
 /** The fields of one day and model of `GET /usage/daily` that the charts read. */
-export interface DailyEntry {
-  day: string;
-  model: string;
-  requests: number;
-  totalTokens: number;
-  costUsd: number | null;
-}
+export type DailyEntry = Pick<
+  llm.components['schemas']['DailyUsage']['days'][number],
+  'day' | 'model' | 'requests' | 'totalTokens' | 'costUsd'
+>;
 
-export type Metric = 'requests' | 'totalTokens' | 'costUsd';
+export type Metric = Extract<keyof DailyEntry, 'requests' | 'totalTokens' | 'costUsd'>;
 
 export interface UsageSeries {
   /** Every UTC day of the range (YYYY-MM-DD), days without requests included. */
