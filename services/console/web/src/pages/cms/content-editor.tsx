@@ -7,6 +7,7 @@ import { Busy, Dialog, messageOf, Notice, when } from '../../ui';
 import { CallError } from './call-error';
 import { useCms } from './cms-context';
 import { changesOf, ContentFields, formOf, formProblems, type ContentForm } from './content-form';
+import { useLatestState } from './latest-state';
 import { Revisions } from './revisions';
 
 type Action = 'save' | 'publish' | 'unpublish' | 'discard-draft';
@@ -33,7 +34,7 @@ export function ContentEditor() {
     queryKey: ['cms-item', projectId, contentId, 'draft'],
     queryFn: () => unwrap(client.cms.getContentByContentId({ params: { path, query: { version: 'draft' } } })),
   });
-  const [form, setForm] = useState<ContentForm>();
+  const [form, setForm, latest] = useLatestState<ContentForm | undefined>(undefined);
   const saved = editable.data ? formOf(editable.data) : undefined;
   useEffect(() => {
     if (editable.data) setForm(formOf(editable.data));
@@ -46,8 +47,8 @@ export function ContentEditor() {
   const published = live.data?.status === 'published';
   const act = useMutation({
     mutationFn: async (action: Action) => {
-      if (action === 'save' && form && saved) {
-        const changes = changesOf(form, saved);
+      if (action === 'save' && latest.current && saved) {
+        const changes = changesOf(latest.current, saved);
         await unwrap(
           client.cms.putContentByContentId({ params: { path, query: { draft: published } }, body: changes }),
         );

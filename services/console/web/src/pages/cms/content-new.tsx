@@ -7,6 +7,7 @@ import { Busy, Notice, Select } from '../../ui';
 import { CallError } from './call-error';
 import { CONTENT_KINDS, CONTENT_STATUSES, useCms, type ContentKind, type ContentStatus } from './cms-context';
 import { ContentFields, EMPTY_FORM, formProblems, scheduleOf, type ContentForm } from './content-form';
+import { useLatestState } from './latest-state';
 
 export function NewContent() {
   const { client, projectId, base, writes } = useCms();
@@ -15,7 +16,7 @@ export function NewContent() {
   const [kind, setKind] = useState<ContentKind>(query.contentType ? 'custom' : 'page');
   const [contentType, setContentType] = useState(query.contentType ?? '');
   const [status, setStatus] = useState<ContentStatus>('draft');
-  const [form, setForm] = useState<ContentForm>(EMPTY_FORM);
+  const [form, setForm, latest] = useLatestState<ContentForm>(EMPTY_FORM);
   const custom = kind === 'custom';
   const types = useQuery({
     queryKey: ['cms-types', projectId],
@@ -24,8 +25,9 @@ export function NewContent() {
   });
   const typeNames = types.data?.contentTypes.map((type) => type.name) ?? [];
   const create = useMutation({
-    mutationFn: () =>
-      unwrap(
+    mutationFn: () => {
+      const form = latest.current;
+      return unwrap(
         client.cms.postContent({
           body: {
             type: kind,
@@ -38,7 +40,8 @@ export function NewContent() {
             ...scheduleOf(form),
           },
         }),
-      ),
+      );
+    },
     onSuccess: async (item) => {
       await cache.invalidateQueries({ queryKey: ['cms-content', projectId] });
       route(`${base}/content/${item.id}?created=1`);

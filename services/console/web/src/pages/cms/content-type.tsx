@@ -1,12 +1,13 @@
 /** One content type: its description and schema, changed with the schema checked as it is typed. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { unwrap } from '../../api';
 import { Busy, Field, messageOf, Notice, when } from '../../ui';
 import { CallError } from './call-error';
 import { useCms } from './cms-context';
 import { JsonField } from './json-field';
+import { useLatestState } from './latest-state';
 import { checkSchema } from './schema-check';
 
 export function ContentTypeEditor() {
@@ -18,7 +19,7 @@ export function ContentTypeEditor() {
     queryKey: ['cms-type', projectId, typeId],
     queryFn: () => unwrap(client.cms.getContentTypesByContentTypeId({ params: { path: { content_type_id: typeId } } })),
   });
-  const [form, setForm] = useState<{ description: string; schema: string }>();
+  const [form, setForm, latest] = useLatestState<{ description: string; schema: string } | undefined>(undefined);
   useEffect(() => {
     if (type.data)
       setForm({ description: type.data.description ?? '', schema: JSON.stringify(type.data.schema, null, 2) });
@@ -26,11 +27,12 @@ export function ContentTypeEditor() {
   const check = useMemo(() => checkSchema(form?.schema ?? '{}'), [form?.schema]);
   const save = useMutation({
     mutationFn: () => {
+      const check = checkSchema(latest.current?.schema ?? '{}');
       if (!check.ok) throw new Error(check.message);
       return unwrap(
         client.cms.putContentTypesByContentTypeId({
           params: { path: { content_type_id: typeId } },
-          body: { description: form?.description ?? '', schema: check.schema },
+          body: { description: latest.current?.description ?? '', schema: check.schema },
         }),
       );
     },

@@ -1,12 +1,13 @@
 /** The project's content types: the list, and a new type with its JSON Schema checked as it is typed. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { unwrap } from '../../api';
 import { Busy, Field, messageOf, Notice, when } from '../../ui';
 import { CallError } from './call-error';
 import { useCms } from './cms-context';
 import { JsonField } from './json-field';
+import { useLatestState } from './latest-state';
 import { checkSchema } from './schema-check';
 
 export const STARTER_SCHEMA = `{
@@ -63,10 +64,12 @@ function NewContentType() {
   const { client, projectId, base } = useCms();
   const cache = useQueryClient();
   const { route } = useLocation();
-  const [form, setForm] = useState({ name: '', description: '', schema: STARTER_SCHEMA });
+  const [form, setForm, latest] = useLatestState({ name: '', description: '', schema: STARTER_SCHEMA });
   const check = useMemo(() => checkSchema(form.schema), [form.schema]);
   const create = useMutation({
     mutationFn: () => {
+      const form = latest.current;
+      const check = checkSchema(form.schema);
       if (!check.ok) throw new Error(check.message);
       return unwrap(
         client.cms.postContentTypes({

@@ -5,6 +5,7 @@ import { CallFailed, unwrap } from '../../api';
 import { Busy, Field, messageOf, Notice, when } from '../../ui';
 import { CallError } from './call-error';
 import { CONTENT_EVENTS, useCms, type ContentEvent } from './cms-context';
+import { useLatestState } from './latest-state';
 
 export function Webhooks() {
   const { client, projectId, writes } = useCms();
@@ -82,10 +83,10 @@ export function Webhooks() {
 function NewWebhook() {
   const { client, projectId } = useCms();
   const cache = useQueryClient();
-  const [url, setUrl] = useState('');
+  const [url, setUrl, latestUrl] = useLatestState('');
   const [events, setEvents] = useState<ContentEvent[]>(['content.published']);
   const add = useMutation({
-    mutationFn: () => unwrap(client.cms.postWebhooks({ body: { url, events } })),
+    mutationFn: () => unwrap(client.cms.postWebhooks({ body: { url: latestUrl.current, events } })),
     onSuccess: async () => {
       setUrl('');
       await cache.invalidateQueries({ queryKey: ['cms-webhooks', projectId] });
