@@ -136,7 +136,7 @@ run('the CMS pages of the web console', () => {
     });
   }, 120_000);
 
-  it('schedules an item, and finds content by search and filters', async () => {
+  it('schedules an item, finds content by search and filters, and deletes an item', async () => {
     await step('schedule', async () => {
       await visit(cms('/content/new'));
       await page().getByLabel('Kind').selectOption('page');
@@ -162,6 +162,17 @@ run('the CMS pages of the web console', () => {
       await page().getByLabel('Status').selectOption('published');
       await page().getByText('1–1 of 1').waitFor();
       await page().getByRole('link', { name: 'Spring launch (update)' }).waitFor();
+    });
+    await step('delete', async () => {
+      await page().getByLabel('Status').selectOption('any');
+      await page().getByRole('link', { name: 'Autumn preview' }).click();
+      await page().getByRole('button', { name: 'Delete…' }).click();
+      const dialog = page().getByRole('dialog', { name: 'Delete this item?' });
+      await dialog.waitFor();
+      await expectAccessible();
+      await dialog.getByRole('button', { name: 'Delete item' }).click();
+      await page().getByText('Content deleted.').waitFor();
+      await page().getByText('1–1 of 1').waitFor();
     });
     await step('phone-width', async () => {
       await page().setViewportSize({ width: 390, height: 844 });

@@ -51,6 +51,7 @@ export function ContentList() {
   return (
     <section>
       <h1>Content</h1>
+      {query.deleted && <Notice kind="success">Content deleted.</Notice>}
       {writes && (
         <p>
           <a class="button" href={`${base}/content/new`}>

@@ -136,7 +136,8 @@ function NewWebhook() {
 }
 
 function Deliveries(props: { webhookId: string }) {
-  const { client, projectId } = useCms();
+  const { client, projectId, writes } = useCms();
+  const cache = useQueryClient();
   const deliveries = useQuery({
     queryKey: ['cms-deliveries', projectId, props.webhookId],
     queryFn: () =>
@@ -146,11 +147,22 @@ function Deliveries(props: { webhookId: string }) {
         }),
       ),
   });
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: string) =>
+      unwrap(
+        client.cms.postWebhooksByWebhookIdDeliveriesByDeliveryIdRedeliver({
+          params: { path: { webhook_id: props.webhookId, delivery_id: deliveryId } },
+        }),
+      ),
+    onSuccess: () => cache.invalidateQueries({ queryKey: ['cms-deliveries', projectId, props.webhookId] }),
+  });
   if (deliveries.error) return <Notice kind="error">{messageOf(deliveries.error)}</Notice>;
   if (!deliveries.data) return <p>Loading…</p>;
   return (
     <section aria-labelledby="deliveries-title" class="card">
       <h2 id="deliveries-title">Latest deliveries</h2>
+      {redeliver.error && <Notice kind="error">{messageOf(redeliver.error)}</Notice>}
+      {redeliver.isSuccess && <Notice kind="success">Delivering again.</Notice>}
       {deliveries.data.deliveries.length === 0 ? (
         <p>No delivery yet.</p>
       ) : (
@@ -162,6 +174,7 @@ function Deliveries(props: { webhookId: string }) {
               <th scope="col">Attempts</th>
               <th scope="col">Last error</th>
               <th scope="col">When</th>
+              {writes && <th scope="col">Actions</th>}
             </tr>
           </thead>
           <tbody>
@@ -172,6 +185,20 @@ function Deliveries(props: { webhookId: string }) {
                 <td>{delivery.attemptCount}</td>
                 <td>{delivery.attempts[delivery.attempts.length - 1]?.error ?? '—'}</td>
                 <td>{when(delivery.createdAt)}</td>
+                {writes && (
+                  <td>
+                    {delivery.status !== 'pending' && (
+                      <Busy
+                        busy={redeliver.isPending && redeliver.variables === delivery.id}
+                        type="button"
+                        aria-label={`Deliver ${delivery.event} again`}
+                        onClick={() => redeliver.mutate(delivery.id)}
+                      >
+                        Deliver again
+                      </Busy>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
