@@ -3,8 +3,10 @@
  * is checked as it is typed, content created, edited, compared with a revision, restored and
  * published, a scheduled item, webhooks; axe-core on every CMS page; a viewer sees no write.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { browserAvailable } from '@platform/testkit';
-import { browserJourney } from './browser-journey';
+import { ARTIFACTS, browserJourney } from './browser-journey';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -176,11 +178,22 @@ run('the CMS pages of the web console', () => {
     });
     await step('phone-width', async () => {
       await page().setViewportSize({ width: 390, height: 844 });
+      const overflow = () => page().evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       await visit(state.contentUrl!);
       await page().getByRole('heading', { name: 'Revisions' }).waitFor();
-      const overflow = await page().evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page().screenshot({ path: path.join(ARTIFACTS, 'cms-editor-phone.png'), fullPage: true });
+      await visit(cms());
+      await page().getByRole('link', { name: 'Spring launch (update)' }).waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await visit(cms('/types'));
+      await page().getByRole('link', { name: 'article' }).waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await page().setViewportSize({ width: 1280, height: 800 });
+      await visit(state.contentUrl!);
+      await page().getByRole('heading', { name: 'Revisions' }).waitFor();
+      await page().screenshot({ path: path.join(ARTIFACTS, 'cms-editor.png'), fullPage: true });
     });
   }, 90_000);
 
