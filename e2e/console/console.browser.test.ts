@@ -5,40 +5,28 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createClient } from '@platform/client';
-import { browserAvailable, launchBrowser, waitFor } from '@platform/testkit';
-import { ARTIFACTS, consoleDriver, PASSWORD } from './console-driver';
-import { startPlatform, type StartedPlatform } from './platform-process';
+import { browserAvailable, waitFor } from '@platform/testkit';
+import { ARTIFACTS, browserJourney, PASSWORD } from './browser-journey';
+import type { StartedPlatform } from './platform-process';
 
 const run = browserAvailable() ? describe : describe.skip;
 
 run('the web console', () => {
+  // A revoked key works until the services' key caches let it go (KEY_CACHE_TTL_MS): short here,
+  // so the erasure journey sees its keys refused without waiting the default.
+  const journey = browserJourney('console', { KEY_CACHE_TTL_MS: '2000' });
+  const { step, expectAccessible, visit, followDevInboxLink, signIn, signOut } = journey;
   let platform: StartedPlatform;
-  let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
   const owner = `owner-${Date.now()}@example.com`;
   const viewer = `viewer-${Date.now()}@example.com`;
   const state: { orgId?: string; projectId?: string; publicKey?: string; secretKey?: string } = {};
 
-  beforeAll(async () => {
-    // A revoked key works until the services' key caches let it go (KEY_CACHE_TTL_MS): short here,
-    // so the erasure journey sees its keys refused without waiting the default.
-    platform = await startPlatform({ KEY_CACHE_TTL_MS: '2000' });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(20_000);
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  }, 60_000);
-
-  const { step, expectAccessible, visit, followDevInboxLink, signIn, signOut } = consoleDriver(
-    () => page,
-    () => platform.consoleUrl,
-  );
+  beforeAll(() => {
+    ({ platform, page } = journey);
+  });
 
   it('signs up and verifies the address through the dev inbox', async () => {
     await step('sign-up', async () => {
@@ -183,15 +171,7 @@ run('the web console', () => {
       await signOut();
     });
     await step('accept', async () => {
-      await visit('/sign-up');
-      await page.getByLabel('E-mail').fill(viewer);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign up' }).click();
-      await page.getByText('Your account is ready').waitFor();
-      await followDevInboxLink(viewer, /invit/i, /open accept/i);
-      await page.getByRole('heading', { name: 'Accept the invitation' }).waitFor();
-      await expectAccessible();
-      await page.getByRole('button', { name: 'Accept invitation' }).click();
+      await journey.acceptInvitationAs(viewer);
       await page.getByRole('heading', { name: /Acme/ }).waitFor();
     });
     await step('viewer-sees-no-writes', async () => {
