@@ -23,6 +23,8 @@ export interface WebhookConsumerDeps {
   bus: EventBus;
   relay: { kick(): void };
   directory: { webhookSecret(projectId: string): Promise<string | null> };
+  /** The platform's bounds of every attempt, and the wait of one whose project has no free slot. */
+  config: { webhooks: { deadlineMs: number; maxResponseBytes: number; slotRetryMs: number } };
 }
 
 /** What one service's webhooks differ in; the skeleton around an attempt is the same for all. */
@@ -35,11 +37,10 @@ export interface WebhookConsumer<Data, Delivery extends PendingAttempt> {
   userAgent: string;
   /** The process's delivery slots, shared fairly by the projects. */
   slots: { tryAcquire(projectId: string): (() => void) | null };
-  /** How long an attempt whose project has no free slot waits before it is tried again. */
-  slotRetryMs: number;
   /** One delay per retry; a failed attempt after the last is given up. */
   retryDelaysMs: number[];
-  post: PostWebhookOptions;
+  /** The service's own bounds of an attempt (the platform's come with the deps). */
+  post: Pick<PostWebhookOptions, 'timeoutMs' | 'allowedHosts'>;
   /** The attempt the event is about; null when there is nothing to send or it is not this service's. */
   find(db: Knex, tenant: Tenant, event: EventEnvelope<Data>): Promise<Delivery | null>;
   /** Puts the attempt at `step` of the delivery in the outbox, due at `dueAt`. */
@@ -96,7 +97,8 @@ async function deliver<Data, Delivery extends PendingAttempt>(
   if (!release) {
     await withOutbox(deps.db, deps.relay, async (trx, outbox) => {
       if (!(await markAttemptHandled(trx, webhooks.consumer, event.id))) return;
-      await webhooks.schedule(outbox, tenant, delivery, delivery.step, new Date(Date.now() + webhooks.slotRetryMs));
+      const again = new Date(Date.now() + deps.config.webhooks.slotRetryMs);
+      await webhooks.schedule(outbox, tenant, delivery, delivery.step, again);
     });
     return;
   }
@@ -111,7 +113,11 @@ async function deliver<Data, Delivery extends PendingAttempt>(
         secret: await deps.directory.webhookSecret(tenant.projectId),
         userAgent: webhooks.userAgent,
       },
-      webhooks.post,
+      {
+        ...webhooks.post,
+        deadlineMs: deps.config.webhooks.deadlineMs,
+        maxResponseBytes: deps.config.webhooks.maxResponseBytes,
+      },
     );
   } finally {
     release();

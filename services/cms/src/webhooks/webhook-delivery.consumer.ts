@@ -21,12 +21,9 @@ export function startWebhookDelivery(deps: ServiceDeps, runtime: CmsShared): Pro
     prefetch: config.webhookPrefetch,
     userAgent: 'platform-cms-webhooks/1',
     slots: runtime.webhookSlots,
-    slotRetryMs: deps.config.webhooks.slotRetryMs,
     retryDelaysMs: config.webhookRetryDelaysMs,
     post: {
       timeoutMs: config.webhookTimeoutMs,
-      deadlineMs: deps.config.webhooks.deadlineMs,
-      maxResponseBytes: deps.config.webhooks.maxResponseBytes,
       allowedHosts: config.webhookAllowedHosts,
     },
     async find(db, tenant, event) {

@@ -36,12 +36,9 @@ export function startBatchWebhooks(deps: ServiceDeps, config: LlmConfig, slots: 
     prefetch: 8,
     userAgent: 'platform-llm-webhooks/1',
     slots,
-    slotRetryMs: deps.config.webhooks.slotRetryMs,
     retryDelaysMs: config.webhookRetryDelaysMs,
     post: {
       timeoutMs: config.webhookTimeoutMs,
-      deadlineMs: deps.config.webhooks.deadlineMs,
-      maxResponseBytes: deps.config.webhooks.maxResponseBytes,
       allowedHosts: config.webhookAllowedHosts,
     },
     async find(db, tenant, event) {
