@@ -70,7 +70,7 @@ const authorizeUrl = (p: TestProject, challenge: string, redirectTo = APP, provi
 async function throughProvider(
   start: string,
   sub: string,
-  options: { atCallback?: (url: string) => string; decline?: boolean; browser?: HttpBrowser } = {},
+  options: { atCallback?: (url: string) => string | Promise<string>; decline?: boolean; browser?: HttpBrowser } = {},
 ): Promise<URL> {
   const browser = options.browser ?? new HttpBrowser(svc.app, SERVICE);
   const stop = (url: string) => url.startsWith(APP) || url.startsWith(CALLBACK);
@@ -89,7 +89,9 @@ async function throughProvider(
     ({ url, page } = await browser.follow(answer.location!, stop));
   }
   if (url.startsWith(CALLBACK)) {
-    ({ url } = await browser.follow(options.atCallback ? options.atCallback(url) : url, (u) => u.startsWith(APP)));
+    ({ url } = await browser.follow(options.atCallback ? await options.atCallback(url) : url, (u) =>
+      u.startsWith(APP),
+    ));
   }
   return new URL(url);
 }
@@ -259,6 +261,37 @@ describe('sign-in with a provider', () => {
     const { challenge } = pkce();
     const landed = await throughProvider(authorizeUrl(project, challenge), 'dave');
     expect(landed.searchParams.get('error')).toBe('invalid_id_token');
+  });
+
+  it('when the browser comes back after the flow expired, then the app gets expired and no code', async () => {
+    const landed = await throughProvider(authorizeUrl(project, pkce().challenge), 'dave', {
+      atCallback: async (url) => {
+        await svc.deps
+          .db('oidc_flows')
+          .where({ project_id: project.projectId })
+          .whereNull('used_at')
+          .update({ expires_at: new Date(Date.now() - 1_000) });
+        return url;
+      },
+    });
+    expect(landed.searchParams.get('error')).toBe('expired');
+    expect(landed.searchParams.get('code')).toBeNull();
+  });
+
+  it('when the app exchanges its code after it expired, then 401 and no session', async () => {
+    const { challenge, verifier } = pkce();
+    const landed = await throughProvider(authorizeUrl(project, challenge), 'dave');
+    const code = landed.searchParams.get('code')!;
+    await svc.deps
+      .db('authorization_codes')
+      .where({ code_hash: createHash('sha256').update(code).digest('hex') })
+      .update({ expires_at: new Date(Date.now() - 1_000) });
+    const sessions = () => svc.deps.db('sessions').count<{ n: string }[]>('* as n');
+    const before = await sessions();
+    const res = await api.post('/token', { headers: project.headers, body: { code, codeVerifier: verifier } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_CREDENTIALS');
+    expect(await sessions()).toEqual(before);
   });
 
   it('when the person declines at the provider, then the app gets access_denied', async () => {
