@@ -12,6 +12,7 @@ import {
 } from '@platform/events';
 import { createLogger } from '@platform/http';
 import type { TestProject, TestService } from './test-service';
+import { personalColumns } from './personal-columns';
 import { waitFor } from './wait-for';
 
 export interface UserErasureSuiteOptions<Shared> {
@@ -22,6 +23,8 @@ export interface UserErasureSuiteOptions<Shared> {
   seed(svc: TestService<Shared>, project: TestProject, user: ErasedUser): Promise<void>;
   /** How many rows (or values) of the service still name or reach the user in the project. */
   held(svc: TestService<Shared>, project: TestProject, user: ErasedUser): Promise<number>;
+  /** Every column that can name a person (`personalColumns`), with what the erasure does with it. */
+  personalColumns: Record<string, string>;
 }
 
 const logger = createLogger('user-erasure-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -69,6 +72,10 @@ export function describeUserErasure<Shared>(options: UserErasureSuiteOptions<Sha
     afterAll(async () => {
       await svc?.close();
       await bus?.close();
+    });
+
+    it('when the columns that can name a person are listed, then the erasure has decided about each', async () => {
+      expect(Object.keys(options.personalColumns).sort()).toEqual(await personalColumns(svc.deps.db));
     });
 
     it("when a user is deleted, then what the service held of them is gone; another user's and another project's stay; a redelivery changes nothing", async () => {

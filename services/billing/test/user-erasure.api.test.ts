@@ -74,6 +74,10 @@ describeUserErasure({
       .send(payload);
     expect(hook.status).toBe(200);
   },
+  personalColumns: {
+    'customers.user_id': 'set to null',
+    'subscriptions.customer_email': "set to null for the user's customers and address",
+  },
   async held(svc, project, user) {
     const owner = { tenant_id: project.tenantId, project_id: project.projectId };
     const customers = await svc.deps

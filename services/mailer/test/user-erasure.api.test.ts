@@ -37,6 +37,11 @@ describeUserErasure({
     );
     expect(sent.status).toBe(200);
   },
+  personalColumns: {
+    'email_logs.from_email': "the project's sender, not a user",
+    'email_logs.to_email': 'the logs to the address are deleted',
+    'mail_suppressions.email': "kept: the address's own request not to be mailed",
+  },
   async held(svc, project, user) {
     const owner = { tenant_id: project.tenantId, project_id: project.projectId };
     const logs = await svc.deps

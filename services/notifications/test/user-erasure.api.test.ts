@@ -22,6 +22,11 @@ describeUserErasure({
       .set(project.headers);
     expect(read.status).toBe(200);
   },
+  personalColumns: {
+    'notifications.user_id': 'deleted',
+    'notification_events.user_id': 'deleted',
+    'notification_receipts.user_id': 'deleted',
+  },
   async held(svc, project, user) {
     const { rows } = await svc.deps.db.raw<{ rows: { n: string }[] }>(
       `select (select count(*) from notifications where tenant_id = :t and project_id = :p and user_id = :u)
