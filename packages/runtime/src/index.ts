@@ -9,6 +9,7 @@ export type {
 } from './service-definition';
 export { assembleService, httpAppOf, type AssembledService } from './assemble';
 export { projectErasureJob } from './project-erasure-job';
+export { userErasureJob } from './user-erasure-job';
 export { startRecurringJob, type RecurringJobOptions } from './recurring-job';
 export { openInfrastructure, type Infrastructure } from './infrastructure';
 export { startService, migrateService, allMigrations, type RunningService } from './start-service';
