@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sendJson, startHttpStub, waitFor, type HttpStub, type TestProject, type TestService } from '@platform/testkit';
 import type { AuthShared } from '../src';
-import { apiOf, startAuth, type Api } from './helpers';
+import { apiOf, startAuth, type Api } from './support/auth-test-service';
 
 const SERVICE = 'http://auth.test';
 const APP = 'https://app.example.com/auth/done';

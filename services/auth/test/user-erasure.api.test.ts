@@ -6,7 +6,7 @@ import { createTestService, waitFor, type HttpStub, type TestProject, type TestS
 import { mailerService } from '../../mailer/src';
 import { startSendgridStub } from '../../mailer/test/support/vendor-stubs';
 import type { AuthShared } from '../src';
-import { apiOf, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let bus: InProcessBus;
 let auth: TestService<AuthShared>;

@@ -3,8 +3,8 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { createTestService, describeUserErasure, type TestProject } from '@platform/testkit';
 import { billingService } from '../src';
-import { checkoutBody, newKey, newWebhookSecret } from './helpers';
-import { startStripeStub, type StripeStub } from './stripe-stub';
+import { checkoutBody, newKey, newWebhookSecret } from './support/billing-test-service';
+import { startStripeStub, type StripeStub } from './support/stripe-stub';
 
 let stripe: StripeStub;
 beforeAll(async () => {
