@@ -30,8 +30,8 @@ const MESSAGES: Joi.LanguageMessages = {
 
 /**
  * A vendor's request body: `keys` in order (problems are reported in that order), any other
- * field dropped unless `open`, and nothing converted (a string is not read as a number); problems
- * in the words above. Words are set here only: set on a part, joi would merge them on every call.
+ * field dropped unless `open`; problems in the words above. Words are set here only: set on a
+ * part, joi would merge them on every call. The parts below read numbers and booleans as sent.
  */
 export function vendorRequest<T>(keys: Joi.PartialSchemaMap<T>, open = false): Joi.ObjectSchema<T> {
   const body = Joi.object<T>(keys).prefs({ messages: MESSAGES, errors: { wrap: { array: false } } });
