@@ -1,4 +1,5 @@
-export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export { loadPlatformConfig, assertProductionSecrets, type PlatformConfig } from './config';
+export { ConfigError, readEnv } from './read-env';
 export type {
   Job,
   ServiceDefinition,
