@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { Router } from 'express';
 import request from 'supertest';
 import { logLines } from '@platform/testkit';
@@ -23,7 +26,7 @@ beforeEach(() => tracing.reset());
 
 function buildApp() {
   const { destination, lines } = logLines();
-  const logger = createLogger('test', 'info', destination);
+  const logger = createLogger('test', 'http', destination);
   const routes = Router();
   routes.post('/widgets/:id', (req, res) => {
     logger.info('widget saved');
@@ -68,8 +71,44 @@ describe('request spans', () => {
     expect(JSON.stringify(span.attributes)).not.toContain('secret-in-the-query');
     // What the handler sends on and writes to its log is the request's span.
     expect(res.body.carrier.traceparent).toBe(`00-${TRACE_ID}-${span.spanContext().spanId}-01`);
-    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((l) => l.message === 'widget saved');
-    expect(logged).toMatchObject({ trace_id: TRACE_ID, span_id: span.spanContext().spanId });
+    // The handler's line and the access log's, written as the response finished.
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const ids = { trace_id: TRACE_ID, span_id: span.spanContext().spanId };
+    expect(logged.find((l) => l.message === 'widget saved')).toMatchObject(ids);
+    expect(logged.find((l) => l.message === 'request')).toMatchObject(ids);
+  });
+
+  it('when the body comes chunked (read by body-parser), then the handler still runs in the request span', async () => {
+    const { app, lines } = buildApp();
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const post = http.request({
+          port,
+          method: 'POST',
+          path: '/v1/widgets/9',
+          headers: { 'content-type': 'application/json', traceparent: traceparent('01') },
+        });
+        post.on('response', (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve(text));
+        });
+        post.on('error', reject);
+        post.write('{"name":');
+        post.end('"cy"}');
+      });
+      const body = JSON.parse(answer) as { carrier: { traceparent: string }; body: unknown };
+      expect(body.body).toEqual({ name: 'cy' });
+      const [span] = serverSpans();
+      expect(body.carrier.traceparent).toBe(`00-${TRACE_ID}-${span.spanContext().spanId}-01`);
+      const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logged.find((l) => l.message === 'widget saved')).toMatchObject({ trace_id: TRACE_ID });
+    } finally {
+      server.close();
+    }
   });
 
   it("when the caller's trace is not sampled, then no span is recorded and the context still travels on, unsampled", async () => {

@@ -9,6 +9,7 @@ import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { RunningTelemetry } from './start';
 import { QueryScrubber } from './scrub-processor';
+import { passOverUnsampledFetch, passOverUnsampledRequest } from './unsampled-calls';
 
 export interface SdkIdentity {
   service: string;
@@ -42,9 +43,13 @@ const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
  */
 export function startNodeSdk(identity: SdkIdentity, env: NodeJS.ProcessEnv): RunningTelemetry {
   const instrumentations = [
-    // A call made outside any trace (a poll, a probe) starts none.
-    new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, requireParentforOutgoingSpans: true }),
-    new UndiciInstrumentation({ requireParentforSpans: true }),
+    // A client span only inside a sampled trace: not for a poll or a probe, nor an unsampled request's calls.
+    new HttpInstrumentation({
+      disableIncomingRequestInstrumentation: true,
+      requireParentforOutgoingSpans: true,
+      ignoreOutgoingRequestHook: passOverUnsampledRequest,
+    }),
+    new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: passOverUnsampledFetch }),
   ];
   const sdk = new NodeSDK({
     // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, the batching from OTEL_BSP_*.

@@ -13,11 +13,11 @@ const pathOf = (url: string | undefined): string => {
 
 /**
  * The server span of every request a service answers, continuing the caller's `traceparent`:
- * the request, its body and its response run in the span's context, so the queries, events,
- * vendor calls and log lines it makes join the trace. The sampler decides first; an unsampled
- * request only carries the context on (nothing is built for a span that is not recorded).
- * Named by route once the response ends (`nameServerSpan`), which is why this is a middleware
- * and not the HTTP instrumentation's: Express has matched the route by then.
+ * the rest of the request runs in the span's context, so the queries, events, vendor calls and
+ * log lines it makes join the trace. The sampler decides first, and an unsampled request only
+ * carries the context on: the HTTP instrumentation's server side builds every attribute (and
+ * records a metric) for each request before the sampler is asked. Named by route once the
+ * response ends (`nameServerSpan`), when Express has matched the route.
  */
 export function traceRequests(service: string) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
@@ -42,12 +42,8 @@ export function traceRequests(service: string) {
         span.end();
       });
     }
-    const active = trace.setSpan(parent, span);
-    context.with(active, () => {
-      // The body's and the response's events fire from the socket: bound, their listeners see the request's context.
-      context.bind(active, req);
-      context.bind(active, res);
-      next();
-    });
+    // The body readers hand over in the caller's async context, and a response's 'finish' fires
+    // from its last write's: what follows keeps this context without binding req and res.
+    context.with(trace.setSpan(parent, span), next);
   };
 }
