@@ -26,7 +26,8 @@ import { offResidue } from './lib/telemetry-off-residue';
 const SECONDS = Number(process.env.OTEL_BENCH_SECONDS ?? 10);
 const BASELINE_ROOT = process.env.OTEL_BENCH_BASELINE_ROOT;
 
-const perRequest = (result: LoadResult) => `${((result.serverCpuMsPerRequest ?? NaN) * 1000).toFixed(0)} us CPU/request`;
+const perRequest = (result: LoadResult) =>
+  `${((result.serverCpuMsPerRequest ?? NaN) * 1000).toFixed(0)} us CPU/request`;
 
 // A non-streaming OpenAI chat completion, answered at once.
 const STAND_IN = `

@@ -55,7 +55,9 @@ describe('outgoing calls outside a sampled trace', () => {
 
       const request = fetchRequest();
       expect(passOverUnsampledFetch(request)).toBe(true);
-      expect(request.added).toEqual([['traceparent', expect.stringMatching(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-00$`))]]);
+      expect(request.added).toEqual([
+        ['traceparent', expect.stringMatching(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-00$`))],
+      ]);
     });
   });
 
