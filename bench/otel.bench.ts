@@ -7,10 +7,12 @@
  * its node_modules, e.g. one without telemetry) adds its LLM service as the build "off" is held
  * against. All are measured in the same rounds, in rotating order, each against that round's "off";
  * the service's CPU per request is reported beside the throughput, and the no-op calls tracing off
- * leaves in the code are timed. Targets: off within 2% (noise); on at 10% costs under 5%; on at
- * 100% under 15%. OTEL_BENCH_SECONDS sets each round's length, BENCH_ROUNDS the rounds.
+ * leaves in the code are timed. OTEL_BENCH_CPU_PROF=<dir> has each process write a CPU profile.
+ * Targets: off within 2% (noise); on at 10% costs under 5%; on at 100% under 15%.
+ * OTEL_BENCH_SECONDS sets each round's length, BENCH_ROUNDS the rounds.
  */
 import { createServer } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { createProject, platformMigrations, SecretBox } from '@platform/directory';
@@ -25,6 +27,7 @@ import { offResidue } from './lib/telemetry-off-residue';
 
 const SECONDS = Number(process.env.OTEL_BENCH_SECONDS ?? 10);
 const BASELINE_ROOT = process.env.OTEL_BENCH_BASELINE_ROOT;
+const CPU_PROF_DIR = process.env.OTEL_BENCH_CPU_PROF;
 
 const perRequest = (result: LoadResult) =>
   `${((result.serverCpuMsPerRequest ?? NaN) * 1000).toFixed(0)} us CPU/request`;
@@ -102,16 +105,18 @@ export default async function run(): Promise<string[]> {
   const lines: string[] = [];
   try {
     // One after another: they share the database and its migration lock.
-    const start = async (env: Record<string, string>, root?: string) => {
-      const started = await startServiceProcess('llm', { ...common, ...env }, { root });
+    const start = async (label: string, env: Record<string, string>, root?: string) => {
+      // OTEL_BENCH_CPU_PROF=<dir>: each process writes its CPU profile there (<dir>/<label>) as it stops.
+      const nodeArgs = CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(CPU_PROF_DIR, label)}`] : [];
+      const started = await startServiceProcess('llm', { ...common, ...env }, { root, nodeArgs });
       processes.push(started);
       return started;
     };
-    const off = await start({});
-    const offAgain = await start({});
-    const all = await start(traced('parentbased_always_on'));
-    const tenth = await start(traced('parentbased_traceidratio', '0.1'));
-    const untraced = BASELINE_ROOT ? await start({}, BASELINE_ROOT) : undefined;
+    const off = await start('off', {});
+    const offAgain = await start('off-again', {});
+    const all = await start('sampled-100', traced('parentbased_always_on'));
+    const tenth = await start('sampled-10', traced('parentbased_traceidratio', '0.1'));
+    const untraced = BASELINE_ROOT ? await start('baseline', {}, BASELINE_ROOT) : undefined;
     const headers = { ...keyHeaders(project), 'content-type': 'application/json' };
     const configured = await fetch(`${off.url}/v1/providers`, {
       method: 'POST',
