@@ -3,98 +3,30 @@
  * defaults: a builder's journeys end to end, axe-core on every page, the keyboard alone on
  * sign-in, a 390px-wide phone. On failure the page is written to test-artifacts/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createClient } from '@platform/client';
-import { browserAvailable, launchBrowser, waitFor } from '@platform/testkit';
-import { startPlatform, type StartedPlatform } from './platform-process';
-
-const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const PASSWORD = 'correct horse battery staple';
+import { browserAvailable, waitFor } from '@platform/testkit';
+import { ARTIFACTS, browserJourney, PASSWORD } from './browser-journey';
+import type { StartedPlatform } from './platform-process';
 
 const run = browserAvailable() ? describe : describe.skip;
 
 run('the web console', () => {
+  // A revoked key works until the services' key caches let it go (KEY_CACHE_TTL_MS): short here,
+  // so the erasure journey sees its keys refused without waiting the default.
+  const journey = browserJourney('console', { KEY_CACHE_TTL_MS: '2000' });
+  const { step, expectAccessible, visit, followDevInboxLink, signIn, signOut } = journey;
   let platform: StartedPlatform;
-  let browser: { context: BrowserContext; close(): Promise<void> };
   let page: Page;
   const owner = `owner-${Date.now()}@example.com`;
   const viewer = `viewer-${Date.now()}@example.com`;
   const state: { orgId?: string; projectId?: string; publicKey?: string; secretKey?: string } = {};
 
-  beforeAll(async () => {
-    // A revoked key works until the services' key caches let it go (KEY_CACHE_TTL_MS): short here,
-    // so the erasure journey sees its keys refused without waiting the default.
-    platform = await startPlatform({ KEY_CACHE_TTL_MS: '2000' });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    page.setDefaultTimeout(20_000);
-  }, 240_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  }, 60_000);
-
-  /** One step of a journey: on failure the page as it was is kept as a screenshot. */
-  async function step(name: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (error) {
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await page
-        .screenshot({ path: path.join(ARTIFACTS, `console-${name.replace(/\W+/g, '-')}.png`), fullPage: true })
-        .catch(() => undefined);
-      throw error;
-    }
-  }
-
-  /** axe-core on the page as it is: no serious or critical violation. */
-  async function expectAccessible(): Promise<void> {
-    await page.evaluate(AXE_SOURCE);
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-        }
-      ).axe;
-      const result = await axe.run();
-      return result.violations
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-    });
-    expect(violations).toEqual([]);
-  }
-
-  const visit = async (address: string) => {
-    await page.goto(`${platform.consoleUrl}${address}`);
-  };
-
-  /** The newest dev-inbox e-mail to `to` whose subject matches, opened, and its console link followed. */
-  async function followDevInboxLink(to: string, subject: RegExp, linkName: RegExp): Promise<void> {
-    await visit('/dev-inbox');
-    await expect(page.getByRole('heading', { name: 'Dev inbox' }).isVisible()).resolves.toBe(true);
-    const row = page.getByRole('row').filter({ hasText: to }).filter({ hasText: subject }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await expectAccessible();
-    await row.getByRole('button').click();
-    await page.getByRole('link', { name: linkName }).click();
-  }
-
-  async function signIn(email: string): Promise<void> {
-    await visit('/sign-in');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Organisations' }).waitFor();
-  }
-
-  async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  }
+  beforeAll(() => {
+    ({ platform, page } = journey);
+  });
 
   it('signs up and verifies the address through the dev inbox', async () => {
     await step('sign-up', async () => {
@@ -239,15 +171,7 @@ run('the web console', () => {
       await signOut();
     });
     await step('accept', async () => {
-      await visit('/sign-up');
-      await page.getByLabel('E-mail').fill(viewer);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign up' }).click();
-      await page.getByText('Your account is ready').waitFor();
-      await followDevInboxLink(viewer, /invit/i, /open accept/i);
-      await page.getByRole('heading', { name: 'Accept the invitation' }).waitFor();
-      await expectAccessible();
-      await page.getByRole('button', { name: 'Accept invitation' }).click();
+      await journey.acceptInvitationAs(viewer);
       await page.getByRole('heading', { name: /Acme/ }).waitFor();
     });
     await step('viewer-sees-no-writes', async () => {

@@ -5,7 +5,7 @@ import { createTestService, type TestProject, type TestService } from '@platform
 import { notificationsService } from '../../notifications/src';
 import { userErasureHandler } from '../../notifications/src/notifications/user-erasure';
 import { pruneAnonymousUsers } from '../src/anonymous/anonymous.prune';
-import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

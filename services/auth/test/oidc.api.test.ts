@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { TestProject, TestService } from '@platform/testkit';
 import type { AuthShared } from '../src';
-import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 import { formOf, HttpBrowser } from './support/oidc-browser';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer';
 

@@ -9,8 +9,8 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { authService, type AuthShared } from '../src';
-import { openapi } from '../src/openapi';
+import { authService, type AuthShared } from '../../src/index';
+import { openapi } from '../../src/openapi';
 
 /**
  * The service around fresh databases, with bcrypt at its minimum cost (4), no forgot-password
