@@ -89,13 +89,16 @@ export function finish(limits: SpendLimits, tenant: Tenant, chat: Pick<AdmittedC
   settleTokens(limits, tenant, chat.reservedUsd, { spentUsd: chat.log.spentUsd, tokens: chat.log.tokens });
 }
 
-/** A whole (non-streamed) completion, with what it cost (null for a model without a price). */
+/**
+ * A whole (non-streamed) completion, with what it cost (null for a model without a price), and
+ * the vendor's bytes when they are the completion as it stands (`ChatResult.raw`).
+ */
 export async function chatCompletion(
   gateway: Gateway,
   tenant: Tenant,
   body: ChatBody,
   signal: AbortSignal,
-): Promise<{ completion: ChatCompletion; costUsd: number | null }> {
+): Promise<{ completion: ChatCompletion; costUsd: number | null; raw?: Buffer }> {
   const chat = await admitChat(gateway, tenant, body);
   try {
     // Sent on the event loop's next turn: the whole answers admitted in one turn then reach the
@@ -116,7 +119,7 @@ export async function chatCompletion(
         content: { input: chat.request.messages, output: completion.choices.map((choice) => choice.message) },
       }),
     });
-    return { completion: done.value.completion, costUsd: chat.log.costUsd };
+    return { completion, costUsd: chat.log.costUsd, raw: done.value.raw };
   } finally {
     finish(gateway.limits, tenant, chat);
   }

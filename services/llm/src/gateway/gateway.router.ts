@@ -17,9 +17,14 @@ export function gatewayHandlers(db: Knex, gateway: Gateway): Record<'chat' | 'mo
       const onClose = () => controller.abort();
       res.on('close', onClose);
       try {
-        const { completion, costUsd } = await chatCompletion(gateway, tenant, body, controller.signal);
+        const { completion, costUsd, raw } = await chatCompletion(gateway, tenant, body, controller.signal);
         if (costUsd !== null) res.setHeader('x-llm-cost-usd', formatUsd(costUsd));
-        res.json(completion);
+        if (raw) {
+          res.setHeader('content-type', 'application/json; charset=utf-8');
+          res.end(raw);
+        } else {
+          res.json(completion);
+        }
       } finally {
         res.off('close', onClose);
       }

@@ -10,6 +10,8 @@ export type ChatMessageParam = OpenAI.Chat.ChatCompletionMessageParam;
 export interface ChatResult {
   completion: ChatCompletion;
   tokens: TokenCounts;
+  /** The vendor's answer as it came, when `completion` is exactly it: sent on as is, not serialised again. */
+  raw?: Buffer;
 }
 
 /**

@@ -24,9 +24,17 @@ function tokensOf(usage: OpenAI.CompletionUsage | null | undefined): TokenCounts
 // The gateway retries and falls back itself, so each SDK call is one attempt.
 const ONE_ATTEMPT = { maxRetries: 0 } as const;
 
+/**
+ * One attempt at a whole completion. The SDK sends it and raises OpenAI's errors; the answer is
+ * read from its raw response, parsed once for usage, and its bytes go on to the client as they came.
+ */
 export async function openAiChat(client: OpenAI, request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
-  const completion = await client.chat.completions.create({ ...request, stream: false }, { ...ONE_ATTEMPT, signal });
-  return { completion, tokens: tokensOf(completion.usage) };
+  const response = await client.chat.completions
+    .create({ ...request, stream: false }, { ...ONE_ATTEMPT, signal })
+    .asResponse();
+  const raw = Buffer.from(await response.arrayBuffer());
+  const completion = JSON.parse(raw.toString('utf8')) as OpenAI.ChatCompletion;
+  return { completion, tokens: tokensOf(completion.usage), raw };
 }
 
 /** A chunk's `data`: the chunk, or the error OpenAI reports inside the stream (as the SDK raises it). */
