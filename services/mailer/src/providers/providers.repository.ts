@@ -64,7 +64,7 @@ export async function updateProvider(
   fields: { name?: string; isDefault?: boolean; priority?: number },
 ): Promise<ProviderRow | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await tenantTable<ProviderRow>(db, tenant, TABLE)
+  const [row] = await tenantTable(db, tenant, TABLE)
     .where({ id })
     .update({
       ...(fields.name !== undefined ? { name: fields.name } : {}),
