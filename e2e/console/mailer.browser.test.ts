@@ -168,7 +168,7 @@ run('the Mailer pages of the web console', () => {
       await expect(page.getByLabel('Address to suppress').inputValue()).resolves.toBe('not-an-address');
       await page.getByLabel('Address to suppress').fill('Blocked@Example.com');
       await page.getByRole('button', { name: 'Suppress', exact: true }).click();
-      await page.getByRole('cell', { name: 'blocked@example.com' }).waitFor();
+      await page.getByRole('cell', { name: 'blocked@example.com', exact: true }).waitFor();
       await ui.expectAccessible();
       await page.getByRole('button', { name: 'Remove blocked@example.com' }).click();
       await page.getByText('No suppressed address.').waitFor();
