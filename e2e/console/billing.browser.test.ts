@@ -87,7 +87,13 @@ run('the Billing page of the web console', () => {
         metadata: { tenantId: project.orgId, projectId: project.projectId },
         items: {
           object: 'list',
-          data: [{ id: `si_${rand()}`, price: { id: 'price_pro', product: 'prod_pro' }, current_period_end: 0 }],
+          data: [
+            {
+              id: `si_${rand()}`,
+              price: { id: 'price_pro', product: 'prod_pro' },
+              current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400,
+            },
+          ],
         },
       });
       const payload = JSON.stringify({
@@ -111,8 +117,8 @@ run('the Billing page of the web console', () => {
       await page.reload();
       await page.getByRole('cell', { name: email }).first().waitFor();
       await page.getByRole('cell', { name: 'Ada Buyer' }).waitFor();
-      const row = page.getByRole('row').filter({ hasText: subscription.id as string });
-      await row.getByRole('cell', { name: 'active' }).waitFor();
+      const subscriptions = page.getByRole('region', { name: 'Subscriptions' });
+      await subscriptions.getByRole('row').filter({ hasText: email }).getByRole('cell', { name: 'active' }).waitFor();
       await ui.expectAccessible();
     });
   }, 120_000);
