@@ -6,7 +6,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { browserAvailable } from '@platform/testkit';
 import { startStripeStub, type StripeStub } from '../../services/billing/test/stripe-stub';
-import { useConsoleBrowser, type CreatedProject } from './console-browser';
+import { browserJourney } from './browser-journey';
+import { clientOf, createProject, type CreatedProject } from './project-moves';
 
 const run = browserAvailable() ? describe : describe.skip;
 const rand = () => randomBytes(6).toString('hex');
@@ -26,7 +27,7 @@ run('the Billing page of the web console', () => {
   afterAll(async () => {
     await stripe?.close();
   });
-  const ui = useConsoleBrowser('billing', () => ({ STRIPE_API_BASE: stripe.url }));
+  const ui = browserJourney('billing', () => ({ STRIPE_API_BASE: stripe.url }));
   const owner = `billing-owner-${Date.now()}@example.com`;
   const secretKey = `sk_test_${rand()}`;
   const webhookSecret = `whsec_${rand()}`;
@@ -34,8 +35,9 @@ run('the Billing page of the web console', () => {
 
   beforeAll(async () => {
     stripe.keys.add(secretKey);
-    await ui.signUpAndVerify(owner);
-    project = await ui.createProject('Shopfront', 'tills');
+    await ui.page.setViewportSize({ width: 1280, height: 800 });
+    await ui.signUpVerified(owner);
+    project = await createProject(ui, 'Shopfront', 'tills');
   }, 180_000);
 
   it('sets the test keys, shows the account status per environment, the customers and the subscriptions', async () => {
@@ -67,7 +69,7 @@ run('the Billing page of the web console', () => {
       await page.getByText('acct_stub').waitFor();
     });
     await ui.step('customers-and-subscriptions', async () => {
-      const client = ui.clientOf(project);
+      const client = clientOf(ui, project);
       const email = `buyer-${rand()}@example.com`;
       const customer = await client.billing.createCustomer({
         params: { query: { environment: 'test' } },

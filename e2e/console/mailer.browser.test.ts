@@ -8,7 +8,8 @@
 import type { HttpStub } from '@platform/testkit';
 import { browserAvailable } from '@platform/testkit';
 import { startSendgridStandIn } from '../harness/stand-ins';
-import { useConsoleBrowser, type CreatedProject } from './console-browser';
+import { browserJourney } from './browser-journey';
+import { createProject, type CreatedProject } from './project-moves';
 
 const run = browserAvailable() ? describe : describe.skip;
 
@@ -20,15 +21,16 @@ run('the Mailer pages of the web console', () => {
   afterAll(async () => {
     await sendgrid?.close();
   });
-  const ui = useConsoleBrowser('mailer', () => ({ SENDGRID_API_BASE: sendgrid.url }));
+  const ui = browserJourney('mailer', () => ({ SENDGRID_API_BASE: sendgrid.url }));
   const owner = `mail-owner-${Date.now()}@example.com`;
   let project: CreatedProject;
   const mailer = (section = '') => `/orgs/${project.orgId}/projects/${project.projectId}/mailer${section}`;
   const previewSubject = () => ui.page.getByTestId('preview-subject');
 
   beforeAll(async () => {
-    await ui.signUpAndVerify(owner);
-    project = await ui.createProject('Postbox', 'letters');
+    await ui.page.setViewportSize({ width: 1280, height: 800 });
+    await ui.signUpVerified(owner);
+    project = await createProject(ui, 'Postbox', 'letters');
   }, 180_000);
 
   it('edits a template with a live preview and sends a test e-mail, which arrives in the dev inbox', async () => {

@@ -4,7 +4,8 @@
  * It starts with the first page loaded on a cold cache, timed.
  */
 import { browserAvailable, launchBrowser } from '@platform/testkit';
-import { useConsoleBrowser, type CreatedProject } from './console-browser';
+import { browserJourney } from './browser-journey';
+import { clientOf, createProject, invite, type CreatedProject } from './project-moves';
 
 const run = browserAvailable() ? describe : describe.skip;
 const COLD_LOAD_BUDGET_MS = 1500;
@@ -13,7 +14,8 @@ const COLD_LOAD_BUDGET_MS = 1500;
 const READING_BUTTONS = ['Sign out', 'Copy curl', 'Copy client snippet'];
 
 run('roles in the web console', () => {
-  const ui = useConsoleBrowser('roles');
+  const ui = browserJourney('roles');
+  beforeAll(() => ui.page.setViewportSize({ width: 1280, height: 800 }));
   const stamp = Date.now();
   const owner = `roles-owner-${stamp}@example.com`;
   const developer = `roles-developer-${stamp}@example.com`;
@@ -52,19 +54,20 @@ run('roles in the web console', () => {
 
   it('lets an owner invite a developer and a viewer who accept', async () => {
     await ui.step('members', async () => {
-      await ui.signUpAndVerify(owner);
-      project = await ui.createProject('Roles Inc', 'roles');
+      await ui.signUpVerified(owner);
+      project = await createProject(ui, 'Roles Inc', 'roles');
       // Something to read on the Mailer pages, made by a builder's script with the project's keys.
-      const made = await ui.clientOf(project).mailer.postTemplates({
+      const made = await clientOf(ui, project).mailer.postTemplates({
         body: { name: 'Receipt', subject: 'Your receipt', html: '<p>Thanks</p>' },
       });
       expect(made.response.status).toBe(201);
-      await ui.invite(project.orgId, developer, 'developer');
-      await ui.invite(project.orgId, viewer, 'viewer');
-      await ui.acceptInvitation(developer);
-      await ui.page.getByRole('heading', { name: /Roles Inc/ }).waitFor();
-      await ui.acceptInvitation(viewer);
-      await ui.page.getByRole('heading', { name: /Roles Inc/ }).waitFor();
+      await invite(ui, project.orgId, developer, 'developer');
+      await invite(ui, project.orgId, viewer, 'viewer');
+      for (const member of [developer, viewer]) {
+        await ui.signOut();
+        await ui.acceptInvitationAs(member);
+        await ui.page.getByRole('heading', { name: /Roles Inc/ }).waitFor();
+      }
     });
   }, 240_000);
 

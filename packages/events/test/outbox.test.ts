@@ -156,9 +156,12 @@ describe('secret-bearing events', () => {
   });
 
   it('when publishing a secret-bearing event fails, then its row stays for the retry', async () => {
+    let refused = '';
+    // Refuses only this test's event: an older row left due by another test, refused first, would
+    // end the batch before this one is tried.
     const failing: EventBus = {
-      publish: async () => {
-        throw new Error('broker said no');
+      publish: async (e: EventEnvelope) => {
+        if (e.id === refused) throw new Error('broker said no');
       },
       subscribe: async () => undefined,
       status: () => 'up',
@@ -167,6 +170,7 @@ describe('secret-bearing events', () => {
     const event = await db.transaction((trx) =>
       writeEvent(trx, { type: AUTH_EVENTS.verificationRequested, tenantId: 't', projectId: 'p', data: {} }),
     );
+    refused = event.id;
     await new OutboxRelay(db, failing, logger).relayAll();
     expect(await db('outbox').where({ id: event.id }).first('published_at', 'attempts')).toEqual({
       published_at: null,

@@ -23,6 +23,7 @@ const Users = lazy(() => import('./pages/users').then((m) => m.Users));
 const Notifications = lazy(() => import('./pages/notifications').then((m) => m.Notifications));
 const Billing = lazy(() => import('./pages/billing').then((m) => m.Billing));
 const Mailer = lazy(() => import('./pages/mailer/mailer').then((m) => m.Mailer));
+const Cms = lazy(() => import('./pages/cms/cms').then((m) => m.Cms));
 
 function Header() {
   const me = useMe();
@@ -96,6 +97,8 @@ export function App() {
               <Route path="/orgs/:orgId/projects/:projectId/users" component={Users} />
               <Route path="/orgs/:orgId/projects/:projectId/billing" component={Billing} />
               <Route path="/orgs/:orgId/projects/:projectId/mailer/:section?/:item?" component={Mailer} />
+              <Route path="/orgs/:orgId/projects/:projectId/cms" component={Cms} />
+              <Route path="/orgs/:orgId/projects/:projectId/cms/*" component={Cms} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

@@ -39,6 +39,7 @@ export function Project() {
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/notifications`}>Notifications</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/billing`}>Billing</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/mailer`}>Mailer</a>
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/cms`}>CMS</a>
           </nav>
           {may(role).readKeys && <Keys path={path} role={role} />}
           <Endpoints path={path} />

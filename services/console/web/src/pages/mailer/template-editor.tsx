@@ -157,6 +157,7 @@ function Editor(props: { context: MailerContext; base: string; template: Templat
             />
             <TextArea
               label="HTML"
+              class="code"
               rows={10}
               value={content.html}
               required
@@ -165,6 +166,7 @@ function Editor(props: { context: MailerContext; base: string; template: Templat
             />
             <TextArea
               label="Text (optional)"
+              class="code"
               rows={4}
               value={content.text}
               onInput={setContent('text')}
@@ -224,6 +226,7 @@ function Editor(props: { context: MailerContext; base: string; template: Templat
         <div class="editor-preview">
           <TextArea
             label="Sample data (JSON)"
+            class="code"
             rows={4}
             value={dataText}
             onInput={(event) => setDataText(event.currentTarget.value)}

@@ -98,8 +98,23 @@ function NewTemplate(props: { context: MailerContext; base: string }) {
           error={fields.templateKey}
         />
         <Field label="Subject" value={draft.subject} required onInput={set('subject')} error={fields.subject} />
-        <TextArea label="HTML" rows={5} value={draft.html} required onInput={set('html')} error={fields.html} />
-        <TextArea label="Text (optional)" rows={3} value={draft.text} onInput={set('text')} error={fields.text} />
+        <TextArea
+          label="HTML"
+          class="code"
+          rows={5}
+          value={draft.html}
+          required
+          onInput={set('html')}
+          error={fields.html}
+        />
+        <TextArea
+          label="Text (optional)"
+          class="code"
+          rows={3}
+          value={draft.text}
+          onInput={set('text')}
+          error={fields.text}
+        />
         {create.error && !Object.keys(fields).length && <Notice kind="error">{messageOf(create.error)}</Notice>}
         <Busy busy={create.isPending} type="submit">
           Create template
