@@ -26,7 +26,7 @@ import {
   listQueries,
   type NotificationRow,
 } from '../services/notifications/src/notifications/notifications.repository';
-import { seedNotifications, type SeedShape } from '../services/notifications/test/seed';
+import { seedNotifications, type SeedShape } from '../services/notifications/test/support/seed';
 import { benchDatabaseServer } from './lib/database';
 import { listenBare, listenService } from './lib/listen';
 import { alternate, compare, formatComparison, runLoad } from './lib/load';

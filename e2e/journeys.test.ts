@@ -7,7 +7,7 @@ import { createClient, type PlatformClient } from '@platform/client';
 import { waitFor } from '@platform/testkit';
 import { startPlatform, type E2EPlatform } from './harness/platform';
 import { startOpenAiStandIn, startSendgridStandIn, tokenFrom } from './harness/stand-ins';
-import { startStripeStub, type StripeStub } from '../services/billing/test/stripe-stub';
+import { startStripeStub, type StripeStub } from '../services/billing/test/support/stripe-stub';
 
 /** The tokens of a login answer; these journeys' users have no second factor, so a challenge is a failure. */
 function tokensOf<T extends object>(data: T | undefined): Extract<T, { accessToken: string }> {

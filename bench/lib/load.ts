@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { threadCpuClock } from '@platform/runtime';
 import { median } from '@platform/testkit';
@@ -13,6 +14,8 @@ export interface LoadResult {
    * server under test runs on the bench's main thread and the load in workers (Linux only, else NaN).
    */
   mainThreadCpuMsPerRequest?: number;
+  /** CPU time (user + system) of the `serverPid` process per request answered, in ms (Linux only, else NaN). */
+  serverCpuMsPerRequest?: number;
 }
 
 /** The bench's main thread's CPU clock (the server under test runs on it); NaN off Linux. */
@@ -31,11 +34,31 @@ export interface LoadOptions {
    * server under test is not sharing its event loop with the load generator.
    */
   workers?: number;
+  /**
+   * The server under test when it is a process of its own: its CPU per request is measured
+   * beside the throughput (on a shared machine it moves far less than the throughput does).
+   */
+  serverPid?: number;
 }
+
+/** A process's CPU time so far (user + system, all threads) in ms, from /proc; NaN off Linux. */
+export function processCpuMs(pid: number): number {
+  try {
+    // The fields after the command name, which may itself hold spaces and parentheses.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux the bench runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** Drives one URL with autocannon (loopback only) and returns throughput and latency. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = threadCpuMs();
+  const serverCpuBefore = options.serverPid ? processCpuMs(options.serverPid) : NaN;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -52,6 +75,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors,
     mainThreadCpuMsPerRequest: (threadCpuMs() - cpuBefore) / Math.max(1, result.requests.total),
+    serverCpuMsPerRequest: options.serverPid
+      ? (processCpuMs(options.serverPid) - serverCpuBefore) / Math.max(1, result.requests.total)
+      : NaN,
   };
 }
 
@@ -94,13 +120,20 @@ export function formatComparison(c: Comparison): string {
  * the closest to what the code can do, and alternation exposes both to the same conditions.
  * `pairedRatio` is the median over rounds of subject / baseline within each round: the two runs
  * of a round are back to back, so a machine that slows down for a while slows both.
- * `pairedCpuRatio` is the same for the main thread's CPU per request (NaN off Linux).
+ * `pairedCpuRatio` is the same for the main thread's CPU per request (NaN off Linux), and
+ * `pairedServerCpuRatio` for the `serverPid` process's CPU per request (NaN without one).
  */
 export async function alternate(
   subject: LoadOptions,
   baseline: LoadOptions,
   rounds = Number(process.env.BENCH_ROUNDS ?? 3),
-): Promise<{ subject: LoadResult; baseline: LoadResult; pairedRatio: number; pairedCpuRatio: number }> {
+): Promise<{
+  subject: LoadResult;
+  baseline: LoadResult;
+  pairedRatio: number;
+  pairedCpuRatio: number;
+  pairedServerCpuRatio: number;
+}> {
   // Throughput and latency from the best round; failed requests from every round, so a
   // round with errors cannot hide behind a clean one.
   const merge = (best: LoadResult | undefined, next: LoadResult): LoadResult => {
@@ -112,6 +145,7 @@ export async function alternate(
   let b: LoadResult | undefined;
   const ratios: number[] = [];
   const cpuRatios: number[] = [];
+  const serverCpuRatios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     let subjectRound: LoadResult;
     let baselineRound: LoadResult;
@@ -126,6 +160,13 @@ export async function alternate(
     b = merge(b, baselineRound);
     ratios.push(subjectRound.requestsPerSecond / baselineRound.requestsPerSecond);
     cpuRatios.push((subjectRound.mainThreadCpuMsPerRequest ?? NaN) / (baselineRound.mainThreadCpuMsPerRequest ?? NaN));
+    serverCpuRatios.push((subjectRound.serverCpuMsPerRequest ?? NaN) / (baselineRound.serverCpuMsPerRequest ?? NaN));
   }
-  return { subject: s!, baseline: b!, pairedRatio: median(ratios), pairedCpuRatio: median(cpuRatios) };
+  return {
+    subject: s!,
+    baseline: b!,
+    pairedRatio: median(ratios),
+    pairedCpuRatio: median(cpuRatios),
+    pairedServerCpuRatio: median(serverCpuRatios),
+  };
 }

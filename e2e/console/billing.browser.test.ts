@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { browserAvailable } from '@platform/testkit';
-import { startStripeStub, type StripeStub } from '../../services/billing/test/stripe-stub';
+import { startStripeStub, type StripeStub } from '../../services/billing/test/support/stripe-stub';
 import { browserJourney } from './browser-journey';
 import { clientOf, createProject, type CreatedProject } from './project-moves';
 

@@ -32,8 +32,8 @@ export interface BrowserJourney {
 }
 
 /**
- * Registers the file's beforeAll/afterAll: the platform (with `env`, or what `env()` gives once the
- * file's earlier beforeAll hooks have started its stand-ins) and one Chromium page.
+ * Registers the file's beforeAll/afterAll: the platform (with `env`) and one Chromium page. `env`
+ * may be a function, read when the platform starts: after the file's earlier beforeAll (a vendor stand-in's address).
  */
 export function browserJourney(
   prefix: string,

@@ -69,19 +69,26 @@ export async function bundleServices(names: readonly string[]): Promise<void> {
 export async function startServiceProcess(
   name: string,
   env: Record<string, string>,
-  options: { bundled?: boolean; startTimeoutMs?: number; nodeArgs?: string[] } = {},
+  options: {
+    bundled?: boolean;
+    startTimeoutMs?: number;
+    nodeArgs?: string[];
+    /** Another checkout of the repository (with its node_modules) to start the service from. */
+    root?: string;
+  } = {},
 ): Promise<ServiceProcess> {
+  const root = options.root ?? ROOT;
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
       ...(options.bundled
-        ? ['--enable-source-maps', path.join(ROOT, 'services', name, 'dist', 'main.js')]
-        : ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')]),
+        ? ['--enable-source-maps', path.join(root, 'services', name, 'dist', 'main.js')]
+        : ['--import', 'tsx', path.join(root, 'services', name, 'src', 'main.ts')]),
     ],
     {
-      cwd: ROOT,
+      cwd: root,
       env: { ...process.env, ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { waitFor } from '@platform/testkit';
 import { startPlatform, type E2EPlatform } from '../../../e2e/harness/platform';
 import { startOpenAiStandIn, startSendgridStandIn } from '../../../e2e/harness/stand-ins';
-import { startStripeStub, type StripeStub } from '../../../services/billing/test/stripe-stub';
+import { startStripeStub, type StripeStub } from '../../../services/billing/test/support/stripe-stub';
 
 const describeE2E = process.env.TEST_DATABASE_URL && process.env.TEST_AMQP_URL ? describe : describe.skip;
 jest.setTimeout(180_000);

@@ -13,10 +13,11 @@ interface Description {
   type?: string;
   keys?: Record<string, Description>;
   items?: Description[];
-  matches?: { schema?: Description }[];
+  matches?: { schema?: Description; ref?: unknown; is?: Description; then?: Description; otherwise?: Description }[];
   patterns?: { schema?: Description; regex?: string; rule: Description }[];
   rules?: { name: string; args?: { limit?: number } }[];
-  flags?: { id?: string };
+  flags?: { id?: string; presence?: string };
+  allow?: unknown[];
   whens?: { ref?: unknown; then?: Description; otherwise?: Description }[];
 }
 
@@ -66,15 +67,6 @@ function addComponent(components: Components, name: string, schema: JsonSchema):
 }
 
 /**
- * A request body written in JSON Schema (validated by ajv), in place like every request schema and
- * titled `id`: its objects are open in the document, as Joi request bodies are, since unknown fields
- * are dropped, not refused.
- */
-export function requestJsonSchema(id: string, schema: JsonSchema): JsonSchema {
-  return { title: id, ...openObjects(schema) };
-}
-
-/**
  * joi-to-json drops what it cannot express from a description: object keys given by a schema
  * (`.pattern(Joi.string(), value)`, only regex keys are converted) and an object's `.min()`/`.max()`
  * key counts. Walks the description beside the output and adds them.
@@ -106,7 +98,11 @@ function patch(desc: Description, json: JsonSchema, local: Components, seen = ne
   }
   if (desc.type === 'array' && desc.items?.length === 1 && target.items)
     patch(desc.items[0], target.items as JsonSchema, local, seen);
-  if (desc.type === 'alternatives') {
+  if (desc.type === 'alternatives' && typeBranches(desc)) {
+    const branches = typeBranches(desc)!.map((branch) => toJsonSchema(Joi.build(branch), local, 'response'));
+    for (const key of ['if', 'then', 'else', 'type']) delete target[key];
+    target.anyOf = desc.allow?.includes(null) ? [...branches, { type: 'null' }] : branches;
+  } else if (desc.type === 'alternatives') {
     const options = (target.anyOf ?? target.oneOf) as JsonSchema[] | undefined;
     desc.matches?.forEach((match, i) => {
       if (match.schema && options?.[i]) patch(match.schema, options[i], local, seen);
@@ -117,7 +113,28 @@ function patch(desc: Description, json: JsonSchema, local: Components, seen = ne
       target.anyOf = [...(target.anyOf as JsonSchema[]), { type: 'null' }];
     }
   }
-  siblingConditions(desc, target);
+  siblingConditions(desc, target, local);
+}
+
+/**
+ * The branches of alternatives that choose by the value's own type
+ * (`conditional(Joi.string(), { then, otherwise: conditional(Joi.array(), ...) })`), a last
+ * `Joi.forbidden()` left out: joi-to-json writes nested if/then/else, which generators read as
+ * unknown; each branch holds values of its tested type only, so anyOf the branches is the same.
+ */
+function typeBranches(desc: Description): Description[] | undefined {
+  const branches: Description[] = [];
+  for (const match of desc.matches ?? []) {
+    const { is, then, otherwise, ref } = match;
+    if (!is || !then || ref || Object.keys(is).some((key) => key !== 'type' && key !== 'allow')) return undefined;
+    if (then.type !== is.type) return undefined;
+    branches.push(then);
+    if (!otherwise || otherwise.flags?.presence === 'forbidden') continue;
+    const rest = otherwise.type === 'alternatives' ? typeBranches(otherwise) : undefined;
+    if (!rest) return undefined;
+    branches.push(...rest);
+  }
+  return branches.length ? branches : undefined;
 }
 
 /**
@@ -126,13 +143,26 @@ function patch(desc: Description, json: JsonSchema, local: Components, seen = ne
  * change), the value need only match the base schema, and the `oneOf` of the two branches (which would
  * refuse a value both accept) goes.
  */
-function siblingConditions(desc: Description, target: JsonSchema): void {
+function siblingConditions(desc: Description, target: JsonSchema, local: Components): void {
   const whens = (desc.whens ?? []).filter((when) => when.ref);
   if (whens.length === 0) return;
   if (whens.some((when) => !when.then || !when.otherwise))
     throw new Error('contract: a .when() on a sibling key needs both then and otherwise (Joi.any() for no change)');
   const bare = (branch?: Description) => JSON.stringify(branch) === JSON.stringify({ type: 'any' });
   if (whens.length === 1 && (bare(whens[0].then) || bare(whens[0].otherwise))) delete target.oneOf;
+  else if (whens.length === 1 && desc.type === 'any') onlyBranch(whens[0], target, local);
+}
+
+/**
+ * A bare `Joi.when('sibling', { then, otherwise })` with one branch `Joi.forbidden()`: a value
+ * present is one the other branch takes. joi-to-json writes every JSON type beside a oneOf of the
+ * two, which generators read as unknown; the other branch alone says the same.
+ */
+function onlyBranch(when: { then?: Description; otherwise?: Description }, target: JsonSchema, local: Components) {
+  const allowed = [when.then, when.otherwise].filter((branch) => branch?.flags?.presence !== 'forbidden');
+  if (allowed.length !== 1) return;
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, toJsonSchema(Joi.build(allowed[0]!), local, 'response'));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import { buildOpenApiDocument, errorResponses, jsonResponse, type JsonSchema } from './openapi';
 import type { OpenApiTag } from './openapi-tags';
-import { requestJsonSchema, toJsonSchema, type Components } from './convert';
+import { toJsonSchema, type Components } from './convert';
 import type { OperationDefinition } from './operation';
 
 export interface ContractInput {
@@ -43,11 +43,7 @@ function operationObject(op: OperationDefinition, components: Components): Recor
     ...parametersOf('query', request.query, components),
     ...parametersOf('header', request.headers, components),
   ];
-  const bodySchema = request.body
-    ? toJsonSchema(request.body, components, 'request')
-    : request.jsonBody
-      ? requestJsonSchema(request.jsonBody.id, request.jsonBody.schema)
-      : request.rawBody;
+  const bodySchema = request.body ? toJsonSchema(request.body, components, 'request') : request.rawBody;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) {
     const json = response.schema

@@ -35,8 +35,6 @@ export interface OperationDefinition {
     body?: Joi.Schema;
     /** Defaults to true when a body schema is given. */
     bodyRequired?: boolean;
-    /** A body validated by a JSON Schema (jsonSchemaParser from @platform/tenancy), documented in place with `id` as its title. */
-    jsonBody?: { id: string; schema: Record<string, unknown> };
     /** Documents the body as-is when it is not validated by Joi (a vendor's raw payload). */
     rawBody?: Record<string, unknown>;
   };

@@ -83,30 +83,43 @@ describe('Joi to OpenAPI conversion', () => {
     expect(() => toJsonSchema(Joi.object({ b: Joi.string() }).id('Thing'), components, 'response')).toThrow(/Thing/);
   });
 
-  it('when a body is written in JSON Schema, then it is written in place, titled by its id, with open objects', () => {
-    const closed = { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } };
-    const operation = (request: Parameters<typeof defineOperation>[0]['request'], path: string) =>
-      defineOperation({
-        method: 'post',
-        path,
-        operationId: path.slice(1),
-        summary: 'Post',
-        security: KEYS,
-        request,
-        responses: { 200: json('Done', succeeded(Joi, {})) },
-      });
-    const doc = buildContractDocument({
-      title: 'Things',
-      description: 'test',
-      operations: [operation({ jsonBody: { id: 'ThingBody', schema: closed } }, '/things')],
-    }) as { paths: Record<string, Record<string, { requestBody: unknown }>>; components: { schemas: object } };
-    expect(doc.paths['/things'].post.requestBody).toEqual({
-      required: true,
-      content: {
-        'application/json': { schema: { title: 'ThingBody', type: 'object', properties: { a: { type: 'string' } } } },
+  it('when alternatives choose by the value type, then the document lists the branches, null as one more', () => {
+    const stop = Joi.alternatives()
+      .conditional(Joi.string(), {
+        then: Joi.string().max(10),
+        otherwise: Joi.alternatives().conditional(Joi.array(), {
+          then: Joi.array().items(Joi.string()).max(4),
+          otherwise: Joi.forbidden(),
+        }),
+      })
+      .allow(null);
+    expect(toJsonSchema(Joi.object({ stop }), {}, 'request')).toEqual({
+      type: 'object',
+      properties: {
+        stop: {
+          anyOf: [
+            { type: 'string', maxLength: 10 },
+            { type: 'array', maxItems: 4, items: { type: 'string' } },
+            { type: 'null' },
+          ],
+        },
       },
     });
-    expect(doc.components.schemas).not.toHaveProperty('ThingBody');
+  });
+
+  it('when a field is allowed for one value of a sibling only, then the document gives its schema', () => {
+    const body = Joi.object({
+      role: Joi.string().valid('user', 'tool').required(),
+      tool_call_id: Joi.when('role', { is: 'tool', then: Joi.string().max(9).required(), otherwise: Joi.forbidden() }),
+    });
+    expect(toJsonSchema(body, {}, 'request')).toEqual({
+      type: 'object',
+      properties: {
+        role: { type: 'string', enum: ['user', 'tool'] },
+        tool_call_id: { type: 'string', maxLength: 9 },
+      },
+      required: ['role'],
+    });
   });
 
   it('when a request schema names parts with .id(), then they are written in place, so a field with a default stays optional for generators', () => {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { inTrace, platformTracer, recordFailure, SpanKind, type Span } from '@platform/telemetry';
+import { inRecordedTrace, platformTracer, recordFailure, SpanKind, type Span } from '@platform/telemetry';
 
 interface QueryData {
   __knexQueryUid?: string;
@@ -18,13 +18,13 @@ export function querySummary(sql: string): { kind: string; table?: string } {
 
 /**
  * A client span per query made inside a trace, named and attributed by the statement's kind and
- * table only (the bindings and the text never reach a span). Queries outside any trace (a relay's
- * poll, a sweep) start none. Installed only while an SDK is registered.
+ * table only (the bindings and the text never reach a span). Queries outside a sampled trace (a
+ * relay's poll, a sweep, an unsampled request) start none. Installed only while an SDK is registered.
  */
 export function traceQueries(db: Knex, database?: string): void {
   const open = new Map<string, Span>();
   db.on('query', (data: QueryData) => {
-    if (!data.__knexQueryUid || !data.sql || !inTrace()) return;
+    if (!data.__knexQueryUid || !data.sql || !inRecordedTrace()) return;
     const { kind, table } = querySummary(data.sql);
     const span = platformTracer().startSpan(table ? `${kind} ${table}` : kind, {
       kind: SpanKind.CLIENT,

@@ -13,14 +13,16 @@ export const AUTH_EVENTS = {
 } as const;
 
 /**
- * Events whose data carries a usable secret (a single-use token in a link): the outbox deletes
- * such a row as soon as the broker has it instead of keeping it for the retention period.
+ * Events whose data carries a usable secret (a single-use token in a link), or the address of a
+ * user being erased: the outbox deletes such a row as soon as the broker has it instead of
+ * keeping it for the retention period.
  */
 export const SECRET_BEARING_EVENTS: ReadonlySet<string> = new Set([
   AUTH_EVENTS.userRegistered,
   AUTH_EVENTS.verificationRequested,
   AUTH_EVENTS.passwordResetRequested,
   AUTH_EVENTS.signInRequested,
+  AUTH_EVENTS.userDeleted,
   'platform.invitation.created',
 ]);
 
@@ -45,10 +47,14 @@ export interface SignInEmailData extends Omit<AuthEmailData, 'userId'> {
   code: string;
 }
 
-/** `auth.user.deleted`: `reason` is `deleted` (by the project) or `anonymous_pruned`. */
+/**
+ * `auth.user.deleted`: `reason` is `deleted` (by the project) or `anonymous_pruned`; `email` is the
+ * user's address when they had one, for the services that hold data by address (the Mailer).
+ */
 export interface UserDeletedData {
   userId: string;
   reason: 'deleted' | 'anonymous_pruned';
+  email?: string | null;
 }
 
 /** `auth.user.registered`: `verification` is present when the project requires email verification. */

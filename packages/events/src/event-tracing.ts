@@ -1,6 +1,7 @@
 import {
   contextOfCarrier,
   currentTraceCarrier,
+  inRecordedTrace,
   inSpan,
   inTrace,
   platformTracer,
@@ -27,6 +28,11 @@ const eventAttributes = (event: Pick<EventEnvelope, 'id' | 'type' | 'tenantId' |
  */
 export function traceOutboxWrite(envelope: EventEnvelope): void {
   if (!inTrace()) return;
+  // An unsampled trace goes on, unsampled, with no span to build.
+  if (!inRecordedTrace()) {
+    envelope.trace = currentTraceCarrier();
+    return;
+  }
   const span = platformTracer().startSpan(`outbox ${envelope.type}`, {
     kind: SpanKind.PRODUCER,
     attributes: { ...eventAttributes(envelope), 'messaging.operation.type': 'create' },

@@ -14,6 +14,14 @@ export {
   type ProjectErasureDeps,
   type ProjectErasureOptions,
 } from './project-erasure';
+export {
+  startUserErasure,
+  userErasureHandler,
+  userErasureQueue,
+  type ErasedUser,
+  type UserErasureDeps,
+  type UserErasureOptions,
+} from './user-erasure';
 export { eventMigrations } from './migrations';
 export {
   AUTH_EVENTS,

@@ -3,11 +3,12 @@ import type { Knex } from 'knex';
 import { createDb, migrateLatest } from '@platform/db';
 import { createLogger } from '@platform/http';
 import { createTestDatabase, waitFor } from '@platform/testkit';
-import { inSpan, SpanKind } from '@platform/telemetry';
+import { contextOfCarrier, inSpan, SpanKind } from '@platform/telemetry';
 import { startInMemoryTracing, type InMemoryTracing } from '@platform/telemetry/src/in-memory';
 import { envelopeOf, eventMigrations, InProcessBus, OutboxRelay, withOutbox, type EventEnvelope } from '../src';
 
 const silent = createLogger('event-tracing-test', 'silent');
+const UNSAMPLED_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 let tracing: InMemoryTracing;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Knex;
@@ -105,6 +106,25 @@ describe('trace context through the outbox and the bus', () => {
     expect(consume.spanContext().traceId).toBe(requestSpan.traceId);
     expect(consume.parentSpanContext?.spanId).toBe(requestSpan.spanId);
     expect(seen).toHaveLength(1);
+  });
+
+  it('when an unsampled request writes an event, then the event carries its unsampled context and nothing is recorded', async () => {
+    const bus = new InProcessBus(silent);
+    const seen: EventEnvelope[] = [];
+    await bus.subscribe({ queue: 'q', topics: ['#'], handler: async (event) => void seen.push(event) });
+    const relay = new OutboxRelay(db, bus, silent, { pollIntervalMs: 20 });
+    relay.start();
+    const unsampled = contextOfCarrier({ traceparent: `00-${UNSAMPLED_TRACE}-00f067aa0ba902b7-00` });
+    await inSpan('POST /v1/content', { kind: SpanKind.SERVER, parent: unsampled }, () =>
+      withOutbox(db, relay, (_trx, outbox) =>
+        outbox.write({ type: 'cms.content.created', tenantId: 't1', projectId: 'p1', data: {} }),
+      ),
+    );
+    await waitFor(() => seen.length === 1);
+    await relay.stop();
+    await bus.close();
+    expect(seen[0].trace?.traceparent).toMatch(new RegExp(`^00-${UNSAMPLED_TRACE}-[0-9a-f]{16}-00$`));
+    expect(tracing.spans()).toEqual([]);
   });
 
   it('when an event is written outside any trace, then it carries no context and no span is made', async () => {

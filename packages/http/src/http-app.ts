@@ -7,7 +7,7 @@ import {
   type ErrorShape,
   type RefusalHoldLimits,
 } from '@platform/tenancy';
-import { tracingActive } from '@platform/telemetry';
+import { traceRequests, tracingActive } from '@platform/telemetry';
 import { docsRouter } from './docs-page';
 import type { Logger } from './logger';
 import { createHttpMetrics } from './metrics';
@@ -16,7 +16,7 @@ import { jsonBodyReader } from './body-readers';
 import { ALL_TRICKS, type PerformanceTricks } from './performance';
 import { requestId } from './request-context';
 import { securityHeaders } from './security-headers';
-import { recordRequestErrors, tagServerSpans } from './server-span-tag';
+import { recordRequestErrors } from './server-span-tag';
 
 /** Express's `trust proxy`: false, a number of hops, or the trusted proxies' addresses and subnets. */
 export type TrustProxy = false | number | string[];
@@ -86,8 +86,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
   const tricks = options.tricks ?? ALL_TRICKS;
   readBodiesAfterCredentials(options.routes, jsonBodyReader(options.bodyLimit ?? '1mb', tricks.directJsonBodies));
+  // First, so everything the request does runs in its span's context.
+  if (tracingActive()) app.use(traceRequests(options.service));
   app.use(requestId(), metrics.middleware);
-  if (tracingActive()) app.use(tagServerSpans(options.service));
   if (options.logger.isLevelEnabled('http')) app.use(accessLog(options.logger));
   app.use(securityHeaders({ recorded: tricks.recordedSecurityHeaders }));
   for (const check of options.beforeBody ?? []) app.use(check);

@@ -3,7 +3,7 @@ import { AppError, errors } from '@platform/tenancy';
 import { FixedWindowCounter } from '@platform/limits';
 import type { BudgetRequest, BudgetThreadMessage } from './budget-thread';
 import { TimeShare } from './time-share';
-import { inSpan, inTrace } from '@platform/telemetry';
+import { inRecordedTrace, inSpan } from '@platform/telemetry';
 
 /** How a budgeted request ended, for its span: over budget (time or memory), refused (429, 503) or failed. */
 function budgetOutcomeOf(error: unknown): string {
@@ -170,7 +170,7 @@ export class BudgetPool<Req, Res> {
 
   /** The handler's result; OverBudgetError over budget, 429 when the project's line is full, 503 once closed. */
   run(project: string, request: Req): Promise<Res> {
-    if (!inTrace()) return this.enqueue(project, request);
+    if (!inRecordedTrace()) return this.enqueue(project, request);
     return inSpan(
       this.options.name,
       { attributes: { 'platform.project.id': project, 'platform.budget.ms': this.options.budgetMs } },

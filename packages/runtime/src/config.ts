@@ -2,6 +2,9 @@ import Joi from 'joi';
 import { settingsWithPublishedSecrets } from '@platform/directory';
 import type { TrustProxy } from '@platform/http';
 import { DEFAULT_REFUSAL_HOLD_LIMITS, type KeyCheckLimits, type RefusalHoldLimits } from '@platform/tenancy';
+import { ConfigError, readEnv } from './read-env';
+
+export { ConfigError };
 
 /** Settings every service shares (RESOLUTIONS section 9); read from the environment once. */
 export interface PlatformConfig {
@@ -105,9 +108,6 @@ const envSchema = Joi.object({
   WEBHOOK_SLOT_RETRY_MS: Joi.number().integer().min(10).default(1_000),
 }).unknown(true);
 
-/** Thrown at start-up; main() prints it and exits rather than run misconfigured. */
-export class ConfigError extends Error {}
-
 // `true` stays one hop, as before: Express's own `true` would believe every hop a client wrote.
 function trustProxyOf(value: boolean | number | string): TrustProxy {
   if (value === true) return 1;
@@ -122,8 +122,7 @@ function trustProxyOf(value: boolean | number | string): TrustProxy {
 const pem = (value?: string) => value?.replace(/\\n/g, '\n');
 
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const value = readEnv(envSchema, env, 'platform');
   const masterKey = value.MASTER_KEY ? Buffer.from(value.MASTER_KEY, 'base64') : undefined;
   if (masterKey && masterKey.length !== 32) throw new ConfigError('MASTER_KEY must be 32 bytes, base64-encoded');
   return {

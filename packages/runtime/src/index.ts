@@ -1,4 +1,5 @@
-export { loadPlatformConfig, assertProductionSecrets, ConfigError, type PlatformConfig } from './config';
+export { loadPlatformConfig, assertProductionSecrets, type PlatformConfig } from './config';
+export { ConfigError, readEnv } from './read-env';
 export type {
   Job,
   ServiceDefinition,
@@ -9,6 +10,7 @@ export type {
 } from './service-definition';
 export { assembleService, httpAppOf, type AssembledService } from './assemble';
 export { projectErasureJob } from './project-erasure-job';
+export { userErasureJob } from './user-erasure-job';
 export { startRecurringJob, type RecurringJobOptions } from './recurring-job';
 export { openInfrastructure, type Infrastructure } from './infrastructure';
 export { startService, migrateService, allMigrations, type RunningService } from './start-service';

@@ -1,5 +1,6 @@
 import { createLogger } from '@platform/http';
-import { assertProductionSecrets, ConfigError, loadPlatformConfig } from './config';
+import { assertProductionSecrets, loadPlatformConfig } from './config';
+import { ConfigError } from './read-env';
 import { createDb, EmbeddedPostgresError } from '@platform/db';
 import { startTelemetry, stopTelemetry } from '@platform/telemetry';
 import { openInfrastructure } from './infrastructure';

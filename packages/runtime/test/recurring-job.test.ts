@@ -44,23 +44,32 @@ describe('startRecurringJob', () => {
   });
 
   it('when stopped during a run, then stop waits for that run and no further run starts', async () => {
-    let finished = false;
-    let runs = 0;
-    const stop = startRecurringJob({
-      name: 'job',
-      intervalMs: 10,
-      firstRunMs: 0,
-      logger: createLogger('test', 'silent'),
-      run: async () => {
-        runs++;
-        await sleep(50);
-        finished = true;
-      },
-    });
-    await waitFor(() => runs === 1, { intervalMs: 1 });
-    await stop();
-    expect(finished).toBe(true);
-    await sleep(30);
-    expect(runs).toBe(1);
+    // On a fake clock: "no further run" is checked over a hundred intervals, without waiting for them.
+    jest.useFakeTimers();
+    try {
+      let finished = false;
+      let runs = 0;
+      const stop = startRecurringJob({
+        name: 'job',
+        intervalMs: 10,
+        firstRunMs: 0,
+        logger: createLogger('test', 'silent'),
+        run: async () => {
+          runs++;
+          await sleep(50);
+          finished = true;
+        },
+      });
+      await jest.advanceTimersByTimeAsync(0);
+      expect(runs).toBe(1);
+      const stopped = stop();
+      await jest.advanceTimersByTimeAsync(50);
+      await stopped;
+      expect(finished).toBe(true);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(runs).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

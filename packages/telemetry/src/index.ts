@@ -1,3 +1,4 @@
+export { traceRequests } from './request-spans';
 export { startTelemetry, stopTelemetry, telemetryWanted, type RunningTelemetry, type TelemetryIdentity } from './start';
 export {
   SpanKind,
@@ -5,6 +6,7 @@ export {
   contextOfCarrier,
   currentTraceCarrier,
   errorCodeOf,
+  inRecordedTrace,
   inSpan,
   inTrace,
   logTraceFields,

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -6,11 +5,11 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import type { Span } from '@opentelemetry/api';
+import { createNoopMeter, type MeterProvider } from '@opentelemetry/api';
 import { ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { RunningTelemetry } from './start';
 import { QueryScrubber } from './scrub-processor';
-import { nameServerSpan } from './server-span';
+import { passOverUnsampledFetch, passOverUnsampledRequest } from './unsampled-calls';
 
 export interface SdkIdentity {
   service: string;
@@ -32,16 +31,26 @@ function traceExporterFromEnv(env: NodeJS.ProcessEnv): SpanExporter {
   return protocol === 'http/json' ? new OtlpJsonTraceExporter() : new OtlpProtoTraceExporter();
 }
 
-/** Probes and scrapes would be most of the spans and answer no question. */
-const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** What the HTTP and fetch instrumentations would record: their duration metrics repeat the Prometheus endpoint's. */
+const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 
 /**
- * The SDK with what the services use: node:http (server, webhooks, SDKs on http) and undici
- * (fetch: the vendor SDKs, service-to-service calls). Postgres, the outbox and the bus are traced
- * by the platform's own packages (they know the table, the event and the consumer). Exporter,
- * protocol, sampler, propagators and resource attributes come from the OTEL_* variables.
+ * The SDK with what the services use: node:http (webhooks, SDKs on http) and undici (fetch: the
+ * vendor SDKs, service-to-service calls), for outgoing calls inside a trace. Server spans are the
+ * HTTP stack's (`traceRequests`); Postgres, the outbox and the bus are traced by the platform's
+ * own packages (they know the route, the table, the event and the consumer). Exporter, protocol,
+ * sampler, propagators and resource attributes come from the OTEL_* variables.
  */
 export function startNodeSdk(identity: SdkIdentity, env: NodeJS.ProcessEnv): RunningTelemetry {
+  const instrumentations = [
+    // A client span only inside a sampled trace: not for a poll or a probe, nor an unsampled request's calls.
+    new HttpInstrumentation({
+      disableIncomingRequestInstrumentation: true,
+      requireParentforOutgoingSpans: true,
+      ignoreOutgoingRequestHook: passOverUnsampledRequest,
+    }),
+    new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: passOverUnsampledFetch }),
+  ];
   const sdk = new NodeSDK({
     // The sampler comes from OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG, the batching from OTEL_BSP_*.
     spanProcessors: [new QueryScrubber(), new BatchSpanProcessor(traceExporterFromEnv(env))],
@@ -54,21 +63,10 @@ export function startNodeSdk(identity: SdkIdentity, env: NodeJS.ProcessEnv): Run
       'deployment.environment.name': identity.environment,
     }),
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]),
-        // A call made outside any trace (a poll, a probe) starts none.
-        requireParentforOutgoingSpans: true,
-        applyCustomAttributesOnSpan: (span: Span, req, res) => {
-          // Called for outgoing calls too; only a server response can be written to.
-          if (typeof (res as ServerResponse).writeHead === 'function')
-            nameServerSpan(span, req as IncomingMessage, res as ServerResponse);
-        },
-      }),
-      new UndiciInstrumentation({ requireParentforSpans: true }),
-    ],
+    instrumentations,
   });
   sdk.start();
+  for (const instrumentation of instrumentations) instrumentation.setMeterProvider(NO_METRICS);
   // The instrumentation patches node:http when it is next required: the services' modules
   // (express, the SDKs) have loaded it already, so it is required again here, once.
   /* eslint-disable @typescript-eslint/no-require-imports */

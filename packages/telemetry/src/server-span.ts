@@ -6,7 +6,6 @@ interface RoutedRequest extends IncomingMessage {
   route?: { path?: unknown };
   originalUrl?: string;
   tenant?: { tenantId?: string; projectId?: string };
-  platformService?: string;
 }
 
 /**
@@ -25,5 +24,4 @@ export function nameServerSpan(span: Span, incoming: IncomingMessage, _res: Serv
   }
   if (req.tenant?.tenantId) span.setAttribute('platform.tenant.id', req.tenant.tenantId);
   if (req.tenant?.projectId) span.setAttribute('platform.project.id', req.tenant.projectId);
-  if (req.platformService) span.setAttribute('platform.service', req.platformService);
 }

@@ -42,6 +42,14 @@ export function inTrace(active: Context = context.active()): boolean {
   return trace.getSpan(active) !== undefined;
 }
 
+/**
+ * Whether the trace going on here is sampled (its span records). Child spans of an unsampled
+ * trace would be dropped by the sampler anyway: the packages skip building them.
+ */
+export function inRecordedTrace(active: Context = context.active()): boolean {
+  return trace.getSpan(active)?.isRecording() === true;
+}
+
 /** The current trace context as `traceparent`/`tracestate`, or undefined outside a trace. */
 export function currentTraceCarrier(active: Context = context.active()): TraceCarrier | undefined {
   if (!inTrace(active)) return undefined;

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { AppError, errors } from './errors';
+import { findString } from './text-guard';
 import type { HeldRefusals } from './held-refusals';
 import type { Logger } from 'winston';
 
@@ -12,6 +13,19 @@ interface HttpParserError {
 // Postgres refusing a value the client sent (a NUL character in text, a character the encoding
 // lacks, a date or number out of range): the request's fault, so 400 rather than 500.
 const UNSTORABLE_VALUE = new Set(['22021', '22P05', '22008', '22003']);
+
+const hasNul = (text: string) => text.includes('\u0000');
+
+/** The 400 for a value Postgres refused, naming the input's first NUL character when it has one. */
+function unstorableValue(input?: { query?: unknown; body?: unknown }): AppError {
+  const path = input && (findString(input.query, hasNul) ?? findString(input.body, hasNul));
+  if (path === undefined) {
+    return errors.validation('A value in the request cannot be stored (for example a NUL character)');
+  }
+  return errors.validation('Input must not contain NUL (\\u0000) characters', [
+    { path, message: 'contains a NUL character' },
+  ]);
+}
 
 // Postgres out of reach: connection exceptions (class 08), the server shutting down or starting
 // up, too many connections. Not the request's fault and not a bug: 503, retry shortly.
@@ -35,8 +49,11 @@ export function isUnreachable(err: unknown): boolean {
   );
 }
 
-/** Turns anything thrown into the common envelope; the only place that shapes an error body. */
-export function toAppError(err: unknown): AppError {
+/**
+ * Turns anything thrown into the common envelope; the only place that shapes an error body.
+ * `input` (the request's query and body) lets a refused value be named.
+ */
+export function toAppError(err: unknown, input?: { query?: unknown; body?: unknown }): AppError {
   if (err instanceof AppError) return err;
   const parserError = err as HttpParserError;
   switch (parserError?.type) {
@@ -49,9 +66,7 @@ export function toAppError(err: unknown): AppError {
     case 'request.aborted':
       return errors.validation('Request body could not be read');
   }
-  if (UNSTORABLE_VALUE.has(String((err as { code?: unknown })?.code))) {
-    return errors.validation('A value in the request cannot be stored (for example a NUL character)');
-  }
+  if (UNSTORABLE_VALUE.has(String((err as { code?: unknown })?.code))) return unstorableValue(input);
   if (isUnreachable(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'A dependency of this service cannot be reached; retry shortly', {
       cause: err,
@@ -115,7 +130,7 @@ function sendError(req: Request, res: Response, appError: AppError, shapes?: Err
  */
 export function errorHandler(logger: Logger, held?: HeldRefusals, shapes?: ErrorShape[]): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, req);
     if (appError.catastrophic) {
       logger.error('request failed', {
         requestId: req.requestId,

@@ -41,7 +41,6 @@ export { Joi, parse, assertShallow, pageSchema, type Page } from './validation';
 export { MAX_JSON_DEPTH, tooDeepAt, tooDeepMessage } from './json-depth';
 export { parseWebUrl, webUrl, isWebOrigin } from './web-url';
 export { dayRangeKeys, dayRangeOf, type DayRange, type DayRangeQuery } from './day-range';
-export { jsonSchemaParser } from './json-schema-parser';
 export { clientAddressKey, IPV6_CLIENT_PREFIX } from './client-address';
 export { createRateLimit, byProject, byIp, byBodyEmail, type RateLimitOptions } from './rate-limit';
 export { ownEntry } from './own-entry';

@@ -36,6 +36,24 @@ describe('errors from an unreachable database', () => {
   });
 });
 
+describe('values Postgres cannot store', () => {
+  const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+
+  it('when the input holds a NUL character, then the 400 names where', () => {
+    const error = toAppError(refused, { query: {}, body: { title: 'x', metadata: { deep: ['ok', 'n\u0000l'] } } });
+    expect(error.status).toBe(400);
+    expect(error.details).toEqual([{ path: 'metadata.deep.1', message: 'contains a NUL character' }]);
+  });
+
+  it('when no NUL character is found in the input, then it is a 400 without details', () => {
+    const error = toAppError(Object.assign(new Error('date/time field value out of range'), { code: '22008' }), {
+      query: { from: '99999-01-01' },
+    });
+    expect(error.status).toBe(400);
+    expect(error.details).toBeUndefined();
+  });
+});
+
 describe('access token audience', () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const claims = { userId: 'u1', tenantId: 't1', projectId: 'p1', email: 'a@example.com', tokenVersion: 0 };

@@ -44,5 +44,7 @@ export {
   type TableOwnership,
 } from './project-erasure';
 export { describeProjectErasure, type ProjectErasureSuiteOptions } from './project-erasure.suite';
+export { personalColumns } from './personal-columns';
+export { describeUserErasure, type UserErasureSuiteOptions } from './user-erasure.suite';
 export { memberToken, type MemberTokenOptions } from './member-token';
 export { describeMemberTokens, type MemberRequest, type MemberTokenSuiteOptions } from './member-tokens.suite';

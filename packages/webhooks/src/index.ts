@@ -10,4 +10,9 @@ export {
   type AttemptResult,
   type SignedDelivery,
 } from './delivery-attempt';
-export { attemptHandled, markAttemptHandled } from './handled-attempts';
+export {
+  startWebhookConsumer,
+  type PendingAttempt,
+  type WebhookConsumer,
+  type WebhookConsumerDeps,
+} from './webhook-consumer';

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { readEnv } from '@platform/runtime';
 
 /** Settings of this service; the only place that reads its environment. */
 export interface TemplateConfig {
@@ -12,7 +12,6 @@ const envSchema = Joi.object({
 }).unknown(true);
 
 export function loadTemplateConfig(env: NodeJS.ProcessEnv): TemplateConfig {
-  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid template configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const value = readEnv(envSchema, env, 'template');
   return { maxBodyLength: value.TEMPLATE_MAX_BODY_LENGTH };
 }

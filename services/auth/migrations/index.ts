@@ -9,6 +9,7 @@ import { createMfa } from './0007-mfa';
 import { addUserAdmin } from './0008-user-admin';
 import { createPasskeys } from './0009-passkeys';
 import { addSignInMethods } from './0010-sign-in-methods';
+import { addCodeSessions } from './0011-code-sessions';
 
 /**
  * The Authentication service's schema changes, oldest first: one file per change (`NNNN-what.ts`,
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   addUserAdmin,
   createPasskeys,
   addSignInMethods,
+  addCodeSessions,
 ];

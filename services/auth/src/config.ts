@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { readEnv } from '@platform/runtime';
 
 /** Settings of the Authentication service alone; the only place that reads them from the environment. */
 export interface AuthConfig {
@@ -85,11 +85,7 @@ const schema = Joi.object<AuthEnv>({
 }).unknown(true);
 
 export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const result = schema.validate(env, { abortEarly: false, convert: true });
-  if (result.error) {
-    throw new ConfigError(`Invalid auth configuration: ${result.error.details.map((d) => d.message).join('; ')}`);
-  }
-  const value = result.value;
+  const value = readEnv(schema, env, 'auth');
   return {
     bcryptCost: value.BCRYPT_COST,
     appUrl: value.APP_URL.replace(/\/+$/, ''),

@@ -3,7 +3,7 @@ import bcrypt from 'bcrypt';
 import { AUTH_EVENTS } from '@platform/events';
 import { statementsDuring, type TestProject, type TestService } from '@platform/testkit';
 import { emailKey } from '../src/lockout/login-failures.repository';
-import { apiOf, outboxEvents, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, outboxEvents, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 // Wall times are too noisy on a shared machine to compare two paths directly, so these tests
 // assert what makes the times alike: the forgot-password floor (a lower bound, which holds

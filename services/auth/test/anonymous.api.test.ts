@@ -1,11 +1,11 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { AUTH_EVENTS, type UserDeletedData } from '@platform/events';
+import { AUTH_EVENTS, userErasureHandler, type UserDeletedData } from '@platform/events';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../../notifications/src';
-import { userErasureHandler } from '../../notifications/src/notifications/user-erasure';
+import { eraseUser } from '../../notifications/src/notifications/user-erasure';
 import { pruneAnonymousUsers } from '../src/anonymous/anonymous.prune';
-import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;
@@ -143,7 +143,11 @@ describe('anonymous users prune', () => {
       project,
       AUTH_EVENTS.userDeleted,
     );
-    expect(deleted.map((e) => e.data)).toContainEqual({ userId: stale.user.id, reason: 'anonymous_pruned' });
+    expect(deleted.map((e) => e.data)).toContainEqual({
+      userId: stale.user.id,
+      reason: 'anonymous_pruned',
+      email: null,
+    });
     const refresh = await api.post('/refresh-token', {
       headers: project.headers,
       body: { refreshToken: stale.refreshToken },
@@ -159,7 +163,7 @@ describe('anonymous users prune', () => {
       project,
       AUTH_EVENTS.userDeleted,
     );
-    expect(deleted.map((e) => e.data)).toContainEqual({ userId: anon.user.id, reason: 'deleted' });
+    expect(deleted.map((e) => e.data)).toContainEqual({ userId: anon.user.id, reason: 'deleted', email: null });
   });
 });
 
@@ -195,7 +199,7 @@ describe("an anonymous user's token in another service", () => {
         (e) => e.data.userId === anon.user.id,
       );
       expect(deleted).toBeDefined();
-      await userErasureHandler(notifications.deps)(deleted!);
+      await userErasureHandler(notifications.deps, { service: 'notifications', erase: eraseUser })(deleted!);
       const rows = await notifications.deps.db('notifications').where({ user_id: anon.user.id });
       expect(rows).toEqual([]);
     } finally {

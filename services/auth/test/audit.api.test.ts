@@ -4,7 +4,16 @@ import type { TestProject, TestService } from '@platform/testkit';
 import jwt from 'jsonwebtoken';
 import type { AuthShared } from '../src';
 import { pruneSecurityEvents } from '../src/audit/audit.prune';
-import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, uniqueEmail, type Api } from './helpers';
+import {
+  apiOf,
+  outboxEvents,
+  PASSWORD,
+  registerUser,
+  startAuth,
+  tokenOf,
+  uniqueEmail,
+  type Api,
+} from './support/auth-test-service';
 
 let svc: TestService<AuthShared>;
 let api: Api;

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, registerUser, startAuth, type Api } from './helpers';
+import { apiOf, registerUser, startAuth, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

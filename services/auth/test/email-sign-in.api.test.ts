@@ -2,7 +2,16 @@ import jwt from 'jsonwebtoken';
 import { AUTH_EVENTS, type SignInEmailData } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
 import type { AuthShared } from '../src';
-import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, uniqueEmail, type Api } from './helpers';
+import {
+  apiOf,
+  outboxEvents,
+  PASSWORD,
+  registerUser,
+  startAuth,
+  tokenOf,
+  uniqueEmail,
+  type Api,
+} from './support/auth-test-service';
 
 let svc: TestService<AuthShared>;
 let api: Api;

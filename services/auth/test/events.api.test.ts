@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, type EventEnvelope } from '@platform/events';
 import { waitFor, type TestProject, type TestService } from '@platform/testkit';
-import { apiOf, registerUser, startAuth, type Api } from './helpers';
+import { apiOf, registerUser, startAuth, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

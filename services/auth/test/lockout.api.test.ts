@@ -3,7 +3,7 @@ import { waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { LOCKOUT_MS } from '../src/lockout/lockout.policy';
 import { emailKey } from '../src/lockout/login-failures.repository';
 import { PRUNE_LOCK, pruneLoginFailures, startLoginFailurePrune } from '../src/lockout/login-failures.prune';
-import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

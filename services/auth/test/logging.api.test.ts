@@ -6,7 +6,7 @@ import {
   type VerificationRequestedData,
 } from '@platform/events';
 import { startWithLogLines, waitFor, type TestProject, type TestService } from '@platform/testkit';
-import { apiOf, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './support/auth-test-service';
 
 // Issue 3: the tokens in emails (and every other secret of a session) are never logged.
 let svc: TestService;

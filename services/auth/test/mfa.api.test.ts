@@ -1,7 +1,7 @@
 import type { TestProject, TestService } from '@platform/testkit';
 import jwt from 'jsonwebtoken';
 import { generateSync } from 'otplib';
-import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

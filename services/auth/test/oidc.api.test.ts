@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { TestProject, TestService } from '@platform/testkit';
 import type { AuthShared } from '../src';
-import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 import { formOf, HttpBrowser } from './support/oidc-browser';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer';
 
@@ -70,7 +70,7 @@ const authorizeUrl = (p: TestProject, challenge: string, redirectTo = APP, provi
 async function throughProvider(
   start: string,
   sub: string,
-  options: { atCallback?: (url: string) => string; decline?: boolean; browser?: HttpBrowser } = {},
+  options: { atCallback?: (url: string) => string | Promise<string>; decline?: boolean; browser?: HttpBrowser } = {},
 ): Promise<URL> {
   const browser = options.browser ?? new HttpBrowser(svc.app, SERVICE);
   const stop = (url: string) => url.startsWith(APP) || url.startsWith(CALLBACK);
@@ -89,7 +89,9 @@ async function throughProvider(
     ({ url, page } = await browser.follow(answer.location!, stop));
   }
   if (url.startsWith(CALLBACK)) {
-    ({ url } = await browser.follow(options.atCallback ? options.atCallback(url) : url, (u) => u.startsWith(APP)));
+    ({ url } = await browser.follow(options.atCallback ? await options.atCallback(url) : url, (u) =>
+      u.startsWith(APP),
+    ));
   }
   return new URL(url);
 }
@@ -261,6 +263,37 @@ describe('sign-in with a provider', () => {
     expect(landed.searchParams.get('error')).toBe('invalid_id_token');
   });
 
+  it('when the browser comes back after the flow expired, then the app gets expired and no code', async () => {
+    const landed = await throughProvider(authorizeUrl(project, pkce().challenge), 'dave', {
+      atCallback: async (url) => {
+        await svc.deps
+          .db('oidc_flows')
+          .where({ project_id: project.projectId })
+          .whereNull('used_at')
+          .update({ expires_at: new Date(Date.now() - 1_000) });
+        return url;
+      },
+    });
+    expect(landed.searchParams.get('error')).toBe('expired');
+    expect(landed.searchParams.get('code')).toBeNull();
+  });
+
+  it('when the app exchanges its code after it expired, then 401 and no session', async () => {
+    const { challenge, verifier } = pkce();
+    const landed = await throughProvider(authorizeUrl(project, challenge), 'dave');
+    const code = landed.searchParams.get('code')!;
+    await svc.deps
+      .db('authorization_codes')
+      .where({ code_hash: createHash('sha256').update(code).digest('hex') })
+      .update({ expires_at: new Date(Date.now() - 1_000) });
+    const sessions = () => svc.deps.db('sessions').count<{ n: string }[]>('* as n');
+    const before = await sessions();
+    const res = await api.post('/token', { headers: project.headers, body: { code, codeVerifier: verifier } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_CREDENTIALS');
+    expect(await sessions()).toEqual(before);
+  });
+
   it('when the person declines at the provider, then the app gets access_denied', async () => {
     const { challenge } = pkce();
     const landed = await throughProvider(authorizeUrl(project, challenge), 'dave', { decline: true });
@@ -299,6 +332,51 @@ describe('sign-in with a provider', () => {
     expect(wrong.status).toBe(401);
     const right = await api.post('/token', { headers: project.headers, body: { code, codeVerifier: verifier } });
     expect(right.status).toBe(401);
+  });
+
+  it('when the one-time code is replayed, then the session it started ends and its refresh token is refused (OAuth 2.0 Security BCP)', async () => {
+    const first = await signInWith('carol');
+    expect(first.res.status).toBe(200);
+    const userId = first.res.body.user.id as string;
+    const sid = claimsOf(first.res.body.accessToken).sid;
+    const other = await signInWith('carol');
+
+    const replay = await api.post('/token', {
+      headers: project.headers,
+      body: { code: first.code, codeVerifier: first.verifier },
+    });
+    expect(replay.status).toBe(401);
+    const refreshed = await api.post('/refresh-token', {
+      headers: project.headers,
+      body: { refreshToken: first.res.body.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    // The user's other session, from another code, goes on.
+    const stillOn = await api.post('/refresh-token', {
+      headers: project.headers,
+      body: { refreshToken: other.res.body.refreshToken },
+    });
+    expect(stillOn.status).toBe(200);
+    const events = await eventsOf(userId);
+    expect(events).toContainEqual(['sign_in_failed', { method: 'oidc', reason: 'code_reused' }]);
+    expect(events).toContainEqual(['session_ended', { endedBy: 'reuse_detected' }]);
+    const ended = await svc.deps.db('sessions').where({ id: sid }).first('ended_at', 'ended_by');
+    expect(ended).toMatchObject({ ended_at: expect.any(Date), ended_by: 'reuse_detected' });
+  });
+
+  it('when the code is replayed while its first exchange is still starting the session, then that exchange issues no tokens', async () => {
+    const { challenge, verifier } = pkce();
+    const landed = await throughProvider(authorizeUrl(project, challenge), 'carol');
+    const code = landed.searchParams.get('code')!;
+    const codeHash = createHash('sha256').update(code).digest('hex');
+    const row = svc.deps.db('authorization_codes').where({ code_hash: codeHash });
+    const before = await svc.deps.db('sessions').count<{ n: string }[]>('* as n');
+    // What the replay leaves on the code when it lands between the first exchange's two steps.
+    await row.clone().update({ replayed_at: svc.deps.db.fn.now() });
+    const res = await api.post('/token', { headers: project.headers, body: { code, codeVerifier: verifier } });
+    expect(res.status).toBe(401);
+    expect(await svc.deps.db('sessions').count<{ n: string }[]>('* as n')).toEqual(before);
+    expect(await row.clone().first('session_id')).toEqual({ session_id: null });
   });
 
   it("when another project's keys exchange the code, or its api_key asks for this provider, then neither works", async () => {

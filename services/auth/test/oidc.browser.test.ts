@@ -3,7 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { browserAvailable, launchBrowser, type TestProject, type TestService } from '@platform/testkit';
 import type { AuthShared } from '../src';
-import { apiOf, startAuth, type Api } from './helpers';
+import { apiOf, startAuth, type Api } from './support/auth-test-service';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer';
 
 const servers: Server[] = [];

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import type { Page } from 'playwright-core';
 import { launchBrowser, type TestProject, type TestService } from '@platform/testkit';
-import { apiOf, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 /**
  * Passkeys end to end: Chromium with a CDP virtual authenticator runs navigator.credentials on a

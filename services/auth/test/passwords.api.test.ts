@@ -1,6 +1,15 @@
 import { AUTH_EVENTS, type PasswordResetRequestedData } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, uniqueEmail, type Api } from './helpers';
+import {
+  apiOf,
+  outboxEvents,
+  PASSWORD,
+  registerUser,
+  startAuth,
+  tokenOf,
+  uniqueEmail,
+  type Api,
+} from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { listenHttp } from '@platform/http';
 import { requestFrom, type TestProject, type TestService } from '@platform/testkit';
-import { startAuth, uniqueEmail } from './helpers';
+import { startAuth, uniqueEmail } from './support/auth-test-service';
 
 /** Real sockets from several loopback addresses into a dual-stack listener: the service sees `::ffff:127.0.0.x`. */
 async function serveDualStack(svc: TestService): Promise<{ server: Server; port: number }> {

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createTestService, describeProjectErasure } from '@platform/testkit';
 import { authService } from '../src';
 import { ERASURE_TABLES } from '../src/project-erasure';
-import { PASSWORD, uniqueEmail } from './helpers';
+import { PASSWORD, uniqueEmail } from './support/auth-test-service';
 
 describeProjectErasure({
   service: 'auth',

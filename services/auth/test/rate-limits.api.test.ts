@@ -1,5 +1,5 @@
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 const ENDPOINTS = ['/login', '/register', '/forgot-password', '/resend-verification'];
 const bodyFor = (email: string) => ({ email, password: 'some password' });

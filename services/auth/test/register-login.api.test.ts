@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import type { TestProject, TestService } from '@platform/testkit';
 import { emailKey } from '../src/lockout/login-failures.repository';
-import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

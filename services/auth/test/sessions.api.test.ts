@@ -2,7 +2,7 @@ import type { TestProject, TestService } from '@platform/testkit';
 import { randomUUID } from 'node:crypto';
 import { emailKey, recordLoginFailure } from '../src/lockout/login-failures.repository';
 import { recordSignIn } from '../src/sessions/sign-in.repository';
-import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, type VerificationRequestedData } from '@platform/events';
 import { describeMemberTokens, type TestProject, type TestService } from '@platform/testkit';
-import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './helpers';
+import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -1,6 +1,6 @@
 import { AUTH_EVENTS, type AuthEmailData, type UserRegisteredData } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, outboxEvents, PASSWORD, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -1,7 +1,7 @@
 import { AUTH_EVENTS, type PasswordResetRequestedData } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
 import jwt from 'jsonwebtoken';
-import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './helpers';
+import { apiOf, outboxEvents, PASSWORD, registerUser, startAuth, tokenOf, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { MAX_JSON_DEPTH } from '@platform/tenancy';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './helpers';
+import { apiOf, PASSWORD, registerUser, startAuth, uniqueEmail, type Api } from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

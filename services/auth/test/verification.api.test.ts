@@ -1,6 +1,14 @@
 import { AUTH_EVENTS, type UserRegisteredData, type VerificationRequestedData } from '@platform/events';
 import type { TestProject, TestService } from '@platform/testkit';
-import { apiOf, outboxEvents, registerUser, startAuth, tokenOf, uniqueEmail, type Api } from './helpers';
+import {
+  apiOf,
+  outboxEvents,
+  registerUser,
+  startAuth,
+  tokenOf,
+  uniqueEmail,
+  type Api,
+} from './support/auth-test-service';
 
 let svc: TestService;
 let api: Api;

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { readEnv } from '@platform/runtime';
 
 /** Settings of the Billing service; the only place that reads its environment. */
 export interface BillingConfig {
@@ -30,8 +30,7 @@ const envSchema = Joi.object({
 }).unknown(true);
 
 export function loadBillingConfig(env: NodeJS.ProcessEnv): BillingConfig {
-  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid billing configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const value = readEnv(envSchema, env, 'billing');
   return {
     stripeApiBase: value.STRIPE_API_BASE,
     customerCreateLimit: value.BILLING_CUSTOMER_CREATE_LIMIT,

@@ -1,6 +1,13 @@
-import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import {
+  projectErasureJob,
+  userErasureJob,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+} from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadBillingConfig, type BillingConfig } from './config';
+import { eraseUser } from './customers/user-erasure';
 import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
@@ -13,14 +20,14 @@ export interface BillingShared {
   clients: StripeClients;
 }
 
-/** The composition root: config, the Stripe clients and the route table and the project erasure job. */
+/** The composition root: config, the Stripe clients and the route table, and the project and user erasure jobs. */
 export function buildBilling(deps: ServiceDeps): ServiceParts<BillingShared> {
   const config = loadBillingConfig(deps.env);
   const clients = new StripeClients(deps.db, deps.secrets, config);
   return {
     routes: createRoutes(deps, config, clients),
     openapi,
-    jobs: [projectErasureJob(deps, 'billing', ERASURE_TABLES)],
+    jobs: [projectErasureJob(deps, 'billing', ERASURE_TABLES), userErasureJob(deps, 'billing', eraseUser)],
     shared: { config, clients },
     close: async () => undefined,
   };

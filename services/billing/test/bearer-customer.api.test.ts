@@ -1,5 +1,11 @@
 import type { ApiClient } from '@platform/testkit';
-import { checkoutBody, configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
+import {
+  checkoutBody,
+  configuredProject,
+  signedIn,
+  startBilling,
+  type BillingTest,
+} from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

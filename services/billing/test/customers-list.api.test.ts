@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, TestProject } from '@platform/testkit';
-import { configuredProject, startBilling, type BillingTest } from './helpers';
+import { configuredProject, startBilling, type BillingTest } from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

@@ -1,5 +1,5 @@
 import type { ApiClient } from '@platform/testkit';
-import { configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
+import { configuredProject, signedIn, startBilling, type BillingTest } from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

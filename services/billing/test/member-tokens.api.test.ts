@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { createTestService, describeMemberTokens } from '@platform/testkit';
 import { billingService } from '../src';
-import { newKey, newWebhookSecret } from './helpers';
-import { startStripeStub, type StripeStub } from './stripe-stub';
+import { newKey, newWebhookSecret } from './support/billing-test-service';
+import { startStripeStub, type StripeStub } from './support/stripe-stub';
 
 let stripe: StripeStub;
 beforeAll(async () => {

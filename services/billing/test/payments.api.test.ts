@@ -1,6 +1,12 @@
 import type { ApiClient } from '@platform/testkit';
-import { parseStripeForm } from './form';
-import { checkoutBody, configuredProject, signedIn, startBilling, type BillingTest } from './helpers';
+import { parseStripeForm } from './support/stripe-form';
+import {
+  checkoutBody,
+  configuredProject,
+  signedIn,
+  startBilling,
+  type BillingTest,
+} from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

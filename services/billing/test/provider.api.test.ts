@@ -1,6 +1,13 @@
 import request from 'supertest';
 import type { ApiClient } from '@platform/testkit';
-import { checkoutBody, configuredProject, newKey, signedIn, startBilling, type BillingTest } from './helpers';
+import {
+  checkoutBody,
+  configuredProject,
+  newKey,
+  signedIn,
+  startBilling,
+  type BillingTest,
+} from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
-import { configuredProject, startBilling, type BillingTest } from './helpers';
+import { configuredProject, startBilling, type BillingTest } from './support/billing-test-service';
 
 let t: BillingTest;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import type { ApiClient } from '@platform/testkit';
-import { configuredProject, newKey, startBilling, type BillingTest } from './helpers';
+import { configuredProject, newKey, startBilling, type BillingTest } from './support/billing-test-service';
 
 let t: BillingTest;
 let call: ApiClient['call'];

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { ConfigError, readEnv } from '@platform/runtime';
 import type { ValidationBudget } from './content-types/content-validation';
 import { parseRetryDelays } from '@platform/webhooks';
 import type { FeedSource } from './news/feed-reader';
@@ -86,8 +86,7 @@ const schema = Joi.object({
 
 /** Reads the CMS settings from the environment once, with defaults. */
 export function loadCmsConfig(env: NodeJS.ProcessEnv = process.env): CmsConfig {
-  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid CMS configuration: ${error.message}`);
+  const value = readEnv(schema, env, 'CMS');
   let newsFeeds: FeedSource[];
   try {
     newsFeeds = Joi.attempt(JSON.parse(value.NEWS_FEEDS), newsFeedsSchema) as FeedSource[];

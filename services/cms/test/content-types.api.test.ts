@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestService } from '@platform/testkit';
-import { startCms, type Client } from './helpers';
+import { startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService;
 let api: Client;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { assertMatchesOpenApi, type TestProject, type TestService } from '@platform/testkit';
 import { openapi } from '../src/openapi';
-import { clientFor, startCms, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService;
 let project: TestProject;

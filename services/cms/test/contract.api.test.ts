@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HttpMethod } from '@platform/testkit';
 import { openapi } from '../src/openapi';
-import { clientFor, startCms, type CmsTest } from './helpers';
+import { clientFor, startCms, type CmsTest } from './support/cms-test-service';
 
 let cms: CmsTest;
 

@@ -1,7 +1,7 @@
 import { MAX_JSON_DEPTH } from '@platform/tenancy';
 import type { TestProject, TestService } from '@platform/testkit';
 import { insertContentType } from '../src/content-types/content-types.repository';
-import { startCms, type Client } from './helpers';
+import { startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService;
 let api: Client;

@@ -5,7 +5,7 @@ import type { Logger } from '@platform/http';
 import { refreshNews } from '../src';
 import { NEWS_REFRESH_LOCK } from '../src/news/news.refresh';
 import { pruneNews, retentionCutoff } from '../src/news/news.prune';
-import { startCms, type CmsTest } from './helpers';
+import { startCms, type CmsTest } from './support/cms-test-service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);

@@ -4,7 +4,7 @@ import { NEWS_REFRESH_LOCK } from '../src/news/news.refresh';
 import { createTestService, startHttpStub, waitFor, type HttpStub, type TestService } from '@platform/testkit';
 import type { Logger } from '@platform/http';
 import { cmsService, refreshNews } from '../src';
-import { clientFor, startCms, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './support/cms-test-service';
 
 const RSS_ITEMS = 12;
 

@@ -1,6 +1,6 @@
 import { waitFor, type TestService } from '@platform/testkit';
 import type { CmsShared } from '../src/cms-shared';
-import { startCms, type Client } from './helpers';
+import { startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService<CmsShared>;
 let freshClient: () => Promise<Client>;

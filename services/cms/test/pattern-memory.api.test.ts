@@ -1,5 +1,5 @@
 import type { TestService } from '@platform/testkit';
-import { startCms, type Client } from './helpers';
+import { startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService;
 let freshClient: () => Promise<Client>;

@@ -3,7 +3,7 @@ import { InProcessBus } from '@platform/events';
 import { assembleService, type AssembledService, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { waitFor, type TestService } from '@platform/testkit';
 import { cmsService } from '../src';
-import { startCms, type Client } from './helpers';
+import { startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService;
 let api: Client;

@@ -11,7 +11,7 @@ import {
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import type { CmsShared } from '../src/cms-shared';
-import { clientFor, startCms, type Client } from './helpers';
+import { clientFor, startCms, type Client } from './support/cms-test-service';
 
 let svc: TestService<CmsShared>;
 let project: TestProject;

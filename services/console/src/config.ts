@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { readEnv } from '@platform/runtime';
 
 /** Settings of the console; the only place that reads its environment. */
 export interface ConsoleConfig {
@@ -73,8 +73,7 @@ const envSchema = Joi.object({
 }).unknown(true);
 
 export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
-  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid console configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const value = readEnv(envSchema, env, 'console');
   return {
     signup: value.CONSOLE_SIGNUP,
     authUrl: value.CONSOLE_AUTH_URL.replace(/\/+$/, ''),

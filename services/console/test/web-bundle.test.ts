@@ -23,6 +23,10 @@ describe('the web console bundle', () => {
     const initialText = initialJs.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('');
     expect(initialText).not.toContain('Suppression list');
     expect(lazy.some((file) => readFileSync(path.join(outDir, file), 'utf8').includes('Suppression list'))).toBe(true);
+    // The chart library (uPlot, known by its class names) comes with the pages that draw charts only.
+    const drawsCharts = (file: string) => readFileSync(path.join(outDir, file), 'utf8').includes('u-cursor-pt');
+    expect(initialJs.filter(drawsCharts)).toEqual([]);
+    expect(lazy.filter(drawsCharts)).toHaveLength(1);
     const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
     expect(html).toContain(`src="/${built.entry}"`);
     expect(built.entry).toMatch(/^assets\/main-/);

@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { ConfigError, readEnv } from '@platform/runtime';
 import { parseRetryDelays } from '@platform/webhooks';
 
 /** Settings of the LLM service; the only place that reads process.env for it. */
@@ -120,8 +120,7 @@ const schema = Joi.object({
 }).unknown(true);
 
 export function loadLlmConfig(env: NodeJS.ProcessEnv = process.env): LlmConfig {
-  const { value, error } = schema.validate(env, { abortEarly: false, convert: true });
-  if (error) throw new ConfigError(`Invalid LLM configuration: ${error.message}`);
+  const value = readEnv(schema, env, 'LLM');
   if (value.LLM_BATCH_HEARTBEAT_MS >= value.LLM_BATCH_STALE_MS) {
     throw new ConfigError('LLM_BATCH_HEARTBEAT_MS must be shorter than LLM_BATCH_STALE_MS');
   }

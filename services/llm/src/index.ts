@@ -13,7 +13,7 @@ import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes, errorShapes } from './routes';
 import { completionLogMetrics } from './usage/completion-log-metrics';
-import { startWebhookConsumer } from './webhooks/webhook-consumer';
+import { startBatchWebhooks } from './webhooks/webhook-consumer';
 
 /** What HTTP and the jobs share, and this process's running batch worker (none when LLM_ROLE is `api`). */
 export interface LlmServiceShared extends LlmResources {
@@ -46,7 +46,7 @@ export function buildLlm(deps: ServiceDeps): ServiceParts<LlmServiceShared> {
     jobs.push({
       name: 'webhooks',
       async start() {
-        const stop = await startWebhookConsumer(deps, config, resources.webhookSlots);
+        const stop = await startBatchWebhooks(deps, config, resources.webhookSlots);
         return async () => stop();
       },
     });

@@ -32,7 +32,7 @@ export interface LlmResources {
 
 export function createLlmResources(deps: ServiceDeps, config: LlmConfig): LlmResources {
   const meters = new MeterSettler(deps.db, deps.logger, config.meterFlushMs);
-  const admissions = new Admissions(deps.db, meters, { leaseTtlMs: config.gatewayLeaseTtlMs });
+  const admissions = new Admissions(deps.db, meters, deps.logger, { leaseTtlMs: config.gatewayLeaseTtlMs });
   return {
     config,
     vendors: {

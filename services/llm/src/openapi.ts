@@ -79,7 +79,7 @@ const gatewayOperations: OperationDefinition[] = [
     description:
       "Routes by model like /completions. On a vendor 429, 5xx, connection error or timeout before the first byte: retries with backoff (honouring Retry-After), then the request's `fallbacks` or the project's. 429 RATE_LIMITED (requestsPerMinute, tokensPerMinute, open streams) or BUDGET_EXCEEDED, with Retry-After. Under a monthly budget, a model (or fallback) without a price is refused with 400 naming it. A vendor's 400/404 keeps its status.",
     security: SINGLE_CREDENTIAL,
-    request: { jsonBody: { id: 'ChatCompletionRequest', schema: chatRequestSchema } },
+    request: { body: chatRequestSchema },
     responses: { 200: chatCompletion, ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502) },
   },
   {
@@ -107,7 +107,7 @@ const gatewayOperations: OperationDefinition[] = [
     description:
       "Stateless: the gateway stores no response (store: false semantics). gpt-* models get the request itself from OpenAI's Responses API; claude-* models are translated to Anthropic's Messages API and back (instructions, input items, function tools and their outputs, tool_choice, max_output_tokens, temperature, top_p, text.format as response_format), and cannot continue a stored response (`previous_response_id`, `item_reference`: 400). With stream: true a text/event-stream of OpenAI's events (`event: <type>` and `data: {type, sequence_number, ...}`: response.created, response.in_progress, response.output_item.added, response.output_text.delta, response.function_call_arguments.delta, ... the done events, then response.completed with usage); a failure after the first event ends it with an `error` event. Retries, fallbacks (`fallbacks` or the project's), limits, usage logs and cost exactly as /chat/completions. An unknown model is 404 model_not_found.",
     security: SINGLE_CREDENTIAL,
-    request: { jsonBody: { id: 'ResponsesRequest', schema: responsesRequestSchema } },
+    request: { body: responsesRequestSchema },
     responses: {
       200: {
         ...json('The Response; with stream: true, its event stream', responseObjectResponse),
@@ -125,7 +125,7 @@ const gatewayOperations: OperationDefinition[] = [
     description:
       "Embedding models are OpenAI's (text-embedding-*); a claude model is 400 (Anthropic has no embeddings), another chat model 400, an unknown model 404 model_not_found. Retries, request `fallbacks` (embedding models), limits, usage logs and cost (input tokens) as /chat/completions.",
     security: SINGLE_CREDENTIAL,
-    request: { jsonBody: { id: 'EmbeddingsRequest', schema: embeddingsRequestSchema } },
+    request: { body: embeddingsRequestSchema },
     responses: {
       200: { ...json('The embeddings', embeddingsResponse), headers: chatCompletion.headers },
       ...openAiErrors(400, 401, 403, 404, 413, 429, 500, 502),

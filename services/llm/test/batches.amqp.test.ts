@@ -5,7 +5,7 @@ import { waitFor, webhookReceiver, type TestProject, type TestService } from '@p
 import { verifyWebhookSignature } from '@platform/webhooks';
 import { deleteQueues, startWorker, type RunningWorker } from './support/amqp-workers';
 import type { ApiClient } from '@platform/testkit';
-import { requests, resultCount, waitForBatch } from './support/batch-helpers';
+import { requests, resultCount, waitForBatch, webhookEvents } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 import type { LlmServiceShared } from '../src';
 
@@ -122,7 +122,9 @@ describeAmqp('batches through RabbitMQ', () => {
     expect(logs).toHaveLength(40);
 
     await waitFor(() => receiver.requests[0]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // One finished event, handled, and no retry queued: no second webhook is to come.
+    await waitFor(async () => (await webhookEvents(svc.deps.db, body.batchId)).every((event) => event.handled));
+    expect(await webhookEvents(svc.deps.db, body.batchId)).toEqual([{ type: 'llm.batch.finished', handled: true }]);
     expect(receiver.requests).toHaveLength(1);
     await receiver.close();
   });

@@ -3,7 +3,7 @@ import type { StopFunction } from '@platform/runtime';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@platform/webhooks';
 import type { ApiClient } from '@platform/testkit';
-import { requests, resultCount, user, waitForBatch } from './support/batch-helpers';
+import { requests, resultCount, user, waitForBatch, webhookEvents } from './support/batch-helpers';
 import { configureVendors, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 let llm: LlmTestService;
@@ -422,7 +422,8 @@ describe('batch webhook delivery', () => {
     expect(attempts).toMatchObject([{ outcome: 'refused', status_code: null }]);
     // Neither the host's address nor that it is loopback: a tenant must not learn what internal names resolve to.
     expect(attempts[0].error).toBe('target not allowed: private, loopback and link-local addresses are refused');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its one event handled and no retry queued: no further attempt is to come.
+    expect(await webhookEvents(svc.deps.db, body.batchId)).toEqual([{ type: 'llm.batch.finished', handled: true }]);
     expect(receiver.requests).toHaveLength(0);
     expect(await svc.deps.db('webhook_attempts').where({ batch_id: body.batchId })).toHaveLength(1);
     await receiver.close();

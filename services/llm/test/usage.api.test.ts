@@ -64,6 +64,51 @@ describe('GET /v1/logs/{tenant_id}/{project_id}', () => {
     expect((await api.get(`${logsPath(project)}?limit=101`, { headers: project.headers })).status).toBe(400);
     expect((await api.get(`${logsPath(project)}?offset=-1`, { headers: project.headers })).status).toBe(400);
   });
+
+  it('when logs are filtered by model, status and time, then the page and its total hold only those', async () => {
+    const models = (body: { logs: { model: string }[] }) => body.logs.map((l) => l.model);
+    const byModel = await api.get(`${logsPath(project)}?model=gpt-4o&limit=1`, { headers: project.headers });
+    expect(byModel.status).toBe(200);
+    expect({ total: byModel.body.total, models: models(byModel.body) }).toEqual({ total: 2, models: ['gpt-4o'] });
+    const failed = await api.get(`${logsPath(project)}?status=error`, { headers: project.headers });
+    expect({ total: failed.body.total, models: models(failed.body) }).toEqual({
+      total: 1,
+      models: ['gpt-nonexistent'],
+    });
+    const both = await api.get(`${logsPath(project)}?model=gpt-4o&status=error`, { headers: project.headers });
+    expect(both.body).toMatchObject({ total: 0, logs: [] });
+    // Another project's log of the same model is never counted.
+    const otherModel = await api.get(`${logsPath(other)}?model=gpt-4o`, { headers: other.headers });
+    expect(otherModel.body.total).toBe(1);
+
+    const past = await api.get(`${logsPath(project)}?from=2000-01-01T00:00:00.000Z&to=2000-01-02T00:00:00.000Z`, {
+      headers: project.headers,
+    });
+    expect(past.body).toMatchObject({ total: 0, logs: [] });
+    const since = await api.get(`${logsPath(project)}?from=2000-01-01T00:00:00.000Z&status=success`, {
+      headers: project.headers,
+    });
+    expect(since.body.total).toBe(3);
+    // Past the last page of a filtered list, the total is still the filtered one.
+    const beyond = await api.get(`${logsPath(project)}?model=gpt-4o&offset=10`, { headers: project.headers });
+    expect(beyond.body).toMatchObject({ total: 2, logs: [] });
+  });
+
+  it('when a filter is not a known status, a date, or from is after to, then 400 VALIDATION_ERROR', async () => {
+    for (const query of [
+      'status=pending',
+      'from=yesterday',
+      'from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z',
+      `model=${'m'.repeat(201)}`,
+    ]) {
+      const res = await api.get(`${logsPath(project)}?${query}`, { headers: project.headers });
+      expect({ query, status: res.status, code: res.body.error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+    }
+  });
 });
 
 describe('GET /v1/stats/{tenant_id}/{project_id}', () => {

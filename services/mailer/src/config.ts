@@ -1,4 +1,5 @@
 import { Joi } from '@platform/tenancy';
+import { readEnv } from '@platform/runtime';
 import type { RenderBudget } from './templates/template-budget';
 
 /** Mailer-only settings; the only place this service reads process.env. */
@@ -57,8 +58,7 @@ const schema = Joi.object({
 }).unknown(true);
 
 export function loadMailerConfig(env: NodeJS.ProcessEnv = process.env): MailerConfig {
-  const { value, error } = schema.validate(env, { convert: true });
-  if (error) throw new Error(`Invalid mailer configuration: ${error.message}`);
+  const value = readEnv(schema, env, 'mailer');
   return {
     defaultFrom: value.MAILER_DEFAULT_FROM,
     templateCacheSize: value.MAILER_TEMPLATE_CACHE_SIZE,

@@ -1,4 +1,10 @@
-import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import {
+  projectErasureJob,
+  userErasureJob,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+} from '@platform/runtime';
 import { migrations } from '../migrations';
 import { subscribeAuthEmails } from './auth-emails/auth-emails.consumer';
 import { loadMailerConfig } from './config';
@@ -6,6 +12,7 @@ import type { MailerShared } from './mailer-shared';
 import type { SendingDeps } from './emails/emails.service';
 import { ProviderCooldowns } from './emails/failover';
 import { startIdempotencyPrune } from './emails/idempotency.prune';
+import { eraseUser } from './emails/user-erasure';
 import { ProjectSendSlots } from './emails/send-slots';
 import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
@@ -42,6 +49,7 @@ export function buildMailer(deps: ServiceDeps): ServiceParts<MailerShared> {
       },
       { name: 'idempotency-prune', start: async () => startIdempotencyPrune(deps.db, deps.logger) },
       projectErasureJob(deps, 'mailer', ERASURE_TABLES),
+      userErasureJob(deps, 'mailer', eraseUser),
     ],
     // The render threads serve HTTP and the consumer alike: released once both have stopped.
     close: () => renderer.close(),

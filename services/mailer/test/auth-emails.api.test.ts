@@ -1,7 +1,7 @@
 import { AUTH_EVENTS, envelopeOf, PLATFORM_EVENTS, type EventEnvelope, type EventHandler } from '@platform/events';
 import { waitFor, type TestProject } from '@platform/testkit';
 import { authEmailHandler } from '../src';
-import { useMailerService } from './support/harness';
+import { useMailerService } from './support/mailer-test-service';
 import { BAD_SENDGRID_KEY, DOWN_SENDGRID_KEY, formFields } from './support/vendor-stubs';
 
 const ctx = useMailerService();

@@ -1,6 +1,6 @@
 import { waitFor } from '@platform/testkit';
-import { useMailerService } from './support/harness';
-import type { ApiClient } from './support/harness';
+import { useMailerService } from './support/mailer-test-service';
+import type { ApiClient } from './support/mailer-test-service';
 import {
   BAD_SENDGRID_KEY,
   DOWN_MAILGUN_KEY,

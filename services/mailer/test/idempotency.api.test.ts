@@ -1,6 +1,6 @@
 import { pruneIdempotencyKeys } from '../src/emails/idempotency.prune';
-import { useMailerService } from './support/harness';
-import type { ApiClient } from './support/harness';
+import { useMailerService } from './support/mailer-test-service';
+import type { ApiClient } from './support/mailer-test-service';
 import { DOWN_SENDGRID_KEY } from './support/vendor-stubs';
 
 // Room for the ten concurrent duplicates below: they must meet on the key, not on the send limit.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mailerClient, useMailerService } from './support/harness';
+import { mailerClient, useMailerService } from './support/mailer-test-service';
 
 const ctx = useMailerService();
 

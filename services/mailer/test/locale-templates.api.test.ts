@@ -1,7 +1,7 @@
 import { AUTH_EVENTS, envelopeOf, type EventHandler } from '@platform/events';
 import { authEmailHandler } from '../src';
-import type { ApiClient } from './support/harness';
-import { useMailerService } from './support/harness';
+import type { ApiClient } from './support/mailer-test-service';
+import { useMailerService } from './support/mailer-test-service';
 
 const ctx = useMailerService();
 let handle: EventHandler;

@@ -7,7 +7,7 @@ import {
   type TestService,
 } from '@platform/testkit';
 import { mailerService } from '../src';
-import { mailerClient } from './support/harness';
+import { mailerClient } from './support/mailer-test-service';
 
 // No log line may carry a vendor key or a link with a token, even when the vendor quotes them back.
 const apiKey = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0';

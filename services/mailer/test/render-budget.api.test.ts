@@ -1,6 +1,6 @@
 import { createTestService, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { mailerClient, type ApiClient } from './support/harness';
+import { mailerClient, type ApiClient } from './support/mailer-test-service';
 
 let svc: TestService;
 let noisy: ApiClient;

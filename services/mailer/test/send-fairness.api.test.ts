@@ -1,6 +1,6 @@
 import { waitFor } from '@platform/testkit';
-import { useMailerService } from './support/harness';
-import type { ApiClient } from './support/harness';
+import { useMailerService } from './support/mailer-test-service';
+import type { ApiClient } from './support/mailer-test-service';
 import { HANGING_SENDGRID_KEY } from './support/vendor-stubs';
 
 // The defaults of a replica's send slots (4 per project, 8 in all) and a short vendor deadline.

@@ -1,7 +1,7 @@
 import { createTestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { mailerClient, type ApiClient } from './support/harness';
-import { useMailerService } from './support/harness';
+import { mailerClient, type ApiClient } from './support/mailer-test-service';
+import { useMailerService } from './support/mailer-test-service';
 import { BAD_MAILGUN_KEY, formFields } from './support/vendor-stubs';
 
 const ctx = useMailerService();

@@ -1,4 +1,4 @@
-import { mailerClient, useMailerService } from './support/harness';
+import { mailerClient, useMailerService } from './support/mailer-test-service';
 import { sendThroughDefault } from './support/webhooks';
 
 const ctx = useMailerService();

@@ -1,4 +1,4 @@
-import { useMailerService } from './support/harness';
+import { useMailerService } from './support/mailer-test-service';
 
 const ctx = useMailerService();
 

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { mailerService } from '../src';
-import { mailerClient, type ApiClient } from './support/harness';
+import { mailerClient, type ApiClient } from './support/mailer-test-service';
 
 let svc: TestService;
 let project: TestProject;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { mailerClient, useMailerService, type ApiClient } from './support/harness';
+import { mailerClient, useMailerService, type ApiClient } from './support/mailer-test-service';
 import { formFields } from './support/vendor-stubs';
 
 const PUBLIC_URL = 'https://mail.example.net';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { assembleService } from '@platform/runtime';
 import { mailerService } from '../src';
-import type { ApiClient } from './support/harness';
-import { useMailerService } from './support/harness';
+import type { ApiClient } from './support/mailer-test-service';
+import { useMailerService } from './support/mailer-test-service';
 import {
   logOf,
   nowSeconds,

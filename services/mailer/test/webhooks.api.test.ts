@@ -1,5 +1,5 @@
-import type { ApiClient } from './support/harness';
-import { useMailerService } from './support/harness';
+import type { ApiClient } from './support/mailer-test-service';
+import { useMailerService } from './support/mailer-test-service';
 import {
   logOf,
   postWebhook as post,

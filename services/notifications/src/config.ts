@@ -1,5 +1,5 @@
 import { Joi } from '@platform/tenancy';
-import { ConfigError } from '@platform/runtime';
+import { readEnv } from '@platform/runtime';
 
 /** Settings of the Notifications service; the only place that reads its environment. */
 export interface NotificationsConfig {
@@ -47,9 +47,7 @@ const envSchema = Joi.object({
 }).unknown(true);
 
 export function loadNotificationsConfig(env: NodeJS.ProcessEnv = process.env): NotificationsConfig {
-  const { value, error } = envSchema.validate(env, { abortEarly: false, convert: true });
-  if (error)
-    throw new ConfigError(`Invalid notifications configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const value = readEnv(envSchema, env, 'notifications');
   return {
     retentionDays: value.NOTIFICATIONS_RETENTION_DAYS,
     purgeIntervalMs: value.NOTIFICATIONS_PURGE_INTERVAL_MS,

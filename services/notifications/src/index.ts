@@ -1,10 +1,16 @@
-import { projectErasureJob, type ServiceDefinition, type ServiceDeps, type ServiceParts } from '@platform/runtime';
+import {
+  projectErasureJob,
+  userErasureJob,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+} from '@platform/runtime';
 import { migrations } from '../migrations';
 import { loadNotificationsConfig, type NotificationsConfig } from './config';
 import { startExpirySweep } from './live/live.expiry';
 import { LiveHub } from './live/live.hub';
 import { startPurgeSchedule } from './notifications/notifications.purge';
-import { startUserErasure } from './notifications/user-erasure';
+import { eraseUser } from './notifications/user-erasure';
 import { openapi } from './openapi';
 import { ERASURE_TABLES } from './project-erasure';
 import { createRoutes } from './routes';
@@ -34,7 +40,7 @@ export function buildNotifications(deps: ServiceDeps): ServiceParts<Notification
       },
       { name: 'purge', start: async () => startPurgeSchedule(deps.db, deps.logger, config) },
       projectErasureJob(deps, 'notifications', ERASURE_TABLES),
-      { name: 'user-erasure', start: () => startUserErasure(deps) },
+      userErasureJob(deps, 'notifications', eraseUser),
       {
         name: 'expiry',
         start: async () =>

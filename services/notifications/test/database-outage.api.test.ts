@@ -1,6 +1,6 @@
 import { createTestService, waitFor, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { api } from './api';
+import { api } from './support/notifications-test-service';
 
 let svc: TestService;
 

@@ -5,8 +5,8 @@ import type { StopFunction } from '@platform/runtime';
 import { signAccessToken } from '@platform/tenancy';
 import { createTestService, testJwtKeys, waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { api } from './api';
-import { lastCount, named, openSse, type SseClient } from './sse-client';
+import { api } from './support/notifications-test-service';
+import { lastCount, named, openSse, type SseClient } from './support/sse-client';
 
 let svc: TestService;
 let server: Server;

@@ -17,7 +17,7 @@ import {
 import { createTestDatabase, createTestProject, testJwtKeys, type TestProject } from '@platform/testkit';
 import { createLogger } from '@platform/http';
 import { notificationsService } from '../src';
-import { api } from './api';
+import { api } from './support/notifications-test-service';
 
 type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 

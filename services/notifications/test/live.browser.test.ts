@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { StopFunction } from '@platform/runtime';
 import { browserAvailable, createTestService, launchBrowser, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { api as client } from './api';
+import { api as client } from './support/notifications-test-service';
 
 const browserTest = browserAvailable() || process.env.CI ? describe : describe.skip;
 

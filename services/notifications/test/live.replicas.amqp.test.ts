@@ -7,8 +7,8 @@ import { assembleService, type AssembledService, type ServiceDeps, type StopFunc
 import { createLogger } from '@platform/http';
 import { createTestService, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { api } from './api';
-import { named, openSse, type SseClient } from './sse-client';
+import { api } from './support/notifications-test-service';
+import { named, openSse, type SseClient } from './support/sse-client';
 
 const AMQP_URL = process.env.TEST_AMQP_URL;
 const describeAmqp = AMQP_URL ? describe : describe.skip;

@@ -4,8 +4,8 @@ import { EventSource } from 'eventsource';
 import type { StopFunction } from '@platform/runtime';
 import { createTestService, waitFor, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService, type NotificationsShared } from '../src';
-import { api as apiOf } from './api';
-import { lastCount, named, openSse, type SseClient } from './sse-client';
+import { api as apiOf } from './support/notifications-test-service';
+import { lastCount, named, openSse, type SseClient } from './support/sse-client';
 
 let svc: TestService<NotificationsShared>;
 let server: Server;

@@ -2,7 +2,7 @@ import request, { type Response } from 'supertest';
 import { createTestService, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
 import { openapi } from '../src/openapi';
-import { api as apiOf } from './api';
+import { api as apiOf } from './support/notifications-test-service';
 
 let svc: TestService;
 

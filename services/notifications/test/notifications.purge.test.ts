@@ -3,7 +3,7 @@ import { createTestService, waitFor, type TestService } from '@platform/testkit'
 import { notificationsService } from '../src';
 import { loadNotificationsConfig } from '../src/config';
 import { PURGE_LOCK, purgeNotifications, startPurgeSchedule } from '../src/notifications/notifications.purge';
-import { api } from './api';
+import { api } from './support/notifications-test-service';
 
 let svc: TestService;
 let headers: Record<string, string>;

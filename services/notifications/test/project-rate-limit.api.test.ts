@@ -1,6 +1,6 @@
 import { createTestService, memberToken, type TestProject, type TestService } from '@platform/testkit';
 import { notificationsService } from '../src';
-import { api } from './api';
+import { api } from './support/notifications-test-service';
 
 // RESOLUTIONS 2: limits are counted per project. Every service's keyed endpoints share the
 // mechanism (projectKeys in @platform/tenancy); notifications stands for them here.

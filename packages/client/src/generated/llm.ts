@@ -700,10 +700,10 @@ export interface operations {
             content: {
                 "application/json": {
                     model: string;
-                    messages: ({
+                    messages: {
                         /** @enum {string} */
                         role: "system" | "developer" | "user" | "assistant" | "tool";
-                        content?: string | ({
+                        content?: string | {
                             /** @enum {string} */
                             type: "text" | "image_url" | "input_audio" | "file" | "refusal";
                             text?: string;
@@ -722,7 +722,7 @@ export interface operations {
                                 file_id?: string;
                                 filename?: string;
                             };
-                        } & (unknown & unknown & unknown))[] | null;
+                        }[] | null;
                         name?: string;
                         tool_calls?: {
                             id: string;
@@ -735,7 +735,7 @@ export interface operations {
                         }[];
                         tool_call_id?: string;
                         refusal?: string | null;
-                    } & (unknown & unknown))[];
+                    }[];
                     temperature?: number | null;
                     top_p?: number | null;
                     max_tokens?: number | null;
@@ -751,7 +751,9 @@ export interface operations {
                         function: {
                             name: string;
                             description?: string;
-                            parameters?: Record<string, unknown>;
+                            parameters?: {
+                                [key: string]: unknown;
+                            };
                             strict?: boolean | null;
                         };
                     }[];
@@ -769,10 +771,12 @@ export interface operations {
                         json_schema?: {
                             name: string;
                             description?: string;
-                            schema?: Record<string, unknown>;
+                            schema?: {
+                                [key: string]: unknown;
+                            };
                             strict?: boolean | null;
                         };
-                    } & unknown;
+                    };
                     user?: string;
                     stream?: boolean | null;
                     stream_options?: {
@@ -1003,17 +1007,21 @@ export interface operations {
                         type?: "message" | "function_call" | "function_call_output" | "reasoning" | "item_reference";
                         /** @enum {string} */
                         role?: "user" | "assistant" | "system" | "developer";
-                        content?: string | {
+                        content?: string | ({
                             /** @enum {string} */
                             type: "input_text" | "output_text" | "input_image" | "input_file" | "refusal" | "text";
                             text?: string;
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         call_id?: string;
                         name?: string;
                         arguments?: string;
-                        output?: string | unknown[];
+                        output?: string | (unknown[] | boolean | number | Record<string, unknown> | string | null)[];
                         id?: string;
-                    } & (unknown & unknown & unknown & unknown))[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                     instructions?: string | null;
                     tools?: {
                         /**
@@ -1023,7 +1031,9 @@ export interface operations {
                         type: "function";
                         name: string;
                         description?: string | null;
-                        parameters?: Record<string, unknown> | null;
+                        parameters?: {
+                            [key: string]: unknown;
+                        } | null;
                         strict?: boolean | null;
                     }[];
                     tool_choice?: ("none" | "auto" | "required") | {
@@ -1038,7 +1048,9 @@ export interface operations {
                             type: "text" | "json_object" | "json_schema";
                             name?: string;
                             description?: string;
-                            schema?: Record<string, unknown>;
+                            schema?: {
+                                [key: string]: unknown;
+                            };
                             strict?: boolean | null;
                         };
                         /** @enum {string|null} */
@@ -1053,7 +1065,9 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     } | null;
-                    reasoning?: Record<string, unknown> | null;
+                    reasoning?: {
+                        [key: string]: unknown;
+                    } | null;
                     include?: string[] | null;
                     user?: string;
                     /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
@@ -1519,13 +1533,17 @@ export interface operations {
                     messages: {
                         /** @enum {string} */
                         role: "user" | "assistant";
-                        content: string | {
+                        content: string | ({
                             type: string;
-                        }[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     }[];
-                    system?: string | {
+                    system?: string | ({
                         type: string;
-                    }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                     temperature?: number;
                     top_p?: number;
                     top_k?: number;
@@ -1533,20 +1551,30 @@ export interface operations {
                     stream?: boolean;
                     metadata?: {
                         user_id?: string | null;
+                    } & {
+                        [key: string]: unknown;
                     };
-                    tools?: {
+                    tools?: ({
                         name: string;
                         description?: string;
-                        input_schema?: Record<string, unknown>;
+                        input_schema?: {
+                            [key: string]: unknown;
+                        };
                         type?: string;
-                    }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                     tool_choice?: {
                         /** @enum {string} */
                         type: "auto" | "any" | "tool" | "none";
-                        name?: string;
+                        name?: (unknown[] | boolean | number | Record<string, unknown> | null) | string;
+                    } & {
+                        [key: string]: unknown;
                     };
                     /** @description extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies */
                     fallbacks?: string[];
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -2322,6 +2350,14 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description only logs of this requested model */
+                model?: string;
+                /** @description only logs of this status */
+                status?: "success" | "error";
+                /** @description inclusive */
+                from?: string;
+                /** @description inclusive */
+                to?: string;
             };
             header?: never;
             path: {

@@ -8,3 +8,5 @@ export function createNoteBody(maxBodyLength: number): Joi.ObjectSchema<NewNote>
     body: Joi.string().min(1).max(maxBodyLength).required(),
   });
 }
+
+export const noteIdParams = Joi.object<{ id: string }>({ id: Joi.string().required().description('Note id') });

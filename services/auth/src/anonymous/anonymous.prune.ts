@@ -20,13 +20,13 @@ export interface AnonymousPruneOptions {
  * event by which every service erases a deleted user's data. A sweep across all projects.
  */
 async function deleteBatch(trx: Knex.Transaction, options: AnonymousPruneOptions): Promise<number> {
-  const result = await trx.raw<{ rows: { id: string; tenant_id: string; project_id: string }[] }>(
+  const result = await trx.raw<{ rows: { id: string; tenant_id: string; project_id: string; email: string | null }[] }>(
     `delete from users where ctid = any(array(
        select ctid from users
         where anonymous_since is not null and anonymous_since <= now() - :maxAgeMs * interval '1 millisecond'
         limit :batchSize
         for update skip locked))
-     returning id, tenant_id, project_id`,
+     returning id, tenant_id, project_id, email`,
     { maxAgeMs: options.maxAgeMs, batchSize: options.batchSize },
   );
   for (const row of result.rows) {
@@ -34,7 +34,7 @@ async function deleteBatch(trx: Knex.Transaction, options: AnonymousPruneOptions
       type: AUTH_EVENTS.userDeleted,
       tenantId: row.tenant_id,
       projectId: row.project_id,
-      data: { userId: row.id, reason: 'anonymous_pruned' },
+      data: { userId: row.id, reason: 'anonymous_pruned', email: row.email },
     });
   }
   return result.rows.length;

@@ -54,12 +54,14 @@ export interface AuthorizationCodeRow {
   flow: 'sign_up' | 'sign_in' | 'link';
   expires_at: Date;
   used_at: Date | null;
+  /** The session its exchange started. */
+  session_id: string | null;
 }
 
 export async function insertAuthorizationCode(
   db: Knex,
   owner: Tenant,
-  code: Omit<AuthorizationCodeRow, 'id' | 'used_at'> & { code_hash: string },
+  code: Omit<AuthorizationCodeRow, 'id' | 'used_at' | 'session_id'> & { code_hash: string },
 ): Promise<void> {
   await tenantTable(db, owner, 'authorization_codes').insert({ id: randomUUID(), ...tenantColumns(owner), ...code });
 }
@@ -73,10 +75,28 @@ export async function findAuthorizationCode(
   const row = await tenantTable(trx, tenant, 'authorization_codes')
     .where({ code_hash: codeHash })
     .forUpdate()
-    .first('id', 'user_id', 'code_challenge', 'provider', 'flow', 'expires_at', 'used_at');
+    .first('id', 'user_id', 'code_challenge', 'provider', 'flow', 'expires_at', 'used_at', 'session_id');
   return (row as AuthorizationCodeRow | undefined) ?? null;
 }
 
 export async function markCodeUsed(trx: Knex.Transaction, tenant: Tenant, id: string): Promise<void> {
   await tenantTable(trx, tenant, 'authorization_codes').where({ id }).update({ used_at: trx.fn.now() });
+}
+
+export async function markCodeReplayed(trx: Knex.Transaction, tenant: Tenant, id: string): Promise<void> {
+  await tenantTable(trx, tenant, 'authorization_codes').where({ id }).update({ replayed_at: trx.fn.now() });
+}
+
+/** Records the session the code's exchange started; false when the code was replayed meanwhile. */
+export async function recordCodeSession(
+  trx: Knex.Transaction,
+  tenant: Tenant,
+  id: string,
+  sessionId: string,
+): Promise<boolean> {
+  const [row] = (await tenantTable(trx, tenant, 'authorization_codes')
+    .where({ id })
+    .update({ session_id: sessionId })
+    .returning('replayed_at')) as { replayed_at: Date | null }[];
+  return Boolean(row) && !row.replayed_at;
 }

@@ -5,6 +5,7 @@ import { AppError, errors, randomToken, sha256Hex, type TenantContext } from '@p
 import { recordEvents } from '../audit/audit.service';
 import { finishPasswordlessSignIn } from '../sessions/passwordless-sign-in';
 import type { ClientInfo } from '../shared/client';
+import { endSessions } from '../user-sessions/user-sessions.service';
 import { findUserById } from '../users/users.service';
 import { claimsOf, IdTokenRejected, verifyIdToken, type ProviderClaims } from './id-token';
 import { callIssuer, IssuerCallError } from './issuer-http';
@@ -16,8 +17,11 @@ import {
   findFlow,
   insertAuthorizationCode,
   insertFlow,
+  markCodeReplayed,
   markCodeUsed,
   markFlowUsed,
+  recordCodeSession,
+  type AuthorizationCodeRow,
   type OidcFlowRow,
 } from './oidc-flows.repository';
 import { findProvider, findProviderById, type OidcProviderRow } from './providers.repository';
@@ -251,6 +255,42 @@ export async function handleCallback(
 const invalidGrant = () =>
   new AppError('INVALID_CREDENTIALS', 'The code is invalid, used, expired or not for this verifier');
 
+type Redemption =
+  | { kind: 'redeemed'; code: AuthorizationCodeRow }
+  | { kind: 'invalid' }
+  | { kind: 'replayed'; userId: string };
+
+/**
+ * Uses the code up. A code that comes back a second time may have been stolen (OAuth 2.0
+ * Security BCP): the session its first exchange started ends, and a first exchange still
+ * starting its session issues nothing.
+ */
+async function redeemCode(
+  ctx: OidcContext,
+  tenant: TenantContext,
+  input: { code: string; codeVerifier: string },
+  client: ClientInfo,
+): Promise<Redemption> {
+  const now = ctx.issuer.clock.now();
+  return ctx.db.transaction(async (trx): Promise<Redemption> => {
+    const row = await findAuthorizationCode(trx, tenant, sha256Hex(input.code));
+    if (!row) return { kind: 'invalid' };
+    if (row.used_at) {
+      await markCodeReplayed(trx, tenant, row.id);
+      if (row.session_id) {
+        await endSessions(trx, tenant, { userId: row.user_id, only: row.session_id }, 'reuse_detected', { client });
+      }
+      return { kind: 'replayed', userId: row.user_id };
+    }
+    await markCodeUsed(trx, tenant, row.id);
+    if (row.expires_at.getTime() <= now) return { kind: 'invalid' };
+    const expected = Buffer.from(row.code_challenge);
+    const given = Buffer.from(s256(input.codeVerifier));
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { kind: 'invalid' };
+    return { kind: 'redeemed', code: row };
+  });
+}
+
 /**
  * The app exchanges the one-time code of the redirect, with the PKCE verifier of its side, for
  * our tokens: single use (a wrong verifier uses it up too), 5 minutes, in the project that
@@ -262,26 +302,17 @@ export async function exchangeAppCode(
   input: { code: string; codeVerifier: string },
   client: ClientInfo,
 ) {
-  const now = ctx.issuer.clock.now();
-  const redeemed = await ctx.db.transaction(async (trx) => {
-    const row = await findAuthorizationCode(trx, tenant, sha256Hex(input.code));
-    if (!row || row.used_at) return null;
-    await markCodeUsed(trx, tenant, row.id);
-    if (row.expires_at.getTime() <= now) return null;
-    const expected = Buffer.from(row.code_challenge);
-    const given = Buffer.from(s256(input.codeVerifier));
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    return row;
-  });
-  if (!redeemed) {
+  const redemption = await redeemCode(ctx, tenant, input, client);
+  if (redemption.kind !== 'redeemed') {
     await recordEvents(ctx.db, tenant, {
       type: 'sign_in_failed',
-      userId: null,
+      userId: redemption.kind === 'replayed' ? redemption.userId : null,
       client,
-      data: { method: 'oidc', reason: 'invalid_grant' },
+      data: { method: 'oidc', reason: redemption.kind === 'replayed' ? 'code_reused' : 'invalid_grant' },
     });
     throw invalidGrant();
   }
+  const redeemed = redemption.code;
   const user = await findUserById(ctx.db, tenant, redeemed.user_id);
   if (!user) throw invalidGrant();
   return finishPasswordlessSignIn(ctx.db, ctx.issuer, tenant, user, {
@@ -289,5 +320,8 @@ export async function exchangeAppCode(
     detail: { provider: redeemed.provider },
     client,
     created: redeemed.flow === 'sign_up',
+    onSession: async (trx, sessionId) => {
+      if (!(await recordCodeSession(trx, tenant, redeemed.id, sessionId))) throw invalidGrant();
+    },
   });
 }

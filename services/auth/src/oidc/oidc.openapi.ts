@@ -103,7 +103,7 @@ export function oidcOperations(
       path: '/token',
       operationId: 'postToken',
       summary: 'Exchange the one-time code of a provider sign-in for a session',
-      description: `The code of the redirect (single use, 5 minutes, only in the project that started the flow) with the app's PKCE verifier. Signs in as POST /login does: the same session, tokens (sid, aal, aud), MFA challenge when the user has a second factor, and trail. A used, expired or unknown code, or a wrong verifier, is 401 INVALID_CREDENTIALS (and uses the code up). ${rateLimited}`,
+      description: `The code of the redirect (single use, 5 minutes, only in the project that started the flow) with the app's PKCE verifier. Signs in as POST /login does: the same session, tokens (sid, aal, aud), MFA challenge when the user has a second factor, and trail. A used, expired or unknown code, or a wrong verifier, is 401 INVALID_CREDENTIALS (and uses the code up); a code used a second time also ends the session its first exchange started (its refresh token is refused; session_ended with endedBy reuse_detected, sign_in_failed with reason code_reused). ${rateLimited}`,
       security: KEYS,
       request: { body: tokenSchema },
       responses: { 200: json('Signed in, or an MFA challenge', signInResult) },

@@ -20,6 +20,8 @@ export interface PasswordlessProof {
   client: ClientInfo;
   /** The account was created by this very sign-in (its sign_up event is already recorded). */
   created?: boolean;
+  /** Runs in the transaction that starts the session; throwing there issues nothing. */
+  onSession?: (trx: Knex.Transaction, sessionId: string) => Promise<void>;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function finishPasswordlessSignIn(
       aal: 'aal1',
       client: proof.client,
     });
+    await proof.onSession?.(trx, session.id);
     if (!proof.created) {
       await recordEvents(trx, tenant, {
         type: 'sign_in',

@@ -54,12 +54,12 @@ export async function setUserDisabled(
 /** Deletes the user and writes `auth.user.deleted`, by which every service erases their data. */
 export async function deleteProjectUser(db: Knex, relay: { kick(): void }, tenant: Tenant, id: string): Promise<void> {
   await withOutbox(db, relay, async (trx, outbox) => {
-    found(await deleteUser(trx, tenant, id));
+    const { email } = found(await deleteUser(trx, tenant, id));
     await outbox.write<UserDeletedData>({
       type: AUTH_EVENTS.userDeleted,
       tenantId: tenant.tenantId,
       projectId: tenant.projectId,
-      data: { userId: id, reason: 'deleted' },
+      data: { userId: id, reason: 'deleted', email },
     });
   });
 }

@@ -205,9 +205,11 @@ export async function setDisabled(db: Knex, tenant: Tenant, id: string, disabled
 }
 
 /** Deletes a user and, by cascade, their refresh and account tokens; false when there was none. */
-export async function deleteUser(db: Knex, tenant: Tenant, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  return (await users(db, tenant).where({ id }).delete()) > 0;
+/** The deleted user's address (null when they had none), or null when there was no such user. */
+export async function deleteUser(db: Knex, tenant: Tenant, id: string): Promise<{ email: string | null } | null> {
+  if (!isUuid(id)) return null;
+  const [row] = (await users(db, tenant).where({ id }).delete().returning('email')) as { email: string | null }[];
+  return row ?? null;
 }
 
 /** A sign-in that did not go through the one-statement password path (MFA, passkey). */

@@ -24,6 +24,9 @@ const Notifications = lazy(() => import('./pages/notifications').then((m) => m.N
 const Billing = lazy(() => import('./pages/billing').then((m) => m.Billing));
 const Mailer = lazy(() => import('./pages/mailer/mailer').then((m) => m.Mailer));
 const Cms = lazy(() => import('./pages/cms/cms').then((m) => m.Cms));
+const LlmSettings = lazy(() => import('./pages/llm/llm-settings').then((m) => m.LlmSettings));
+const LlmUsage = lazy(() => import('./pages/llm/llm-usage').then((m) => m.LlmUsage));
+const LlmLogs = lazy(() => import('./pages/llm/llm-logs').then((m) => m.LlmLogs));
 
 function Header() {
   const me = useMe();
@@ -99,6 +102,9 @@ export function App() {
               <Route path="/orgs/:orgId/projects/:projectId/mailer/:section?/:item?" component={Mailer} />
               <Route path="/orgs/:orgId/projects/:projectId/cms" component={Cms} />
               <Route path="/orgs/:orgId/projects/:projectId/cms/*" component={Cms} />
+              <Route path="/orgs/:orgId/projects/:projectId/llm" component={LlmSettings} />
+              <Route path="/orgs/:orgId/projects/:projectId/llm/usage" component={LlmUsage} />
+              <Route path="/orgs/:orgId/projects/:projectId/llm/logs" component={LlmLogs} />
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

@@ -1,4 +1,5 @@
-import { jsonSchemaParser } from '@platform/tenancy';
+import { parse } from '@platform/tenancy';
+import { eitherForm, integer, listOf, modelName, oneOf, vendorRequest, word } from '../gateway/vendor-request-fields';
 
 /** OpenAI's embeddings request, plus `fallbacks` (other embedding models tried in turn). */
 export interface EmbeddingsBody {
@@ -10,43 +11,27 @@ export interface EmbeddingsBody {
   fallbacks?: string[];
 }
 
-const modelName = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' };
-const tokenArray = { type: 'array', minItems: 1, maxItems: 8192, items: { type: 'integer', minimum: 0 } };
+const tokenArray = listOf(integer(0), 8192).min(1);
 
-/** OpenAI's embeddings request in JSON Schema (at most 2048 inputs, as OpenAI takes them). */
-export const embeddingsRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['model', 'input'],
-  description:
-    "OpenAI's embeddings request, answered by the project's OpenAI credential (text-embedding-* models). Unknown fields are dropped.",
-  properties: {
-    model: modelName,
-    input: {
-      anyOf: [
-        { type: 'string', minLength: 1, maxLength: 1_000_000 },
-        { type: 'array', minItems: 1, maxItems: 2048, items: { type: 'string', minLength: 1, maxLength: 1_000_000 } },
-        tokenArray,
-        { type: 'array', minItems: 1, maxItems: 2048, items: tokenArray },
-      ],
-    },
-    dimensions: { type: 'integer', minimum: 1, maximum: 10_000 },
-    encoding_format: { type: 'string', enum: ['float', 'base64'] },
-    user: { type: 'string', minLength: 1, maxLength: 512 },
-    fallbacks: {
-      type: 'array',
-      maxItems: 20,
-      items: modelName,
-      description:
-        'extension: embedding models tried in turn when the model fails (429, 5xx, unreachable) after its retries',
-    },
-  },
-};
-
-const validEmbeddingsBody = jsonSchemaParser<EmbeddingsBody>(embeddingsRequestSchema);
+/** OpenAI's embeddings request (at most 2048 inputs, as OpenAI takes them). */
+export const embeddingsRequestSchema = vendorRequest<EmbeddingsBody>({
+  model: modelName.required(),
+  // Only that no form matches is told, so each form stops at its first problem.
+  input: eitherForm(word(1_000_000), listOf(word(1_000_000), 2048).min(1), tokenArray, listOf(tokenArray, 2048).min(1))
+    .prefs({ abortEarly: true })
+    .required(),
+  dimensions: integer(1, 10_000),
+  encoding_format: oneOf('float', 'base64'),
+  user: word(512),
+  fallbacks: listOf(modelName, 20).description(
+    'extension: embedding models tried in turn when the model fails (429, 5xx, unreachable) after its retries',
+  ),
+}).description(
+  "OpenAI's embeddings request, answered by the project's OpenAI credential (text-embedding-* models). Unknown fields are dropped.",
+);
 
 export function parseEmbeddingsBody(input: unknown): EmbeddingsBody {
-  const body = validEmbeddingsBody(input);
+  const body = parse(embeddingsRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

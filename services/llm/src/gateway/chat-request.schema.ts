@@ -1,5 +1,24 @@
-import { jsonSchemaParser } from '@platform/tenancy';
+import { Joi, parse } from '@platform/tenancy';
 import type { ChatRequest } from '../vendors/chat-types';
+import {
+  boolean,
+  constant,
+  eitherForm,
+  fields,
+  functionName,
+  integer,
+  listOf,
+  modelName,
+  nullable,
+  number,
+  oneOf,
+  openFields,
+  presentNotNull,
+  stringOrArray,
+  text,
+  vendorRequest,
+  word,
+} from './vendor-request-fields';
 
 /** A Chat Completions body: OpenAI's request, plus `fallbacks` (models tried in turn, as LiteLLM takes it). */
 export type ChatBody = ChatRequest & {
@@ -8,168 +27,108 @@ export type ChatBody = ChatRequest & {
   fallbacks?: string[];
 };
 
-/** Message text, which may be empty. Other strings may not (as Joi's, which checked this body before). */
-const text = { type: 'string', maxLength: 1_000_000 };
-const word = (maxLength?: number) => ({ type: 'string', minLength: 1, ...(maxLength ? { maxLength } : {}) });
+/** Message text, which may be empty. Other strings may not. */
+const messageText = text(1_000_000);
 const name = word(256);
-const nullable = (type: string, rules: object = {}) => ({ type: [type, 'null'], ...rules });
 
-/** An object of the listed fields; any other field is dropped (`additionalProperties: false`). */
-const fields = (properties: object, required: string[] = [], rules: object = {}) => ({
-  type: 'object',
-  additionalProperties: false,
-  ...(required.length ? { required } : {}),
-  properties,
-  ...rules,
+/** Required when `field` is `value`, not allowed otherwise. */
+const onlyWhen = (field: string, value: string, schema: Joi.Schema) =>
+  Joi.when(field, { is: value, then: schema.required(), otherwise: Joi.forbidden() });
+
+const contentPart = fields({
+  type: oneOf('text', 'image_url', 'input_audio', 'file', 'refusal').required(),
+  text: onlyWhen('type', 'text', messageText),
+  refusal: onlyWhen('type', 'refusal', messageText),
+  image_url: onlyWhen(
+    'type',
+    'image_url',
+    fields({ url: word(20_000_000).required(), detail: oneOf('auto', 'low', 'high') }),
+  ),
+  input_audio: fields({ data: word().required(), format: word().required() }),
+  file: fields({ file_data: word(), file_id: word(), filename: word() }),
 });
 
-/** `field` equals `value`. */
-const fieldIs = (field: string, value: string) => ({ required: [field], properties: { [field]: { const: value } } });
-
-/** `property` is required when `field` is `value`, and not allowed otherwise. */
-const onlyWhen = (field: string, value: string, property: string) => ({
-  if: fieldIs(field, value),
-  then: { required: [property] },
-  else: { properties: { [property]: false } },
+const toolCall = fields({
+  id: word(256).required(),
+  type: constant('function').required(),
+  function: fields({ name: name.required(), arguments: messageText.required() }).required(),
 });
 
-const contentPart = fields(
-  {
-    type: { type: 'string', enum: ['text', 'image_url', 'input_audio', 'file', 'refusal'] },
-    text,
-    refusal: text,
-    image_url: fields({ url: word(20_000_000), detail: { type: 'string', enum: ['auto', 'low', 'high'] } }, ['url']),
-    input_audio: fields({ data: word(), format: word() }, ['data', 'format']),
-    file: fields({ file_data: word(), file_id: word(), filename: word() }),
-  },
-  ['type'],
-  {
-    allOf: [
-      onlyWhen('type', 'text', 'text'),
-      onlyWhen('type', 'refusal', 'refusal'),
-      onlyWhen('type', 'image_url', 'image_url'),
-    ],
-  },
+const content = stringOrArray(messageText, listOf(contentPart, 1000), true);
+
+const message = fields({
+  role: oneOf('system', 'developer', 'user', 'assistant', 'tool').required(),
+  // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
+  content: content.when('role', { is: 'assistant', then: Joi.any(), otherwise: presentNotNull('string,array') }),
+  name,
+  tool_calls: Joi.when('role', { is: 'assistant', then: listOf(toolCall, 128), otherwise: Joi.forbidden() }),
+  tool_call_id: onlyWhen('role', 'tool', word(256)),
+  refusal: nullable(word(), 'string'),
+});
+
+const tool = fields({
+  type: constant('function').required(),
+  function: fields({
+    name: functionName.required(),
+    description: text(10_000),
+    parameters: openFields(),
+    strict: nullable(boolean(), 'boolean'),
+  }).required(),
+});
+
+const toolChoice = eitherForm(
+  oneOf('none', 'auto', 'required'),
+  fields({ type: constant('function').required(), function: fields({ name: name.required() }).required() }),
 );
 
-const toolCall = fields(
-  { id: word(256), type: { const: 'function' }, function: fields({ name, arguments: text }, ['name', 'arguments']) },
-  ['id', 'type', 'function'],
-);
-
-const message = fields(
-  {
-    role: { type: 'string', enum: ['system', 'developer', 'user', 'assistant', 'tool'] },
-    content: { type: ['string', 'array', 'null'], maxLength: 1_000_000, maxItems: 1000, items: contentPart },
-    name,
-    tool_calls: { type: 'array', maxItems: 128, items: toolCall },
-    tool_call_id: word(256),
-    refusal: nullable('string', { minLength: 1 }),
-  },
-  ['role'],
-  {
-    allOf: [
-      // Only the assistant may leave out its content (when it calls tools) or send null, and only it calls tools.
-      {
-        if: fieldIs('role', 'assistant'),
-        else: { required: ['content'], properties: { content: { type: ['string', 'array'] }, tool_calls: false } },
-      },
-      onlyWhen('role', 'tool', 'tool_call_id'),
-    ],
-  },
-);
-
-const tool = fields(
-  {
-    type: { const: 'function' },
-    function: fields(
-      {
-        name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
-        description: { type: 'string', maxLength: 10_000 },
-        parameters: { type: 'object' },
-        strict: nullable('boolean'),
-      },
-      ['name'],
-    ),
-  },
-  ['type', 'function'],
-);
-
-const toolChoice = {
-  anyOf: [
-    { type: 'string', enum: ['none', 'auto', 'required'] },
-    fields({ type: { const: 'function' }, function: fields({ name }, ['name']) }, ['type', 'function']),
-  ],
-};
-
-const responseFormat = fields(
-  {
-    type: { type: 'string', enum: ['text', 'json_object', 'json_schema'] },
-    json_schema: fields({ name, description: word(10_000), schema: { type: 'object' }, strict: nullable('boolean') }, [
-      'name',
-    ]),
-  },
-  ['type'],
-  { allOf: [onlyWhen('type', 'json_schema', 'json_schema')] },
-);
-
-/** A model name: at least one character that is not a space (names are trimmed). */
-const modelName = { ...word(200), pattern: '\\S' };
+const responseFormat = fields({
+  type: oneOf('text', 'json_object', 'json_schema').required(),
+  json_schema: onlyWhen(
+    'type',
+    'json_schema',
+    fields({
+      name: name.required(),
+      description: word(10_000),
+      schema: openFields(),
+      strict: nullable(boolean(), 'boolean'),
+    }),
+  ),
+});
 
 /**
- * OpenAI's Chat Completions request in JSON Schema: what /chat/completions validates with
- * (ajv, compiled once: the gateway's hot route) and what its OpenAPI document shows.
+ * OpenAI's Chat Completions request: what /chat/completions validates and what its OpenAPI
+ * document shows.
  */
-export const chatRequestSchema = fields(
-  {
-    model: modelName,
-    messages: { type: 'array', minItems: 1, maxItems: 2000, items: message },
-    temperature: nullable('number', { minimum: 0, maximum: 2 }),
-    top_p: nullable('number', { minimum: 0, maximum: 1 }),
-    max_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
-    max_completion_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
-    stop: {
-      type: ['string', 'array', 'null'],
-      minLength: 1,
-      maxLength: 1000,
-      maxItems: 4,
-      items: word(1000),
-    },
-    n: nullable('integer', { minimum: 1, maximum: 8 }),
-    // Within JavaScript's exact integers (as Joi's integer()): past them the number read is not the one sent.
-    seed: nullable('integer', { minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
-    presence_penalty: nullable('number', { minimum: -2, maximum: 2 }),
-    frequency_penalty: nullable('number', { minimum: -2, maximum: 2 }),
-    tools: { type: 'array', maxItems: 128, items: tool },
-    tool_choice: toolChoice,
-    parallel_tool_calls: { type: 'boolean' },
-    response_format: responseFormat,
-    user: word(512),
-    stream: nullable('boolean'),
-    stream_options: nullable('object', {
-      additionalProperties: false,
-      properties: { include_usage: { type: 'boolean' } },
-    }),
-    fallbacks: {
-      type: 'array',
-      maxItems: 20,
-      items: modelName,
-      description:
-        'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
-    },
-  },
-  ['model', 'messages'],
-  {
-    description:
-      "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format as a forced answer tool whose input is the JSON answer). Unknown fields are dropped.",
-  },
+export const chatRequestSchema = vendorRequest<ChatBody>({
+  model: modelName.required(),
+  messages: listOf(message, 2000).min(1).required(),
+  temperature: nullable(number(0, 2), 'number'),
+  top_p: nullable(number(0, 1), 'number'),
+  max_tokens: nullable(integer(1, 1_000_000), 'integer'),
+  max_completion_tokens: nullable(integer(1, 1_000_000), 'integer'),
+  stop: stringOrArray(word(1000), listOf(word(1000), 4), true),
+  n: nullable(integer(1, 8), 'integer'),
+  // Within JavaScript's exact integers: past them the number read is not the one sent.
+  seed: nullable(integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER), 'integer'),
+  presence_penalty: nullable(number(-2, 2), 'number'),
+  frequency_penalty: nullable(number(-2, 2), 'number'),
+  tools: listOf(tool, 128),
+  tool_choice: toolChoice,
+  parallel_tool_calls: boolean(),
+  response_format: responseFormat,
+  user: word(512),
+  stream: nullable(boolean(), 'boolean'),
+  stream_options: nullable(fields({ include_usage: boolean() }), 'object'),
+  fallbacks: listOf(modelName, 20).description(
+    'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
+  ),
+}).description(
+  "OpenAI's Chat Completions request. claude-* models are translated to Anthropic's Messages API (system and developer messages to `system`, tools, tool_choice, stop, user as metadata.user_id; n must be 1; response_format as a forced answer tool whose input is the JSON answer). Unknown fields are dropped.",
 );
-
-const validChatBody = jsonSchemaParser<ChatBody>(chatRequestSchema);
 
 /** A valid Chat Completions body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
 export function parseChatBody(input: unknown): ChatBody {
-  const body = validChatBody(input);
+  const body = parse(chatRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

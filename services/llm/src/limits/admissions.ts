@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { tenantKey } from '@platform/db';
+import type { Logger } from '@platform/http';
 import type { Tenant } from '@platform/tenancy';
 import { TtlCache } from '@platform/limits';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import { leaseReturn, mergeLeases, runningLow, takeFromLease, type Lease, type LeaseWish } from './admission-lease';
 import { decide, type Admitted, type Reservation, type Waiter } from './admission-decision';
 import { toAdmissionState } from './limits.mapper';
@@ -13,11 +15,16 @@ export type { Admitted, Reservation } from './admission-decision';
 /** A lease is sized for this many of its TTLs of the project's recent traffic here. */
 const LEASE_TRAFFIC_TTLS = 1.5;
 
+/**
+ * How often expired leases are looked for: their rest goes back at most this late (an expired
+ * lease admits nothing meanwhile, so it is only held a little longer, on the safe side).
+ */
+const EXPIRY_CHECK_MS = 100;
+
 interface ProjectAdmissions {
   key: string;
   tenant: Tenant;
   lease?: Lease;
-  expiry?: NodeJS.Timeout;
   waiting: Waiter[];
   /** A transaction of this project is under way (one at a time per project in this process). */
   drawing?: Promise<void>;
@@ -48,10 +55,13 @@ export class Admissions {
   private readonly fallbackReads = new Map<string, Promise<string[]>>();
   private readonly fallbacks = new TtlCache<string[]>();
   private closed = false;
+  /** Returns expired leases, a recurring job from the first lease to `close`. */
+  private stopExpiry?: StopFunction;
 
   constructor(
     private readonly db: Knex,
     private readonly meters: MeterSettler,
+    private readonly logger: Logger,
     private readonly options: AdmissionsOptions,
   ) {}
 
@@ -131,6 +141,7 @@ export class Admissions {
   /** No lease is kept any more; those held are returned. The meter settler is closed after this. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.stopExpiry?.();
     await this.returnLeases();
   }
 
@@ -213,11 +224,23 @@ export class Admissions {
       else this.meters.add(project.tenant, leaseReturn(older));
     }
     project.lease = lease;
-    project.expiry = setTimeout(() => {
-      if (project.lease !== lease) return;
+    const everyMs = Math.min(EXPIRY_CHECK_MS, this.options.leaseTtlMs);
+    this.stopExpiry ??= startRecurringJob({
+      name: 'gateway lease expiry',
+      intervalMs: everyMs,
+      firstRunMs: everyMs,
+      logger: this.logger,
+      run: async () => this.returnExpiredLeases(),
+    });
+  }
+
+  private returnExpiredLeases(): void {
+    const now = performance.now();
+    for (const project of this.projects.values()) {
+      if (!project.lease || project.lease.expiresAt > now) continue;
       this.returnLease(project);
       this.forgetIfIdle(project);
-    }, lease.expiresAt - performance.now()).unref();
+    }
   }
 
   /** Requests that queued during the transaction and fit the new lease need not wait for the next one. */
@@ -244,9 +267,7 @@ export class Admissions {
 
   private detachLease(project: ProjectAdmissions): Lease | undefined {
     const { lease } = project;
-    clearTimeout(project.expiry);
     project.lease = undefined;
-    project.expiry = undefined;
     return lease;
   }
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { tenantKey } from '@platform/db';
 import type { Logger } from '@platform/http';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
 import { settle, type Settlement } from './limits.repository';
 
@@ -14,18 +15,22 @@ function mergeWindows(pending: Window, added: Window): Window {
   return pending.start > added.start ? pending : { ...added };
 }
 
+/** The least wait before a failed write is tried again. */
+const RETRY_MIN_MS = 250;
+
 /**
  * Settles finished requests, and what ended leases give back (unused USD, and slots to their
  * minute), against their project's meters off the request's path: what a project settles
- * together shares one update. Until it is written a reservation stays in
- * place, which only errs on the safe side. A failed write is kept and added to the next one.
+ * together shares one update, written every `flushMs` (a recurring job, from the first
+ * settlement to `close`). Until it is written a reservation stays in place, which only errs on
+ * the safe side. A failed write is kept and added to the next one.
  */
 export class MeterSettler {
   private pending = new Map<string, { tenant: Tenant; settlement: Settlement }>();
-  private timer?: NodeJS.Timeout;
+  private stopWrites?: StopFunction;
   private flushing?: Promise<void>;
-  /** The last write failed; its retry timer decides when to try again. */
-  private failing = false;
+  /** The last write failed: no write before this time (`performance.now()`). */
+  private retryAt?: number;
 
   constructor(
     private readonly db: Knex,
@@ -35,7 +40,19 @@ export class MeterSettler {
 
   add(tenant: Tenant, settlement: Settlement): void {
     this.merge(tenant, settlement);
-    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    this.stopWrites ??= startRecurringJob({
+      name: 'usage meter settlement',
+      intervalMs: this.flushMs,
+      firstRunMs: this.flushMs,
+      logger: this.logger,
+      run: () => this.writeDue(),
+    });
+  }
+
+  /** A run of the job: what is pending, unless a failed write still waits for its retry. */
+  private async writeDue(): Promise<void> {
+    if (!this.pending.size || (this.retryAt !== undefined && performance.now() < this.retryAt)) return;
+    await this.flush();
   }
 
   /** Adds a settlement to the project's pending one (a copy: the caller's object is not changed). */
@@ -53,8 +70,6 @@ export class MeterSettler {
   /** Writes what is pending now; a write already under way may not hold it, so it is waited for first. */
   async flush(): Promise<void> {
     if (this.flushing) await this.flushing;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.flushing ??= this.write().finally(() => {
       this.flushing = undefined;
     });
@@ -68,27 +83,28 @@ export class MeterSettler {
    */
   async catchUp(tenant: Tenant): Promise<void> {
     if (this.flushing) await this.flushing;
-    if (!this.failing && this.pending.has(tenantKey(tenant))) await this.flush();
+    if (this.retryAt === undefined && this.pending.has(tenantKey(tenant))) await this.flush();
   }
 
-  /** Writes what is pending (after a write under way). */
-  close(): Promise<void> {
-    return this.flush();
+  /** Stops the job (after a run under way) and writes what is pending. */
+  async close(): Promise<void> {
+    await this.stopWrites?.();
+    this.stopWrites = undefined;
+    await this.flush();
   }
 
   private async write(): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
-    this.failing = false;
+    this.retryAt = undefined;
     for (const { tenant, settlement } of batch.values()) {
       try {
         await settle(this.db, tenant, settlement);
       } catch (error) {
         this.logger.warn('usage meters not settled yet; kept for a retry', { error: String(error) });
         this.merge(tenant, settlement);
-        this.failing = true;
+        this.retryAt = performance.now() + Math.max(this.flushMs, RETRY_MIN_MS);
       }
     }
-    if (this.pending.size) this.timer ??= setTimeout(() => void this.flush(), Math.max(this.flushMs, 250)).unref();
   }
 }

@@ -1,5 +1,20 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { jsonSchemaParser } from '@platform/tenancy';
+import { Joi, parse } from '@platform/tenancy';
+import {
+  boolean,
+  eitherForm,
+  fields,
+  integer,
+  listOf,
+  modelName,
+  nullable,
+  number,
+  oneOf,
+  openFields,
+  text,
+  vendorRequest,
+  word,
+} from '../gateway/vendor-request-fields';
 
 /** A Messages body: Anthropic's request, plus `fallbacks` (models tried in turn, as on /chat/completions). */
 export type MessagesBody = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'> & {
@@ -7,82 +22,53 @@ export type MessagesBody = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stre
   fallbacks?: string[];
 };
 
-const word = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
-const modelName = { ...word(200), pattern: '\\S' };
 /** A content block: its `type` is checked here, the rest by the vendor (Claude) or the translation (OpenAI). */
-const block = { type: 'object', required: ['type'], properties: { type: word(64) } };
-const content = {
-  anyOf: [
-    { type: 'string', maxLength: 1_000_000 },
-    { type: 'array', maxItems: 1000, items: block },
-  ],
-};
+const block = openFields({ type: word(64).required() });
+const content = eitherForm(text(1_000_000), listOf(block, 1000));
 
-const tool = {
-  type: 'object',
-  required: ['name'],
-  properties: {
-    name: word(128),
-    description: { type: 'string', maxLength: 10_000 },
-    input_schema: { type: 'object' },
-    type: word(64),
-  },
-};
+const tool = openFields({
+  name: word(128).required(),
+  description: text(10_000),
+  input_schema: openFields(),
+  type: word(64),
+});
 
 /**
- * Anthropic's Messages request in JSON Schema: what /messages validates and what its OpenAPI
- * document shows. Fields it does not list (thinking, service_tier, ...) go on to Anthropic as
- * they are; a request translated for an OpenAI model keeps the listed ones.
+ * Anthropic's Messages request: what /messages validates and what its OpenAPI document shows.
+ * Fields it does not list (thinking, service_tier, ...) go on to Anthropic as they are; a request
+ * translated for an OpenAI model keeps the listed ones.
  */
-export const messagesRequestSchema = {
-  type: 'object',
-  required: ['model', 'messages', 'max_tokens'],
-  properties: {
-    model: modelName,
-    max_tokens: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-    messages: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 2000,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['role', 'content'],
-        properties: { role: { type: 'string', enum: ['user', 'assistant'] }, content },
-      },
-    },
+export const messagesRequestSchema = vendorRequest<MessagesBody>(
+  {
+    model: modelName.required(),
+    max_tokens: integer(1, 1_000_000).required(),
+    messages: listOf(fields({ role: oneOf('user', 'assistant').required(), content: content.required() }), 2000)
+      .min(1)
+      .required(),
     system: content,
-    temperature: { type: 'number', minimum: 0, maximum: 1 },
-    top_p: { type: 'number', minimum: 0, maximum: 1 },
-    top_k: { type: 'integer', minimum: 0 },
-    stop_sequences: { type: 'array', maxItems: 16, items: word(1000) },
-    stream: { type: 'boolean' },
-    metadata: { type: 'object', properties: { user_id: { type: ['string', 'null'], maxLength: 512 } } },
-    tools: { type: 'array', maxItems: 128, items: tool },
-    tool_choice: {
-      type: 'object',
-      required: ['type'],
-      properties: { type: { type: 'string', enum: ['auto', 'any', 'tool', 'none'] }, name: word(128) },
-      if: { properties: { type: { const: 'tool' } } },
-      then: { required: ['name'] },
-    },
-    fallbacks: {
-      type: 'array',
-      maxItems: 20,
-      items: modelName,
-      description:
-        'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
-    },
+    temperature: number(0, 1),
+    top_p: number(0, 1),
+    top_k: integer(0),
+    stop_sequences: listOf(word(1000), 16),
+    stream: boolean(),
+    metadata: openFields({ user_id: nullable(text(512), 'string') }),
+    tools: listOf(tool, 128),
+    tool_choice: openFields({
+      type: oneOf('auto', 'any', 'tool', 'none').required(),
+      name: Joi.when('type', { is: 'tool', then: word(128).required(), otherwise: word(128) }),
+    }),
+    fallbacks: listOf(modelName, 20).description(
+      'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
+    ),
   },
-  description:
-    "Anthropic's Messages request. claude-* models get it as it is; OpenAI models get it translated to Chat Completions (system, text and image blocks, tools, tool_use and tool_result, tool_choice, stop_sequences, metadata.user_id) and answer translated back.",
-};
-
-const validMessagesBody = jsonSchemaParser<MessagesBody>(messagesRequestSchema);
+  true,
+).description(
+  "Anthropic's Messages request. claude-* models get it as it is; OpenAI models get it translated to Chat Completions (system, text and image blocks, tools, tool_use and tool_result, tool_choice, stop_sequences, metadata.user_id) and answer translated back.",
+);
 
 /** A valid Messages body, model names trimmed; else the 400 with every problem. */
 export function parseMessagesBody(input: unknown): MessagesBody {
-  const body = validMessagesBody(input);
+  const body = parse(messagesRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

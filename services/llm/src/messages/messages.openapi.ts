@@ -89,7 +89,7 @@ export const messagesOperations: OperationDefinition[] = [
     description:
       "Point Anthropic's SDK at the service (base URL without /v1) with `<public key>.<secret key>` as its API key. claude-* models get the request as it is and answer as Anthropic answers; OpenAI models get it translated to Chat Completions and answer translated back (text, tool_use, stop reason, usage). Admission, retries, fallbacks (the request's `fallbacks` or the project's, before the first byte), budgets and limits, usage logs and cost as on /chat/completions. Errors in Anthropic's shape.",
     security: MESSAGES_CREDENTIALS,
-    request: { jsonBody: { id: 'MessagesRequest', schema: messagesRequestSchema } },
+    request: { body: messagesRequestSchema },
     responses: { 200: message, ...anthropicErrors(400, 401, 403, 404, 413, 429, 500, 502) },
   },
 ];

@@ -1,4 +1,22 @@
-import { jsonSchemaParser } from '@platform/tenancy';
+import { Joi, parse } from '@platform/tenancy';
+import {
+  boolean,
+  constant,
+  eitherForm,
+  fields,
+  functionName,
+  integer,
+  listOf,
+  modelName,
+  nullable,
+  number,
+  oneOf,
+  openFields,
+  stringOrArray,
+  text,
+  vendorRequest,
+  word,
+} from '../gateway/vendor-request-fields';
 
 /** A Responses input item, as far as the gateway reads it; other fields of an item go on to OpenAI as sent. */
 export interface ResponsesInputItem {
@@ -52,144 +70,89 @@ export interface ResponsesBody {
   fallbacks?: string[];
 }
 
-const text = { type: 'string', maxLength: 1_000_000 };
-const word = (maxLength = 256) => ({ type: 'string', minLength: 1, maxLength });
-const nullable = (type: string, rules: object = {}) => ({ type: [type, 'null'], ...rules });
-const modelName = { ...word(200), pattern: '\\S' };
+const itemText = text(1_000_000);
+const id = word(256);
 
-const contentPart = {
-  type: 'object',
-  required: ['type'],
-  properties: {
-    type: { type: 'string', enum: ['input_text', 'output_text', 'input_image', 'input_file', 'refusal', 'text'] },
-    text,
-  },
-};
+/** Required when the item's `type` passes `is`. */
+const requiredWhen = (is: Joi.Schema, schema: Joi.Schema) =>
+  schema.when('type', { is, then: Joi.required(), otherwise: Joi.any() });
 
-const inputItem = {
-  type: 'object',
-  properties: {
-    type: {
-      type: 'string',
-      enum: ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'],
-    },
-    role: { type: 'string', enum: ['user', 'assistant', 'system', 'developer'] },
-    content: { type: ['string', 'array'], maxLength: 1_000_000, maxItems: 1000, items: contentPart },
-    call_id: word(),
-    name: word(),
-    arguments: text,
-    output: { type: ['string', 'array'], maxLength: 1_000_000, maxItems: 1000 },
-    id: word(),
-  },
-  allOf: [
-    // A message is an item without a type, or of type message: it has a role and content.
-    { if: { not: { required: ['type'] } }, then: { required: ['role', 'content'] } },
-    { if: { required: ['type'], properties: { type: { const: 'message' } } }, then: { required: ['role', 'content'] } },
-    {
-      if: { required: ['type'], properties: { type: { const: 'function_call' } } },
-      then: { required: ['call_id', 'name', 'arguments'] },
-    },
-    {
-      if: { required: ['type'], properties: { type: { const: 'function_call_output' } } },
-      then: { required: ['call_id', 'output'] },
-    },
-  ],
-};
+const contentPart = openFields({
+  type: oneOf('input_text', 'output_text', 'input_image', 'input_file', 'refusal', 'text').required(),
+  text: itemText,
+});
 
-const functionTool = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'name'],
-  properties: {
-    type: { const: 'function', description: 'function tools only' },
-    name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' },
-    description: nullable('string', { maxLength: 10_000 }),
-    parameters: nullable('object'),
-    strict: nullable('boolean'),
-  },
-};
+// A message is an item without a type, or of type message: it has a role and content.
+const message = Joi.valid('message');
+const functionCall = Joi.valid('function_call').required();
+const functionCallOutput = Joi.valid('function_call_output').required();
+const call = Joi.valid('function_call', 'function_call_output').required();
 
-const toolChoice = {
-  anyOf: [
-    { type: 'string', enum: ['none', 'auto', 'required'] },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['type', 'name'],
-      properties: { type: { const: 'function' }, name: word(64) },
-    },
-  ],
-};
+const inputItem = openFields({
+  type: oneOf('message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'),
+  role: requiredWhen(message, oneOf('user', 'assistant', 'system', 'developer')),
+  content: requiredWhen(message, stringOrArray(itemText, listOf(contentPart, 1000))),
+  call_id: requiredWhen(call, id),
+  name: requiredWhen(functionCall, id),
+  arguments: requiredWhen(functionCall, itemText),
+  output: requiredWhen(functionCallOutput, stringOrArray(itemText, listOf(Joi.any(), 1000))),
+  id,
+});
 
-const textFormat = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
-    type: { type: 'string', enum: ['text', 'json_object', 'json_schema'] },
-    name: word(64),
-    description: { type: 'string', maxLength: 10_000 },
-    schema: { type: 'object' },
-    strict: nullable('boolean'),
-  },
-  if: { properties: { type: { const: 'json_schema' } } },
-  then: { required: ['name', 'schema'] },
-};
+const functionTool = fields({
+  type: constant('function').required().description('function tools only'),
+  name: functionName.required(),
+  description: nullable(text(10_000), 'string'),
+  parameters: nullable(openFields(), 'object'),
+  strict: nullable(boolean(), 'boolean'),
+});
+
+const toolChoice = eitherForm(
+  oneOf('none', 'auto', 'required'),
+  fields({ type: constant('function').required(), name: word(64).required() }),
+);
+
+const jsonSchemaFormat = Joi.valid('json_schema').required();
+const textFormat = fields({
+  type: oneOf('text', 'json_object', 'json_schema').required(),
+  name: requiredWhen(jsonSchemaFormat, word(64)),
+  description: text(10_000),
+  schema: requiredWhen(jsonSchemaFormat, openFields()),
+  strict: nullable(boolean(), 'boolean'),
+});
 
 /**
- * OpenAI's Responses request in JSON Schema: what /responses validates with and what its OpenAPI
- * document shows. Unknown top-level fields are dropped.
+ * OpenAI's Responses request: what /responses validates and what its OpenAPI document shows.
+ * Unknown top-level fields are dropped.
  */
-export const responsesRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['model', 'input'],
-  description:
-    "OpenAI's Responses request (text, function tools, text.format). Stateless: the gateway keeps no response (store: false semantics); `previous_response_id` and `item_reference` items are passed to OpenAI for gpt-* models (OpenAI keeps what the project's own key stored there) and refused for claude-* models. claude-* models are translated to Anthropic's Messages API. Unknown fields are dropped.",
-  properties: {
-    model: modelName,
-    input: {
-      type: ['string', 'array'],
-      minLength: 1,
-      maxLength: 1_000_000,
-      minItems: 1,
-      maxItems: 2000,
-      items: inputItem,
-    },
-    instructions: nullable('string', { maxLength: 1_000_000 }),
-    tools: { type: 'array', maxItems: 128, items: functionTool },
-    tool_choice: toolChoice,
-    parallel_tool_calls: nullable('boolean'),
-    text: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { format: textFormat, verbosity: nullable('string', { enum: ['low', 'medium', 'high', null] }) },
-    },
-    max_output_tokens: nullable('integer', { minimum: 1, maximum: 1_000_000 }),
-    temperature: nullable('number', { minimum: 0, maximum: 2 }),
-    top_p: nullable('number', { minimum: 0, maximum: 1 }),
-    stream: nullable('boolean'),
-    store: nullable('boolean'),
-    previous_response_id: nullable('string', { minLength: 1, maxLength: 256 }),
-    metadata: nullable('object', { maxProperties: 16, additionalProperties: { type: 'string', maxLength: 512 } }),
-    reasoning: nullable('object'),
-    include: nullable('array', { maxItems: 16, items: word() }),
-    user: word(512),
-    fallbacks: {
-      type: 'array',
-      maxItems: 20,
-      items: modelName,
-      description:
-        'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
-    },
-  },
-};
-
-const validResponsesBody = jsonSchemaParser<ResponsesBody>(responsesRequestSchema);
+export const responsesRequestSchema = vendorRequest<ResponsesBody>({
+  model: modelName.required(),
+  input: stringOrArray(word(1_000_000), listOf(inputItem, 2000).min(1)).required(),
+  instructions: nullable(text(1_000_000), 'string'),
+  tools: listOf(functionTool, 128),
+  tool_choice: toolChoice,
+  parallel_tool_calls: nullable(boolean(), 'boolean'),
+  text: fields({ format: textFormat, verbosity: nullable(oneOf('low', 'medium', 'high'), 'string') }),
+  max_output_tokens: nullable(integer(1, 1_000_000), 'integer'),
+  temperature: nullable(number(0, 2), 'number'),
+  top_p: nullable(number(0, 1), 'number'),
+  stream: nullable(boolean(), 'boolean'),
+  store: nullable(boolean(), 'boolean'),
+  previous_response_id: nullable(word(256), 'string'),
+  metadata: nullable(Joi.object().pattern(Joi.string(), text(512)).max(16), 'object'),
+  reasoning: nullable(openFields(), 'object'),
+  include: nullable(listOf(word(256), 16), 'array'),
+  user: word(512),
+  fallbacks: listOf(modelName, 20).description(
+    'extension: models tried in turn when the model fails (429, 5xx, unreachable) after its retries; without it the project default (PUT /fallbacks) applies',
+  ),
+}).description(
+  "OpenAI's Responses request (text, function tools, text.format). Stateless: the gateway keeps no response (store: false semantics); `previous_response_id` and `item_reference` items are passed to OpenAI for gpt-* models (OpenAI keeps what the project's own key stored there) and refused for claude-* models. claude-* models are translated to Anthropic's Messages API. Unknown fields are dropped.",
+);
 
 /** A valid Responses body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
 export function parseResponsesBody(input: unknown): ResponsesBody {
-  const body = validResponsesBody(input);
+  const body = parse(responsesRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

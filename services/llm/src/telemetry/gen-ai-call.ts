@@ -1,5 +1,5 @@
 import { metrics, SpanStatusCode, type Histogram } from '@opentelemetry/api';
-import { platformTracer, SpanKind, tracingActive, type Attributes } from '@platform/telemetry';
+import { platformTracer, SpanKind, trace, tracingActive, type Attributes } from '@platform/telemetry';
 import type { TokenCounts } from '../usage/price-table';
 
 /** A failure's type for `error.type`: its HTTP status or its kind, never its message. */
@@ -75,6 +75,18 @@ export function recordGenAiCall(call: GenAiCall): void {
     ...(call.responseModel ? { 'gen_ai.response.model': call.responseModel } : {}),
     ...(call.errorType ? { 'error.type': call.errorType } : {}),
   };
+  // Inside an unsampled request the span would not be recorded: only the metrics are.
+  if (trace.getActiveSpan()?.isRecording() !== false) startGenAiSpan(call, common, ended);
+
+  const { tokens, duration } = genAiInstruments();
+  duration.record((ended - call.started) / 1000, common);
+  if (!call.errorType) {
+    tokens.record(call.tokens.prompt, { ...common, 'gen_ai.token.type': 'input' });
+    tokens.record(call.tokens.completion, { ...common, 'gen_ai.token.type': 'output' });
+  }
+}
+
+function startGenAiSpan(call: GenAiCall, common: Attributes, ended: number): void {
   const span = platformTracer().startSpan(`${call.operation} ${call.requestModel}`, {
     kind: SpanKind.CLIENT,
     startTime: call.started,
@@ -99,11 +111,4 @@ export function recordGenAiCall(call: GenAiCall): void {
   });
   if (call.errorType) span.setStatus({ code: SpanStatusCode.ERROR, message: call.errorType });
   span.end(ended);
-
-  const { tokens, duration } = genAiInstruments();
-  duration.record((ended - call.started) / 1000, common);
-  if (!call.errorType) {
-    tokens.record(call.tokens.prompt, { ...common, 'gen_ai.token.type': 'input' });
-    tokens.record(call.tokens.completion, { ...common, 'gen_ai.token.type': 'output' });
-  }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { tenantKey } from '@platform/db';
 import type { Logger } from '@platform/http';
+import { startRecurringJob, type StopFunction } from '@platform/runtime';
 import type { Tenant } from '@platform/tenancy';
 import { insertLogs } from './usage.repository';
 import type { CompletionLogEntry } from './usage.types';
@@ -37,7 +38,8 @@ function isRefusedRow(error: unknown): boolean {
 
 /**
  * Writes completion logs in small groups, off the request's path: a completion does not wait
- * for its log row, and many rows share one insert. A log waits at most `flushMs`. Rows the
+ * for its log row, and many rows share one insert, written every `flushMs` (a recurring job, from
+ * the first log to `close`) or as soon as a group is full. A log waits at most `flushMs`. Rows the
  * database cannot take are kept (oldest first) and retried with backoff; the insert ignores an
  * id already stored, so a retry after a lost reply writes each log once.
  */
@@ -45,11 +47,12 @@ export class CompletionLogWriter {
   private queue: PendingLog[] = [];
   /** Rows taken off the queue by the insert under way. */
   private storing = 0;
-  private timer?: NodeJS.Timeout;
+  private stopWrites?: StopFunction;
   private draining?: Promise<void>;
-  /** Failed attempts in a row; above zero, the retry timer (not new writes) decides when to try again. */
+  /** Failed attempts in a row; above zero, `retryAt` (not new writes) decides when to try again. */
   private failures = 0;
-  private closing = false;
+  /** After a failed attempt: no write before this time (`performance.now()`). */
+  private retryAt = 0;
   private dropped = 0;
   private droppedUnreported = 0;
   private lastDropReport = 0;
@@ -80,19 +83,26 @@ export class CompletionLogWriter {
   write(tenant: Tenant, entry: CompletionLogEntry): void {
     this.queue.push({ tenant, entry });
     this.enforceBound();
-    if (this.failures > 0) return;
-    if (this.queue.length >= this.groupSize) void this.flush();
-    else this.schedule();
+    this.stopWrites ??= startRecurringJob({
+      name: 'completion log writes',
+      intervalMs: this.options.flushMs,
+      firstRunMs: this.options.flushMs,
+      logger: this.logger,
+      run: () => this.writeDue(),
+    });
+    if (this.failures === 0 && this.queue.length >= this.groupSize) void this.flush();
+  }
+
+  /** A run of the job: what is buffered, unless a failed attempt still waits for its retry. */
+  private async writeDue(): Promise<void> {
+    if (!this.queue.length || performance.now() < this.retryAt) return;
+    await this.flush();
   }
 
   /** Tries once to write everything buffered; resolves when stored, or when the rows are kept for a retry. */
   flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.draining ??= this.drain().finally(() => {
       this.draining = undefined;
-      // Rows that arrived as the last insert ended.
-      if (this.queue.length) this.schedule();
     });
     return this.draining;
   }
@@ -114,23 +124,16 @@ export class CompletionLogWriter {
    * backoff until every row is stored or `graceMs` has passed; what is left is reported lost.
    */
   async close(graceMs: number): Promise<void> {
-    this.closing = true;
     const deadline = Date.now() + graceMs;
+    await this.stopWrites?.();
+    this.stopWrites = undefined;
     await this.flush();
     while (this.pending && Date.now() < deadline) {
       await sleep(Math.min(this.backoffMs(), deadline - Date.now()));
       await this.flush();
     }
-    clearTimeout(this.timer);
-    this.timer = undefined;
     if (this.queue.length)
       this.drop(this.queue.splice(0), 'completion logs lost at shutdown: the database did not come back in time');
-  }
-
-  private schedule(): void {
-    if (this.timer || this.failures > 0) return;
-    this.timer = setTimeout(() => void this.flush(), this.options.flushMs);
-    this.timer.unref();
   }
 
   private async drain(): Promise<void> {
@@ -205,12 +208,7 @@ export class CompletionLogWriter {
   private retryLater(): void {
     this.failures++;
     this.reportDrops(true);
-    // While closing, close() drives the retries itself.
-    if (this.closing) return;
-    const delay = this.backoffMs();
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.flush(), delay);
-    this.timer.unref();
+    this.retryAt = performance.now() + this.backoffMs();
   }
 
   /** Past `maxBuffered`: the oldest rows go, so the newest (most useful to an operator) are kept. */

@@ -3,7 +3,7 @@ import { tenantColumns, tenantTable } from '@platform/db';
 import type { Tenant } from '@platform/tenancy';
 import type { Page } from '@platform/tenancy';
 import type { ProviderType } from '../vendors/vendor-types';
-import type { CompletionLogEntry, CompletionStatus, StatsRange } from './usage.types';
+import type { CompletionLogEntry, CompletionStatus, LogFilter, StatsRange } from './usage.types';
 
 /** A row of `completion_logs` as the logs endpoint reads it (LOG_COLUMNS). */
 export interface LogRow {
@@ -77,8 +77,15 @@ export async function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLo
     .ignore();
 }
 
-export async function listLogs(db: Knex, tenant: Tenant, page: Page): Promise<{ rows: LogRow[]; total: number }> {
-  const scope = tenantTable<LogRow>(db, tenant, 'completion_logs');
+export async function listLogs(
+  db: Knex,
+  tenant: Tenant,
+  filter: LogFilter,
+  page: Page,
+): Promise<{ rows: LogRow[]; total: number }> {
+  const scope = inRange(db, tenant, filter);
+  if (filter.model) scope.where('model', filter.model);
+  if (filter.status) scope.where('status', filter.status);
   // The total comes with the page from one snapshot, so a log written meanwhile cannot split them.
   const rows = (await scope
     .clone()

@@ -1,9 +1,18 @@
 import { dayRangeKeys, Joi, pageSchema, type DayRangeQuery, type Page } from '@platform/tenancy';
-import type { StatsRange } from './usage.types';
+import type { LogFilter, StatsRange } from './usage.types';
 
 export const LOGS_DEFAULT_LIMIT = 50;
 
-export const logsQuerySchema = Joi.object<Page>(pageSchema(LOGS_DEFAULT_LIMIT));
+export const logsQuerySchema = Joi.object<Page & LogFilter>({
+  ...pageSchema(LOGS_DEFAULT_LIMIT),
+  model: Joi.string().trim().min(1).max(200).description('only logs of this requested model'),
+  status: Joi.string().valid('success', 'error').description('only logs of this status'),
+  from: Joi.date().iso().description('inclusive'),
+  to: Joi.date()
+    .iso()
+    .description('inclusive')
+    .when('from', { is: Joi.exist(), then: Joi.date().min(Joi.ref('from')), otherwise: Joi.any() }),
+});
 
 export const statsQuerySchema = Joi.object<StatsRange>({
   from: Joi.date().iso().description('inclusive'),

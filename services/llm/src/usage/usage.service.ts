@@ -4,7 +4,7 @@ import type { CompletionLogWriter } from './completion-log-writer';
 import { toDailyUsage, toLog, toStats } from './usage.mapper';
 import { aggregateDaily, aggregateLogs, insertLogs as insertLogRows, listLogs } from './usage.repository';
 import { DAILY_DEFAULT_DAYS, DAILY_MAX_DAYS } from './usage.schemas';
-import type { CompletionLogEntry, StatsRange } from './usage.types';
+import type { CompletionLogEntry, LogFilter, StatsRange } from './usage.types';
 
 /** Logs and stats name their project in the path; it must be the caller's own. */
 export function assertOwnProject(tenant: Tenant, path: { tenant_id: string; project_id: string }): void {
@@ -18,11 +18,11 @@ export function insertLogs(db: Knex, tenant: Tenant, entries: CompletionLogEntry
   return insertLogRows(db, tenant, entries);
 }
 
-/** The project's logs, with those this replica has not written yet. */
-export async function getLogs(db: Knex, writer: CompletionLogWriter, tenant: Tenant, page: Page) {
+/** A page of the project's logs (narrowed by model, status and time when asked), with those this replica has not written yet. */
+export async function getLogs(db: Knex, writer: CompletionLogWriter, tenant: Tenant, query: Page & LogFilter) {
   await writer.catchUp(tenant);
-  const { rows, total } = await listLogs(db, tenant, page);
-  return { logs: rows.map(toLog), total, limit: page.limit, offset: page.offset };
+  const { rows, total } = await listLogs(db, tenant, query, query);
+  return { logs: rows.map(toLog), total, limit: query.limit, offset: query.offset };
 }
 
 /** The project's stats, counting the logs this replica has not written yet. */

@@ -28,3 +28,9 @@ export interface StatsRange {
   from?: Date;
   to?: Date;
 }
+
+/** Which logs a page of the log list holds: all of the project's unless narrowed. */
+export interface LogFilter extends StatsRange {
+  model?: string;
+  status?: CompletionStatus;
+}

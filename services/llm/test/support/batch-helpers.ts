@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { waitFor } from '@platform/testkit';
 import type { ApiClient } from '@platform/testkit';
+import { BATCH_EVENTS } from '../../src/batches/batch-events';
 
 export const user = (content: string) => [{ role: 'user', content }];
 
@@ -32,4 +33,19 @@ export async function resultCount(db: Knex, batchId: string): Promise<number> {
     .whereIn('status', ['succeeded', 'failed'])
     .count({ count: '*' });
   return Number(row.count);
+}
+
+/**
+ * The batch's webhook events in the outbox (its `finished` event and any retries, oldest first),
+ * each with whether the webhook consumer has handled it: once all are handled, no attempt is to come.
+ */
+export async function webhookEvents(db: Knex, batchId: string): Promise<{ type: string; handled: boolean }[]> {
+  return db('outbox as o')
+    .leftJoin('processed_events as p', function () {
+      this.on('p.event_id', 'o.id').andOnVal('p.consumer', 'llm.batch-webhooks');
+    })
+    .whereIn('o.type', [BATCH_EVENTS.finished, BATCH_EVENTS.webhookRetry])
+    .whereRaw(`o.envelope->'data'->>'batchId' = ?`, [batchId])
+    .orderBy('o.created_at')
+    .select('o.type', db.raw('p.event_id is not null as handled'));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pruneExpiredReceipts, recordReceipts } from './webhook-receipts.repository';
-import { useMailerService } from '../../test/support/harness';
+import { useMailerService } from '../../test/support/mailer-test-service';
 
 const ctx = useMailerService();
 const tenant = { tenantId: randomUUID(), projectId: randomUUID() };

@@ -1,7 +1,7 @@
 import { createSign, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Express } from 'express';
 import { mailgunSignature } from '../../src/webhooks/webhook-signatures';
-import { mailerClient, type ApiClient } from './harness';
+import { mailerClient, type ApiClient } from './mailer-test-service';
 
 /** Unix seconds as the vendors sign them, shifted by `offsetSeconds`. */
 export const nowSeconds = (offsetSeconds = 0) => String(Math.floor(Date.now() / 1000) + offsetSeconds);

@@ -23,14 +23,14 @@ export function inboxHandlers(db: Knex, announce: (tenant: Tenant, changes: Chan
   };
 
   const markRead: RequestHandler<{ id: string }> = async (req, res) => {
-    const changes: ChangeRow[] = [];
-    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userOf(req), changes));
+    const { result, changes } = await notifications.markRead(db, tenantOf(req), req.params.id, userOf(req));
+    res.json(result);
     announce(tenantOf(req), changes);
   };
 
   const markAllRead: RequestHandler = async (req, res) => {
-    const changes: ChangeRow[] = [];
-    res.json(await notifications.markAllRead(db, tenantOf(req), userOf(req), changes));
+    const { result, changes } = await notifications.markAllRead(db, tenantOf(req), userOf(req));
+    res.json(result);
     announce(tenantOf(req), changes);
   };
 

@@ -46,8 +46,7 @@ export async function announceExpiries(
     const announced: { tenant: Tenant; changes: ChangeRow[] }[] = [];
     for (const expired of byProject.values()) {
       const tenant = tenantOfRow(expired[0]);
-      const changes: ChangeRow[] = [];
-      await recordChanges(
+      const changes = await recordChanges(
         trx,
         tenant,
         expired.map((row) => ({
@@ -56,7 +55,6 @@ export async function announceExpiries(
           notificationId: row.id,
           payload: { id: row.id },
         })),
-        changes,
       );
       announced.push({ tenant, changes });
     }

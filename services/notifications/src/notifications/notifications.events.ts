@@ -23,17 +23,20 @@ export interface ChangeRow {
   visible: boolean;
 }
 
+/** What a call answers, with the changes it made: the live streams are told them once committed. */
+export interface Changed<T> {
+  result: T;
+  changes: ChangeRow[];
+}
+
 /**
  * Appends changes to the project's log; call it last in the transaction that made them. The
- * counter row stays locked until commit, so sequence numbers follow the commit order.
+ * counter row stays locked until commit, so sequence numbers follow the commit order. Returns
+ * them as the streams are told them once the transaction commits, so that they need not read
+ * them back.
  */
-export async function recordChanges(
-  trx: Knex.Transaction,
-  tenant: Tenant,
-  changes: NewChange[],
-  committed?: ChangeRow[],
-): Promise<number> {
-  if (!changes.length) return 0;
+export async function recordChanges(trx: Knex.Transaction, tenant: Tenant, changes: NewChange[]): Promise<ChangeRow[]> {
+  if (!changes.length) return [];
   const { rows } = await trx.raw<{ rows: { last_seq: string }[] }>(
     `insert into notification_feeds as f (tenant_id, project_id, last_seq) values (:tenantId, :projectId, :n)
      on conflict (tenant_id, project_id) do update set last_seq = f.last_seq + :n
@@ -52,17 +55,13 @@ export async function recordChanges(
       payload: change.payload,
     })),
   );
-  // What the streams are told once the transaction commits, so that they need not read it back.
-  committed?.push(
-    ...changes.map((change, i) => ({
-      seq: seqOf(i),
-      kind: change.kind,
-      user_id: change.userId,
-      payload: change.payload,
-      visible: true,
-    })),
-  );
-  return last;
+  return changes.map((change, i) => ({
+    seq: seqOf(i),
+    kind: change.kind,
+    user_id: change.userId,
+    payload: change.payload,
+    visible: true,
+  }));
 }
 
 /** The project's newest sequence number (0 before its first change). */

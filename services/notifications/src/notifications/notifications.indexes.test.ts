@@ -5,7 +5,7 @@ import { notificationsService } from '..';
 import type { Tenant } from '@platform/tenancy';
 import { listQueries, markAllReadQueries } from './notifications.repository';
 import type { ListNotificationsQuery } from './notifications.schemas';
-import { seedNotifications } from '../../test/seed';
+import { seedNotifications } from '../../test/support/seed';
 
 /**
  * The query plans of the hot statements, on 20,000 rows of one project (plus another

@@ -19,8 +19,8 @@ export function notificationHandlers(db: Knex, announce: (tenant: Tenant, change
   const create: RequestHandler = async (req, res) => {
     const input = parse(createNotificationBody, req.body);
     const tenant = tenantOf(req);
-    const changes: ChangeRow[] = [];
-    res.status(201).json(await notifications.createNotification(db, tenant, input, changes));
+    const { result, changes } = await notifications.createNotification(db, tenant, input);
+    res.status(201).json(result);
     announce(tenant, changes);
   };
 
@@ -36,21 +36,20 @@ export function notificationHandlers(db: Knex, announce: (tenant: Tenant, change
 
   const markRead: RequestHandler<{ id: string }> = async (req, res) => {
     const { userId } = parse(viewerQuery, req.query);
-    const changes: ChangeRow[] = [];
-    res.json(await notifications.markRead(db, tenantOf(req), req.params.id, userId, changes));
+    const { result, changes } = await notifications.markRead(db, tenantOf(req), req.params.id, userId);
+    res.json(result);
     announce(tenantOf(req), changes);
   };
 
   const markAllRead: RequestHandler = async (req, res) => {
     const { userId } = parse(markAllReadQuery, req.query);
-    const changes: ChangeRow[] = [];
-    res.json(await notifications.markAllRead(db, tenantOf(req), userId, changes));
+    const { result, changes } = await notifications.markAllRead(db, tenantOf(req), userId);
+    res.json(result);
     announce(tenantOf(req), changes);
   };
 
   const remove: RequestHandler<{ id: string }> = async (req, res) => {
-    const changes: ChangeRow[] = [];
-    await notifications.deleteNotification(db, tenantOf(req), req.params.id, changes);
+    const { changes } = await notifications.deleteNotification(db, tenantOf(req), req.params.id);
     res.status(204).end();
     announce(tenantOf(req), changes);
   };

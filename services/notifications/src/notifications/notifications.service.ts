@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors, isUuid, type Tenant } from '@platform/tenancy';
-import { recordChanges, type ChangeRow } from './notifications.events';
+import { recordChanges, type Changed } from './notifications.events';
 import {
   toNotification,
   type MarkAllReadResult,
@@ -16,17 +16,13 @@ export async function createNotification(
   db: Knex,
   tenant: Tenant,
   input: NewNotification,
-  committed?: ChangeRow[],
-): Promise<Notification> {
+): Promise<Changed<Notification>> {
   return db.transaction(async (trx) => {
     const notification = toNotification(await repo.insertNotification(trx, tenant, input));
-    await recordChanges(
-      trx,
-      tenant,
-      [{ kind: 'notification', userId: notification.userId, notificationId: notification.id, payload: notification }],
-      committed,
-    );
-    return notification;
+    const changes = await recordChanges(trx, tenant, [
+      { kind: 'notification', userId: notification.userId, notificationId: notification.id, payload: notification },
+    ]);
+    return { result: notification, changes };
   });
 }
 
@@ -51,54 +47,47 @@ export async function getNotification(db: Knex, tenant: Tenant, id: string, view
  * personal notification (or any notification without a viewer) is marked read itself.
  * Marking a read notification again keeps its first readAt.
  */
-/** `committed` (here and below) receives the changes made, for the live streams once the transaction committed. */
-export async function markRead(
-  db: Knex,
-  tenant: Tenant,
-  id: string,
-  viewer?: string,
-  committed?: ChangeRow[],
-): Promise<Notification> {
+export async function markRead(db: Knex, tenant: Tenant, id: string, viewer?: string): Promise<Changed<Notification>> {
   if (!isUuid(id)) throw notFound();
   return db.transaction(async (trx) => {
     const current = await repo.findNotification(trx, tenant, id, viewer);
     if (!current) throw notFound();
-    if (current.read_at !== null) return toNotification(current);
+    if (current.read_at !== null) return { result: toNotification(current), changes: [] };
     const receipt = viewer !== undefined && current.user_id === null;
     const readAt = receipt
       ? await repo.insertReceipt(trx, tenant, id, viewer)
       : await repo.markRowRead(trx, tenant, id);
     // Nothing written: a concurrent request read or deleted it first, so report what is there now.
-    if (!readAt) return getNotification(trx, tenant, id, viewer);
+    if (!readAt) return { result: await getNotification(trx, tenant, id, viewer), changes: [] };
     // A receipt changes one user's view; the row's own read state changes its owner's (everyone's for a broadcast).
     const userId = receipt ? viewer : current.user_id;
-    await recordChanges(trx, tenant, [{ kind: 'read', userId, notificationId: id, payload: { id } }], committed);
-    return toNotification({ ...current, read_at: readAt });
+    const changes = await recordChanges(trx, tenant, [{ kind: 'read', userId, notificationId: id, payload: { id } }]);
+    return { result: toNotification({ ...current, read_at: readAt }), changes };
   });
 }
 
-export async function markAllRead(
-  db: Knex,
-  tenant: Tenant,
-  userId: string,
-  committed?: ChangeRow[],
-): Promise<MarkAllReadResult> {
-  const updated = await db.transaction(async (trx) => {
+export async function markAllRead(db: Knex, tenant: Tenant, userId: string): Promise<Changed<MarkAllReadResult>> {
+  const { updated, changes } = await db.transaction(async (trx) => {
     const changed = await repo.markAllRead(trx, tenant, userId);
     const change = { kind: 'read_all', userId, notificationId: null, payload: {} } as const;
-    if (changed) await recordChanges(trx, tenant, [change], committed);
-    return changed;
+    return { updated: changed, changes: changed ? await recordChanges(trx, tenant, [change]) : [] };
   });
-  return { success: true, updated, count: updated, message: `${updated} notification(s) marked as read` };
+  const result: MarkAllReadResult = {
+    success: true,
+    updated,
+    count: updated,
+    message: `${updated} notification(s) marked as read`,
+  };
+  return { result, changes };
 }
 
-export async function deleteNotification(db: Knex, tenant: Tenant, id: string, committed?: ChangeRow[]): Promise<void> {
+export async function deleteNotification(db: Knex, tenant: Tenant, id: string): Promise<Changed<void>> {
   if (!isUuid(id)) throw notFound();
-  await db.transaction(async (trx) => {
+  return db.transaction(async (trx) => {
     const deleted = await repo.softDeleteNotification(trx, tenant, id);
     if (!deleted) throw notFound();
     const change = { kind: 'deleted', userId: deleted.userId, notificationId: id, payload: { id } } as const;
-    await recordChanges(trx, tenant, [change], committed);
+    return { result: undefined, changes: await recordChanges(trx, tenant, [change]) };
   });
 }
 

@@ -40,6 +40,7 @@ export function Project() {
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/billing`}>Billing</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/mailer`}>Mailer</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/cms`}>CMS</a>
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/llm`}>LLM</a>
           </nav>
           {may(role).readKeys && <Keys path={path} role={role} />}
           <Endpoints path={path} />

@@ -76,7 +76,7 @@ function DailyChart(props: { days: Day[] }) {
   return (
     <>
       <svg
-        class="chart"
+        class="mail-chart"
         viewBox={`0 0 ${width} ${height}`}
         role="img"
         aria-label={`E-mails per day, ${props.days.length} days, at most ${highest} a day; the table below has every figure`}
@@ -103,10 +103,10 @@ function DailyChart(props: { days: Day[] }) {
           );
         })}
       </svg>
-      <ul class="legend" aria-hidden="true">
+      <ul class="mail-legend" aria-hidden="true">
         {STATUSES.map((status) => (
           <li key={status}>
-            <span class={`swatch bar-${status}`} /> {status}
+            <span class={`mail-swatch bar-${status}`} /> {status}
           </li>
         ))}
       </ul>

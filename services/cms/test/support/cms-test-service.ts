@@ -7,9 +7,9 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { cmsService } from '../src';
-import type { CmsShared } from '../src/cms-shared';
-import { openapi } from '../src/openapi';
+import { cmsService } from '../../src/index';
+import type { CmsShared } from '../../src/cms-shared';
+import { openapi } from '../../src/openapi';
 
 export type Client = ApiClient;
 

@@ -7,8 +7,8 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { billingService, type BillingShared } from '../src';
-import { openapi } from '../src/openapi';
+import { billingService, type BillingShared } from '../../src/index';
+import { openapi } from '../../src/openapi';
 import { startStripeStub, type StripeStub } from './stripe-stub';
 
 export interface BillingTest {

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Knex } from 'knex';
-import type { EventEnvelope } from '@platform/events';
+import type { EventBus, EventEnvelope } from '@platform/events';
 import {
   apiClient,
   createTestService,
@@ -9,15 +9,19 @@ import {
   type TestProject,
   type TestService,
 } from '@platform/testkit';
-import { authService, type AuthShared } from '../src';
-import { openapi } from '../src/openapi';
+import { authService, type AuthShared } from '../../src/index';
+import { openapi } from '../../src/openapi';
 
 /**
  * The service around fresh databases, with bcrypt at its minimum cost (4), no forgot-password
  * floor, and rate limits out of the way unless a test sets them.
  */
-export async function startAuth(env: Record<string, string> = {}): Promise<TestService<AuthShared>> {
+export async function startAuth(
+  env: Record<string, string> = {},
+  options: { bus?: EventBus } = {},
+): Promise<TestService<AuthShared>> {
   return createTestService(authService, {
+    ...options,
     env: {
       BCRYPT_COST: '4',
       AUTH_FORGOT_PASSWORD_MIN_MS: '0',

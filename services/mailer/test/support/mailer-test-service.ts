@@ -9,7 +9,7 @@ import {
   type TestService,
 } from '@platform/testkit';
 import type { Express } from 'express';
-import { mailerService } from '../../src';
+import { mailerService } from '../../src/index';
 import type { MailerShared } from '../../src/mailer-shared';
 import { openapi } from '../../src/openapi';
 import { startMailgunStub, startSendgridStub } from './vendor-stubs';

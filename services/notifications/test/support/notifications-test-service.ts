@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { apiClient, type ApiClient, type CoverageOptions } from '@platform/testkit';
-import { openapi } from '../src/openapi';
+import { openapi } from '../../src/openapi';
 
 /** Notifications takes part in the run-wide check that every documented operation and status is exercised. */
 export const coverage: CoverageOptions = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sendJson, startHttpStub, type HttpStub } from '@platform/testkit';
-import { parseStripeForm } from './form';
+import { parseStripeForm } from './stripe-form';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

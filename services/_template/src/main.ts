@@ -1,0 +1,4 @@
+import { runStandalone } from '@platform/runtime';
+import { templateService } from './index';
+
+runStandalone(templateService);

@@ -1,0 +1,4 @@
+import { runMigrations } from '@platform/runtime';
+import { templateService } from './index';
+
+runMigrations(templateService);
