@@ -51,20 +51,22 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<S
       { timeoutMs: 180_000, intervalMs: 500 },
     );
   } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
     throw error;
   }
   return {
     consoleUrl,
     serviceUrl: (service) => `http://localhost:${4000 + offset + SERVICE_OFFSETS[service]}/v1`,
-    async stop() {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    stop,
   };
+
+  /** SIGTERM first: tsx passes it on to the platform, which stops its services and database; a SIGKILL would orphan them. */
+  async function stop(): Promise<void> {
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

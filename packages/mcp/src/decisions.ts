@@ -182,6 +182,7 @@ export const DECISIONS: Record<string, Record<string, Decision>> = {
     postUnsubscribeByToken: leftOut('public end-user route behind a List-Unsubscribe link'),
     postProviders: 'expose',
     getProviders: 'expose',
+    patchProvidersByProviderId: 'expose',
     postProvidersByProviderIdTest: 'destructive',
     postWebhooksByProviderId: VENDOR_WEBHOOK,
   },

@@ -20,6 +20,9 @@ describe('the web console bundle', () => {
     // The pages are separate chunks that the first load does not fetch.
     const lazy = built.files.filter((file) => file.endsWith('.js') && !built.initial.includes(file));
     expect(lazy.length).toBeGreaterThanOrEqual(5);
+    const initialText = initialJs.map((file) => readFileSync(path.join(outDir, file), 'utf8')).join('');
+    expect(initialText).not.toContain('Suppression list');
+    expect(lazy.some((file) => readFileSync(path.join(outDir, file), 'utf8').includes('Suppression list'))).toBe(true);
     // The chart library (uPlot, known by its class names) comes with the pages that draw charts only.
     const drawsCharts = (file: string) => readFileSync(path.join(outDir, file), 'utf8').includes('u-cursor-pt');
     expect(initialJs.filter(drawsCharts)).toEqual([]);

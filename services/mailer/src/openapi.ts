@@ -17,7 +17,7 @@ import {
   sendEmailSchema,
 } from './emails/emails.schemas';
 import { providerListResponse, providerResponse, providerTestResponse } from './providers/providers.responses';
-import { createProviderSchema, testProviderSchema } from './providers/providers.schemas';
+import { createProviderSchema, testProviderSchema, updateProviderSchema } from './providers/providers.schemas';
 import { suppressionListResponse, suppressionResponse } from './suppressions/suppressions.responses';
 import {
   addSuppressionSchema,
@@ -274,6 +274,19 @@ const operations: OperationDefinition[] = [
     security: KEYS,
     responses: { 200: json('Providers', providerListResponse) },
     errors: [401],
+  },
+  {
+    method: 'patch',
+    path: '/providers/{provider_id}',
+    operationId: 'patchProvidersByProviderId',
+    summary: 'Rename a provider, change its failover priority or make it the default',
+    description:
+      'Making one provider the default unsets the previous default in the same transaction; a default is never unset ' +
+      'directly (make another one the default). The config is not changed here.',
+    security: KEYS,
+    request: { params: providerId, body: updateProviderSchema },
+    responses: { 200: json('Provider', providerResponse) },
+    errors: [400, 401, 404],
   },
   {
     method: 'post',

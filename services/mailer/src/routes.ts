@@ -41,6 +41,7 @@ export function createRoutes(deps: ServiceDeps, shared: MailerShared): Router {
 
   router.post('/providers', keys, providers.create);
   router.get('/providers', keys, providers.list);
+  router.patch('/providers/:id', keys, providers.update);
   router.post('/providers/:id/test', keys, providers.test);
 
   // Vendor delivery events: no keys; the vendor's signature is checked against the provider's key,

@@ -4,7 +4,7 @@ import { mailerClient, useMailerService } from './support/mailer-test-service';
 const ctx = useMailerService();
 
 const id = randomUUID();
-const keyed: [method: 'get' | 'post' | 'put' | 'delete', path: string][] = [
+const keyed: [method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string][] = [
   ['post', '/emails/send'],
   ['get', '/emails/logs/ann@example.com'],
   ['get', '/logs'],
@@ -20,12 +20,13 @@ const keyed: [method: 'get' | 'post' | 'put' | 'delete', path: string][] = [
   ['delete', '/suppressions/ann@example.com'],
   ['post', '/providers'],
   ['get', '/providers'],
+  ['patch', `/providers/${id}`],
   ['post', `/providers/${id}/test`],
 ];
 
 describe('key headers', () => {
   it.each(keyed)('when %s %s comes without keys, then 401 before anything else is looked at', async (method, path) => {
-    const body = method === 'post' || method === 'put' ? {} : undefined;
+    const body = method === 'post' || method === 'put' || method === 'patch' ? {} : undefined;
     const res = await mailerClient(ctx.svc.app).call(method, path, { body });
     expect(res.status).toBe(401);
     expect(res.body.success).toBe(false);

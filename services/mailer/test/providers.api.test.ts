@@ -94,6 +94,44 @@ describe('providers', () => {
     expect(list.body.providers.filter((p: { isDefault: boolean }) => p.isDefault)).toHaveLength(1);
   });
 
+  it('when another provider is made the default, then it alone is default; priority and name change in place', async () => {
+    const api = await freshProject();
+    const first = await api.post('/v1/providers', { body: mailgunInput });
+    const second = await api.post('/v1/providers', { body: sendgridInput });
+    const made = await api.patch(`/v1/providers/${second.body.id}`, { body: { isDefault: true, priority: 5 } });
+    expect(made.status).toBe(200);
+    expect(made.body).toMatchObject({ id: second.body.id, isDefault: true, priority: 5, name: 'SendGrid' });
+    const renamed = await api.patch(`/v1/providers/${first.body.id}`, { body: { name: 'Backup' } });
+    expect(renamed.body).toMatchObject({ name: 'Backup', isDefault: false, priority: 100 });
+    const list = (await api.get('/v1/providers')).body.providers as { id: string; isDefault: boolean }[];
+    expect(list.filter((provider) => provider.isDefault).map((provider) => provider.id)).toEqual([second.body.id]);
+  });
+
+  it.each([
+    ['nothing to change', {}],
+    ['unsetting the default', { isDefault: false }],
+    ['a priority out of range', { priority: 1001 }],
+  ])('when an update gives %s, then 400 and nothing changes', async (_case, body) => {
+    const api = await freshProject();
+    const provider = await api.post('/v1/providers', { body: mailgunInput });
+    expect((await api.patch(`/v1/providers/${provider.body.id}`, { body })).status).toBe(400);
+    expect((await api.get('/v1/providers')).body.providers).toEqual([provider.body]);
+  });
+
+  it("when another project's keys update a provider, then 404 and its default stays", async () => {
+    const api = await freshProject();
+    const other = await freshProject();
+    const mine = await api.post('/v1/providers', { body: mailgunInput });
+    await other.post('/v1/providers', { body: sendgridInput });
+    const res = await other.patch(`/v1/providers/${mine.body.id}`, { body: { isDefault: true, name: 'stolen' } });
+    expect(res.status).toBe(404);
+    expect((await api.get('/v1/providers')).body.providers).toEqual([mine.body]);
+    expect(
+      (await other.get('/v1/providers')).body.providers.filter((p: { isDefault: boolean }) => p.isDefault),
+    ).toHaveLength(1);
+    expect((await api.patch('/v1/providers/not-a-uuid', { body: { priority: 1 } })).status).toBe(404);
+  });
+
   it('when a Mailgun provider is tested, then mailgun.js sends to the stand-in and the result names the message', async () => {
     const api = await freshProject();
     const provider = await api.post('/v1/providers', {

@@ -99,6 +99,29 @@ describe('templates', () => {
     expect(res.body.html).toBe('<h1>Hello Z</h1><ul></ul>');
   });
 
+  it('when a draft is previewed, then the unsaved content renders and the stored template is unchanged', async () => {
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
+    const res = await api.post(`/v1/templates/${created.body.id}/preview`, {
+      body: { data: { name: '<i>Zoe</i>' }, draft: { subject: 'Hi {{name}}', html: '<p>Bye {{name}}</p>', text: '' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ subject: 'Hi <i>Zoe</i>', html: '<p>Bye &lt;i&gt;Zoe&lt;/i&gt;</p>', text: null });
+    expect((await api.get(`/v1/templates/${created.body.id}`)).body).toEqual(created.body);
+  });
+
+  it('when a draft does not compile, then 400 names its field; a draft cannot reach another project', async () => {
+    const created = await api.post('/v1/templates', { body: { ...welcome, templateKey: null } });
+    const broken = await api.post(`/v1/templates/${created.body.id}/preview`, {
+      body: { draft: { subject: 'ok', html: '{{#each}}' } },
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.details.map((detail: { path: string }) => detail.path)).toEqual(['draft.html']);
+    const foreign = await other.post(`/v1/templates/${created.body.id}/preview`, {
+      body: { draft: { subject: 'x', html: 'y' } },
+    });
+    expect(foreign.status).toBe(404);
+  });
+
   it('when listed, then summaries come newest first without html', async () => {
     const res = await api.get('/v1/templates');
     expect(res.status).toBe(200);
@@ -166,6 +189,7 @@ describe('templates', () => {
       '/emails/send',
       '/logs',
       '/providers',
+      '/providers/{provider_id}',
       '/providers/{provider_id}/test',
       '/stats',
       '/stats/daily',

@@ -231,6 +231,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/providers/{provider_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a provider, change its failover priority or make it the default
+         * @description Making one provider the default unsets the previous default in the same transaction; a default is never unset directly (make another one the default). The config is not changed here.
+         */
+        patch: operations["patchProvidersByProviderId"];
+        trace?: never;
+    };
     "/providers/{provider_id}/test": {
         parameters: {
             query?: never;
@@ -1245,6 +1265,12 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     locale?: string;
+                    /** @description Unsaved content to render instead of the stored template's (an editor's live preview); locale is then not used */
+                    draft?: {
+                        subject: string;
+                        html: string;
+                        text?: string | null;
+                    };
                 };
             };
         };
@@ -1736,6 +1762,88 @@ export interface operations {
             };
         };
     };
+    patchProvidersByProviderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Provider id */
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description true makes this the default (the previous default stops being it)
+                     * @constant
+                     */
+                    isDefault?: true;
+                    /** @description Failover order: lower first */
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Provider */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Provider"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A database cannot be reached at the moment: retry after the Retry-After header (seconds) */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postProvidersByProviderIdTest: {
         parameters: {
             query?: never;
@@ -2082,6 +2190,18 @@ export const operations = {
   "postProviders": {
     "method": "post",
     "path": "/providers",
+    "security": [
+      [
+        "apiKey",
+        "secretKey",
+        "tenantId",
+        "projectId"
+      ]
+    ]
+  },
+  "patchProvidersByProviderId": {
+    "method": "patch",
+    "path": "/providers/{provider_id}",
     "security": [
       [
         "apiKey",

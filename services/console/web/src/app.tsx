@@ -22,6 +22,7 @@ const Project = lazy(() => import('./pages/project').then((m) => m.Project));
 const Users = lazy(() => import('./pages/users').then((m) => m.Users));
 const Notifications = lazy(() => import('./pages/notifications').then((m) => m.Notifications));
 const Billing = lazy(() => import('./pages/billing').then((m) => m.Billing));
+const Mailer = lazy(() => import('./pages/mailer/mailer').then((m) => m.Mailer));
 const Cms = lazy(() => import('./pages/cms/cms').then((m) => m.Cms));
 const LlmSettings = lazy(() => import('./pages/llm/llm-settings').then((m) => m.LlmSettings));
 const LlmUsage = lazy(() => import('./pages/llm/llm-usage').then((m) => m.LlmUsage));
@@ -98,6 +99,7 @@ export function App() {
               <Route path="/orgs/:orgId/projects/:projectId/notifications" component={Notifications} />
               <Route path="/orgs/:orgId/projects/:projectId/users" component={Users} />
               <Route path="/orgs/:orgId/projects/:projectId/billing" component={Billing} />
+              <Route path="/orgs/:orgId/projects/:projectId/mailer/:section?/:item?" component={Mailer} />
               <Route path="/orgs/:orgId/projects/:projectId/cms" component={Cms} />
               <Route path="/orgs/:orgId/projects/:projectId/cms/*" component={Cms} />
               <Route path="/orgs/:orgId/projects/:projectId/llm" component={LlmSettings} />

@@ -57,6 +57,25 @@ export async function insertProvider(
   return row;
 }
 
+export async function updateProvider(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  fields: { name?: string; isDefault?: boolean; priority?: number },
+): Promise<ProviderRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await tenantTable(db, tenant, TABLE)
+    .where({ id })
+    .update({
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.isDefault !== undefined ? { is_default: fields.isDefault } : {}),
+      ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+      updated_at: db.fn.now(),
+    })
+    .returning<ProviderRow[]>([...COLUMNS]);
+  return row;
+}
+
 export async function listProviders(db: Knex, tenant: Tenant): Promise<ProviderRow[]> {
   return tenantTable<ProviderRow>(db, tenant, TABLE)
     .orderBy([{ column: 'created_at' }, { column: 'id' }])

@@ -82,6 +82,22 @@ export const createProviderSchema = Joi.object<CreateProviderInput>({
   priority: Joi.number().integer().min(0).max(1000).default(100),
 }).id('ProviderInput');
 
+export interface UpdateProviderInput {
+  name?: string;
+  isDefault?: true;
+  priority?: number;
+}
+
+/** A project always has one default once it has a provider: the default moves, it is never unset. */
+export const updateProviderSchema = Joi.object<UpdateProviderInput>({
+  name: Joi.string().trim().min(1).max(200),
+  isDefault: Joi.boolean().valid(true).description('true makes this the default (the previous default stops being it)'),
+  priority: Joi.number().integer().min(0).max(1000).description('Failover order: lower first'),
+})
+  .min(1)
+  .messages({ 'object.min': 'Give at least one of name, isDefault, priority' })
+  .id('ProviderUpdate');
+
 export const testProviderSchema = Joi.object<{ to: string }>({
   to: Joi.string().trim().email(EMAIL_OPTIONS).required(),
 });

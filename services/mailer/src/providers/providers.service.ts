@@ -11,7 +11,12 @@ import { withDeadline } from '../transports/deadline';
 import type { Transport } from '../transports/transport';
 import { toProvider, type Provider } from './providers.mapper';
 import * as repo from './providers.repository';
-import { TYPE_ALIASES, type CreateProviderInput, type ProviderConfig } from './providers.schemas';
+import {
+  TYPE_ALIASES,
+  type CreateProviderInput,
+  type ProviderConfig,
+  type UpdateProviderInput,
+} from './providers.schemas';
 
 /** Where one email goes: the transport, the provider row behind it (none for the outbox), the sender. */
 export interface Route {
@@ -47,6 +52,22 @@ export async function createProvider(
       configEnc: secrets.encryptJson(input.config),
     });
   });
+  return toProvider(row);
+}
+
+/** Renames, reorders or makes the default; the config is replaced only by adding a provider. */
+export async function updateProvider(
+  db: Knex,
+  tenant: Tenant,
+  id: string,
+  input: UpdateProviderInput,
+): Promise<Provider> {
+  const row = await db.transaction(async (trx) => {
+    await repo.lockProjectProviders(trx, tenant);
+    if (input.isDefault && (await repo.findProvider(trx, tenant, id))) await repo.clearDefault(trx, tenant);
+    return repo.updateProvider(trx, tenant, id, input);
+  });
+  if (!row) throw errors.notFound('Provider');
   return toProvider(row);
 }
 

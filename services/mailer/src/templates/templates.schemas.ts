@@ -81,9 +81,18 @@ export const localeSchema = Joi.string().pattern(LOCALE_PATTERN).messages({
   'string.pattern.base': 'locale must be a language tag such as "pt-BR"',
 });
 
-export const previewSchema = Joi.object<{ data: Record<string, unknown>; locale?: string }>({
+export interface PreviewInput {
+  data: Record<string, unknown>;
+  locale?: string;
+  draft?: { subject: string; html: string; text: string | null };
+}
+
+export const previewSchema = Joi.object<PreviewInput>({
   data: Joi.object().unknown(true).default({}),
   locale: localeSchema,
+  draft: variant.description(
+    "Unsaved content to render instead of the stored template's (an editor's live preview); locale is then not used",
+  ),
 });
 
 export const listTemplatesSchema = Joi.object<{ limit: number; offset: number }>(pageSchema(100));

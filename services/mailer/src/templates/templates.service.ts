@@ -7,7 +7,7 @@ import type { StoredTemplate, TemplateRenderer } from './template-budget';
 import { pickLocale } from './locale-variants';
 import { toTemplate, toTemplateSummary, type Template } from './templates.mapper';
 import * as repo from './templates.repository';
-import type { CreateTemplateInput, UpdateTemplateInput } from './templates.schemas';
+import type { CreateTemplateInput, PreviewInput, UpdateTemplateInput } from './templates.schemas';
 
 /** A stored template as sends and auth emails use it. */
 export type TemplateForSend = repo.TemplateRow;
@@ -101,9 +101,19 @@ export async function previewTemplate(
   renderer: TemplateRenderer,
   tenant: Tenant,
   id: string,
-  input: { data: object; locale?: string },
+  input: PreviewInput,
 ): Promise<RenderedEmail> {
-  return renderTemplate(renderer, tenant, forLocale(await requireTemplate(db, tenant, id), input.locale), input.data);
+  const row = await requireTemplate(db, tenant, id);
+  if (!input.draft) return renderTemplate(renderer, tenant, forLocale(row, input.locale), input.data);
+  // A draft is not stored, so it is neither cached nor known to compile: its problems come first, per field.
+  const draft = { ...input.draft, text: input.draft.text || null };
+  const problems = await renderer.problemsWithinBudget(tenant.projectId, draft);
+  if (problems.length)
+    throw errors.validation(
+      'Template does not compile',
+      problems.map((problem) => ({ ...problem, path: `draft.${problem.path}` })),
+    );
+  return renderer.renderWithinBudget(tenant.projectId, draft, input.data);
 }
 
 /** A stored template by id or templateKey, or undefined. */

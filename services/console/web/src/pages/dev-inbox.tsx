@@ -1,8 +1,9 @@
 /** The dev inbox: the e-mails the platform kept in the Mailer's outbox because no provider is configured. */
 import type { mailer } from '@platform/client';
 import { useQuery } from '@tanstack/preact-query';
-import { useState } from 'preact/hooks';
-import { CallFailed, consoleServer } from '../api';
+import { useMemo, useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { CallFailed, consoleServer, projectClient, unwrap } from '../api';
 import { messageOf, Notice, when } from '../ui';
 
 type LogPage = mailer.operations['getLogs']['responses'][200]['content']['application/json'];
@@ -23,12 +24,16 @@ function consoleLinks(email: Email): { label: string; href: string }[] {
   return links;
 }
 
+/** The console's own e-mails, or with `?orgId=&projectId=` a project's (its test sends among them), from its Mailer log. */
 export function DevInbox() {
+  const { orgId, projectId } = useRoute().query as { orgId?: string; projectId?: string };
+  const project = useMemo(() => (orgId && projectId ? projectClient(orgId, projectId) : undefined), [orgId, projectId]);
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string>();
   const inbox = useQuery({
-    queryKey: ['dev-inbox', offset],
+    queryKey: ['dev-inbox', orgId, projectId, offset],
     queryFn: async () => {
+      if (project) return unwrap(project.mailer.getLogs({ params: { query: { limit: PAGE, offset } } }));
       const response = await consoleServer(`/api/dev-inbox?limit=${PAGE}&offset=${offset}`);
       if (!response.ok) throw new CallFailed(response.status);
       return (await response.json()) as LogPage;
@@ -43,6 +48,13 @@ export function DevInbox() {
         With no mail provider configured, the platform keeps the e-mails it would have sent (sign-up verification,
         password reset, invitations). They are listed here on development machines only.
       </p>
+      {project ? (
+        <p>
+          Showing the e-mails of project <code>{projectId}</code>. <a href="/dev-inbox">Show the console's own</a>
+        </p>
+      ) : (
+        <p class="hint">A project's e-mails (test sends among them) open from its Mailer page.</p>
+      )}
       {inbox.error && <Notice kind="error">{messageOf(inbox.error)}</Notice>}
       {inbox.data && inbox.data.logs.length === 0 && <p>No e-mail yet.</p>}
       {inbox.data && inbox.data.logs.length > 0 && (
@@ -87,7 +99,7 @@ export function DevInbox() {
             To {selected.to}, from {selected.from}, {when(selected.sentAt)}
           </p>
           <p class="actions">
-            {consoleLinks(selected).map((link) => (
+            {(project ? [] : consoleLinks(selected)).map((link) => (
               <a key={link.href} class="button" href={link.href}>
                 {link.label}
               </a>

@@ -38,6 +38,7 @@ export function Project() {
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/users`}>Users</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/notifications`}>Notifications</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/billing`}>Billing</a>
+            <a href={`/orgs/${path.orgId}/projects/${path.projectId}/mailer`}>Mailer</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/cms`}>CMS</a>
             <a href={`/orgs/${path.orgId}/projects/${path.projectId}/llm`}>LLM</a>
           </nav>

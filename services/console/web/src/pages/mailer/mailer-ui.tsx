@@ -1,0 +1,93 @@
+/** What the Mailer pages share: the project's client and role, a labelled text area, offset pages. */
+import type { mailer } from '@platform/client';
+import { useQuery } from '@tanstack/preact-query';
+import type { JSX } from 'preact';
+import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { controlPlane, projectClient, unwrap } from '../../api';
+import { may } from '../../roles';
+
+export type MailerSchemas = mailer.components['schemas'];
+export type Client = ReturnType<typeof projectClient>;
+
+/** Where a Mailer page is, its client, and whether the member may write (the service refuses a viewer's writes). */
+export interface MailerContext {
+  orgId: string;
+  projectId: string;
+  client: Client;
+  canWrite: boolean;
+}
+
+export function useMailerContext(orgId: string, projectId: string): MailerContext & { orgName?: string } {
+  const client = useMemo(() => projectClient(orgId, projectId), [orgId, projectId]);
+  const org = useQuery({
+    queryKey: ['organisation', orgId],
+    queryFn: () => unwrap(controlPlane.getOrganisation({ params: { path: { orgId } } })),
+  });
+  return { orgId, projectId, client, canWrite: may(org.data?.role).writeSettings, orgName: org.data?.name };
+}
+
+export function TextArea(
+  props: { label: string; error?: string; hint?: string } & JSX.TextareaHTMLAttributes<HTMLTextAreaElement>,
+) {
+  const id = useId();
+  const { label, error, hint, ...area } = props;
+  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...area} />
+      {hint && (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} class="error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** Previous and next over an offset-paged list that reports its total. */
+export function OffsetPager(props: {
+  label: string;
+  offset: number;
+  pageSize: number;
+  total?: number;
+  onOffset(offset: number): void;
+}) {
+  const { offset, pageSize, total } = props;
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.label}`}>
+      <button type="button" disabled={offset === 0} onClick={() => props.onOffset(Math.max(0, offset - pageSize))}>
+        Previous page
+      </button>
+      <span>
+        {total === undefined
+          ? ''
+          : total === 0
+            ? 'None'
+            : `${offset + 1}–${Math.min(offset + pageSize, total)} of ${total}`}
+      </span>
+      <button
+        type="button"
+        disabled={total === undefined || offset + pageSize >= total}
+        onClick={() => props.onOffset(offset + pageSize)}
+      >
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/** The value once it has stayed the same for `ms` (so typing does not call the service on every key). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
