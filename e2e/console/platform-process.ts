@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitFor } from '@platform/testkit';
+import { freePortBlock, waitFor } from '@platform/testkit';
 
 export interface StartedPlatform {
   consoleUrl: string;
@@ -18,7 +18,10 @@ const SERVICE_OFFSETS = { auth: 1, billing: 2, cms: 3, llm: 4, mailer: 5, notifi
  */
 export async function startPlatform(env: Record<string, string> = {}): Promise<StartedPlatform> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'console-e2e-'));
-  const offset = 700 + (process.pid % 40) * 10;
+  // Free ports now, not ones derived from the pid: a jest worker runs several of these files in
+  // turn, and the previous platform's database may still be letting go of its port.
+  const offset = await freePortBlock([4000, ...Object.values(SERVICE_OFFSETS).map((o) => 4000 + o)], 700, 1700);
+  const postgresPort = await freePortBlock([0], 56000, 57000);
   const root = path.resolve(__dirname, '../..');
   const output: string[] = [];
   const inherited = { ...process.env };
@@ -32,7 +35,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<S
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
       START_PORT_OFFSET: String(offset),
-      EMBEDDED_PG_PORT: String(56000 + (process.pid % 1000)),
+      EMBEDDED_PG_PORT: String(postgresPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

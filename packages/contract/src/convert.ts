@@ -149,7 +149,16 @@ function siblingConditions(desc: Description, target: JsonSchema, local: Compone
   if (whens.some((when) => !when.then || !when.otherwise))
     throw new Error('contract: a .when() on a sibling key needs both then and otherwise (Joi.any() for no change)');
   const bare = (branch?: Description) => JSON.stringify(branch) === JSON.stringify({ type: 'any' });
-  if (whens.length === 1 && (bare(whens[0].then) || bare(whens[0].otherwise))) delete target.oneOf;
+  // Branches that differ only in presence (required when the sibling says so) are one schema here,
+  // and a oneOf of two equal schemas would refuse every value.
+  const options = target.oneOf as JsonSchema[] | undefined;
+  const sameOptions = options?.length === 2 && JSON.stringify(options[0]) === JSON.stringify(options[1]);
+  if (whens.length === 1 && sameOptions && desc.type === 'any') {
+    const [only] = options;
+    for (const key of Object.keys(target)) delete target[key];
+    Object.assign(target, only);
+  } else if (whens.length === 1 && (bare(whens[0].then) || bare(whens[0].otherwise) || sameOptions))
+    delete target.oneOf;
   else if (whens.length === 1 && desc.type === 'any') onlyBranch(whens[0], target, local);
 }
 

@@ -122,6 +122,14 @@ describe('Joi to OpenAPI conversion', () => {
     });
   });
 
+  it('when a field is required for one value of a sibling only, then the document gives its schema once, not a oneOf of two equal ones', () => {
+    const body = Joi.object({
+      type: Joi.string().valid('auto', 'tool').required(),
+      name: Joi.when('type', { is: 'tool', then: Joi.string().max(9).required(), otherwise: Joi.string().max(9) }),
+    });
+    expect((toJsonSchema(body, {}, 'request') as Schema).properties?.name).toEqual({ type: 'string', maxLength: 9 });
+  });
+
   it('when a request schema names parts with .id(), then they are written in place, so a field with a default stays optional for generators', () => {
     const kind = Joi.string().valid('info', 'alert').default('info').id('Kind');
     const body = Joi.object({ title: Joi.string().required(), kind, data: Joi.object().default({}) }).id('NoteInput');

@@ -28,6 +28,7 @@ export {
 } from './operation-coverage';
 export { startHttpStub, sendJson, type HttpStub, type RecordedRequest, type StubHandler } from './http-stub';
 export { waitFor } from './wait-for';
+export { freePortBlock } from './free-ports';
 export { requestFrom, type FromAddressRequest, type FromAddressResponse } from './from-address';
 export { logLines, startWithLogLines } from './log-lines';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';

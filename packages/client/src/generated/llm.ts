@@ -1567,7 +1567,7 @@ export interface operations {
                     tool_choice?: {
                         /** @enum {string} */
                         type: "auto" | "any" | "tool" | "none";
-                        name?: (unknown[] | boolean | number | Record<string, unknown> | null) | string;
+                        name?: string;
                     } & {
                         [key: string]: unknown;
                     };
