@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { EventBus, EventEnvelope } from '@platform/events';
@@ -37,7 +38,7 @@ export type CallOptions = ApiCallOptions;
 /** Auth takes part in the run-wide check that every documented operation and status is exercised. */
 export const coverage: CoverageOptions = {
   service: 'auth',
-  testDir: __dirname,
+  testDir: path.join(__dirname, '..'),
   exempt: [
     { pattern: ' 503$', reason: 'a database outage: packages/tenancy and the e2e robustness sweep' },
     {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   apiClient,
@@ -45,7 +46,7 @@ export async function startBilling(env: Record<string, string> = {}): Promise<Bi
 /** Billing takes part in the run-wide check that every documented operation and status is exercised. */
 export const coverage: CoverageOptions = {
   service: 'billing',
-  testDir: __dirname,
+  testDir: path.join(__dirname, '..'),
   exempt: [
     {
       pattern: '^[A-Z]+ /stripe/',

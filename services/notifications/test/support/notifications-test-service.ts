@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { apiClient, type ApiClient, type CoverageOptions } from '@platform/testkit';
@@ -6,7 +7,7 @@ import { openapi } from '../../src/openapi';
 /** Notifications takes part in the run-wide check that every documented operation and status is exercised. */
 export const coverage: CoverageOptions = {
   service: 'notifications',
-  testDir: __dirname,
+  testDir: path.join(__dirname, '..'),
   exempt: [
     {
       pattern: '^GET /(me/)?notifications/stream 200$',
