@@ -186,6 +186,12 @@ run('the web console: LLM pages', () => {
     await step('usage-on-a-phone', async () => {
       await page().setViewportSize({ width: 390, height: 844 });
       await page().getByTestId('chart-requests').locator('canvas').first().waitFor();
+      // The charts follow their boxes a frame after the viewport narrows: wait for it, then nothing is wider than the phone.
+      await page().waitForFunction(
+        `[...document.querySelectorAll('[data-testid^="chart-"] canvas')].every((canvas) => canvas.getBoundingClientRect().width <= window.innerWidth)`,
+        undefined,
+        { timeout: 10_000 },
+      );
       const overflow = await page().evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
       expect(overflow).toBeLessThanOrEqual(0);
       await page().screenshot({ path: path.join(ARTIFACTS, 'llm-usage-phone.png'), fullPage: true });

@@ -27,7 +27,7 @@ export function Credentials(props: { project: LlmProject }) {
       {providers.isLoading && <p role="status">Loading…</p>}
       {providers.data && !rows.length && <p>No vendor key is set yet: the project cannot make completions.</p>}
       {rows.length > 0 && (
-        <table>
+        <table tabIndex={0}>
           <thead>
             <tr>
               <th scope="col">Vendor</th>

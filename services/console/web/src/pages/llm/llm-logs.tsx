@@ -123,7 +123,7 @@ export function LlmLogs() {
             : `Requests ${page.offset + 1}–${page.offset + rows.length} of ${page.total.toLocaleString('en')}`}
         </p>
       )}
-      <table data-testid="llm-logs">
+      <table data-testid="llm-logs" tabIndex={0}>
         <thead>
           <tr>
             <th scope="col">Time</th>

@@ -104,7 +104,7 @@ function UsageView(props: { usage: LlmSchemas['DailyUsage'] }) {
       </div>
       <section aria-labelledby="per-model-title">
         <h2 id="per-model-title">Per model</h2>
-        <table data-testid="usage-per-model">
+        <table data-testid="usage-per-model" tabIndex={0}>
           <thead>
             <tr>
               <th scope="col">Model</th>
@@ -132,7 +132,7 @@ function UsageView(props: { usage: LlmSchemas['DailyUsage'] }) {
       </section>
       <details>
         <summary>Per day and model</summary>
-        <table>
+        <table tabIndex={0}>
           <thead>
             <tr>
               <th scope="col">Day</th>

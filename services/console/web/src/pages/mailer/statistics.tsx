@@ -110,7 +110,7 @@ function DailyChart(props: { days: Day[] }) {
           </li>
         ))}
       </ul>
-      <table>
+      <table tabIndex={0}>
         <caption>E-mails per day (UTC)</caption>
         <thead>
           <tr>
