@@ -114,9 +114,12 @@ describeE2E('one trace across services, the broker and the vendors', () => {
     const traceId = traceIdOf(sent.headers.traceparent);
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
 
+    // Each process exports in its own batches: the relay's publish span ends at the broker's
+    // confirm and may reach the sink after the mailer's spans.
     await waitFor(
       () =>
         spanOf(traceId, 'auth', 'POST /v1/register') &&
+        spanOf(traceId, 'auth', 'publish auth.user.registered') &&
         spanOf(traceId, 'mailer', 'consume auth.user.registered') &&
         spansOf(traceId).some(
           (s) => s.resource['service.name'] === 'mailer' && s.kind === 3 && s.name.startsWith('POST'),
