@@ -3,16 +3,20 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { CallFailed } from './api';
 
-export function Field(
-  props: { label: string; error?: string; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>,
-) {
+/** A label, the control it names, and its hint and error below, tied to the control for screen readers. */
+function Labelled(props: {
+  label: string;
+  error?: string;
+  hint?: string;
+  control(id: string, attributes: { 'aria-invalid'?: true; 'aria-describedby'?: string }): ComponentChildren;
+}) {
   const id = useId();
-  const { label, error, hint, ...input } = props;
+  const { label, error, hint } = props;
   const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {props.control(id, { 'aria-invalid': error ? true : undefined, 'aria-describedby': described })}
       {hint && (
         <small id={`${id}-hint`} class="hint">
           {hint}
@@ -24,6 +28,29 @@ export function Field(
         </small>
       )}
     </div>
+  );
+}
+
+export function Field(
+  props: { label: string; error?: string; hint?: string } & JSX.InputHTMLAttributes<HTMLInputElement>,
+) {
+  const { label, error, hint, ...input } = props;
+  return (
+    <Labelled label={label} error={error} hint={hint} control={(id, aria) => <input id={id} {...aria} {...input} />} />
+  );
+}
+
+export function TextArea(
+  props: { label: string; error?: string; hint?: string } & JSX.TextareaHTMLAttributes<HTMLTextAreaElement>,
+) {
+  const { label, error, hint, ...area } = props;
+  return (
+    <Labelled
+      label={label}
+      error={error}
+      hint={hint}
+      control={(id, aria) => <textarea id={id} {...aria} {...area} />}
+    />
   );
 }
 

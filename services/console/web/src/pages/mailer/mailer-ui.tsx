@@ -1,8 +1,7 @@
-/** What the Mailer pages share: the project's client and role, a labelled text area, offset pages. */
+/** What the Mailer pages share: the project's client and role, offset pages. */
 import type { mailer } from '@platform/client';
 import { useQuery } from '@tanstack/preact-query';
-import type { JSX } from 'preact';
-import { useEffect, useId, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { controlPlane, projectClient, unwrap } from '../../api';
 import { may } from '../../roles';
 
@@ -24,30 +23,6 @@ export function useMailerContext(orgId: string, projectId: string): MailerContex
     queryFn: () => unwrap(controlPlane.getOrganisation({ params: { path: { orgId } } })),
   });
   return { orgId, projectId, client, canWrite: may(org.data?.role).writeSettings, orgName: org.data?.name };
-}
-
-export function TextArea(
-  props: { label: string; error?: string; hint?: string } & JSX.TextareaHTMLAttributes<HTMLTextAreaElement>,
-) {
-  const id = useId();
-  const { label, error, hint, ...area } = props;
-  const described = [error ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={described} {...area} />
-      {hint && (
-        <small id={`${id}-hint`} class="hint">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-error`} class="error" role="alert">
-          {error}
-        </small>
-      )}
-    </div>
-  );
 }
 
 /** Previous and next over an offset-paged list that reports its total. */

@@ -7,8 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { CallFailed, unwrap } from '../../api';
 import { useSite } from '../../site';
-import { Busy, Dialog, Field, messageOf, Notice, Select } from '../../ui';
-import { TextArea, useDebounced, type MailerContext, type MailerSchemas } from './mailer-ui';
+import { Busy, Dialog, Field, messageOf, Notice, Select, TextArea } from '../../ui';
+import { useDebounced, type MailerContext, type MailerSchemas } from './mailer-ui';
 
 type Template = MailerSchemas['Template'];
 interface Content {

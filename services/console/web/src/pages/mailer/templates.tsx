@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { CallFailed, unwrap } from '../../api';
-import { Busy, Field, messageOf, Notice, when } from '../../ui';
-import { OffsetPager, TextArea, type MailerContext } from './mailer-ui';
+import { Busy, Field, messageOf, Notice, TextArea, when } from '../../ui';
+import { OffsetPager, type MailerContext } from './mailer-ui';
 
 const PAGE = 25;
 const STARTER = { name: '', templateKey: '', subject: 'Hello {{name}}', html: '<p>Hello {{name}}</p>', text: '' };
