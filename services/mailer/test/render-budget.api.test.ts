@@ -48,6 +48,15 @@ describe('template render budget', () => {
     expect(res.body.error.details[0].message).toMatch(/300 ms/);
   });
 
+  it('when an unsaved draft loops past the time budget, then 400 names the time budget', async () => {
+    const id = await template(noisy, 'fine');
+    const res = await noisy.post(`/v1/templates/${id}/preview`, {
+      body: { data: sixty, draft: { subject: 'S', html: BLOW_UP, text: '' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/time budget/);
+  });
+
   it('when a send renders past the time budget, then 400 and nothing is logged', async () => {
     const id = await template(noisy, BLOW_UP);
     const res = await noisy.post('/v1/emails/send', {
