@@ -1,5 +1,13 @@
-import { parse } from '@platform/tenancy';
-import { eitherForm, integer, listOf, modelName, oneOf, vendorRequest, word } from '../gateway/vendor-request-fields';
+import {
+  eitherForm,
+  integer,
+  listOf,
+  modelName,
+  oneOf,
+  vendorRequest,
+  word,
+  parseVendorRequest,
+} from '../gateway/vendor-request-fields';
 
 /** OpenAI's embeddings request, plus `fallbacks` (other embedding models tried in turn). */
 export interface EmbeddingsBody {
@@ -31,7 +39,7 @@ export const embeddingsRequestSchema = vendorRequest<EmbeddingsBody>({
 );
 
 export function parseEmbeddingsBody(input: unknown): EmbeddingsBody {
-  const body = parse(embeddingsRequestSchema, input);
+  const body = parseVendorRequest(embeddingsRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

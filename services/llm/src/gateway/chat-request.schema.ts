@@ -1,4 +1,4 @@
-import { Joi, parse } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
 import type { ChatRequest } from '../vendors/chat-types';
 import {
   boolean,
@@ -18,6 +18,7 @@ import {
   text,
   vendorRequest,
   word,
+  parseVendorRequest,
 } from './vendor-request-fields';
 
 /** A Chat Completions body: OpenAI's request, plus `fallbacks` (models tried in turn, as LiteLLM takes it). */
@@ -128,7 +129,7 @@ export const chatRequestSchema = vendorRequest<ChatBody>({
 
 /** A valid Chat Completions body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
 export function parseChatBody(input: unknown): ChatBody {
-  const body = parse(chatRequestSchema, input);
+  const body = parseVendorRequest(chatRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { Joi, parse } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
 import {
   boolean,
   eitherForm,
@@ -14,6 +14,7 @@ import {
   text,
   vendorRequest,
   word,
+  parseVendorRequest,
 } from '../gateway/vendor-request-fields';
 
 /** A Messages body: Anthropic's request, plus `fallbacks` (models tried in turn, as on /chat/completions). */
@@ -68,7 +69,7 @@ export const messagesRequestSchema = vendorRequest<MessagesBody>(
 
 /** A valid Messages body, model names trimmed; else the 400 with every problem. */
 export function parseMessagesBody(input: unknown): MessagesBody {
-  const body = parse(messagesRequestSchema, input);
+  const body = parseVendorRequest(messagesRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

@@ -1,4 +1,4 @@
-import { Joi, parse } from '@platform/tenancy';
+import { Joi } from '@platform/tenancy';
 import {
   boolean,
   constant,
@@ -16,6 +16,7 @@ import {
   text,
   vendorRequest,
   word,
+  parseVendorRequest,
 } from '../gateway/vendor-request-fields';
 
 /** A Responses input item, as far as the gateway reads it; other fields of an item go on to OpenAI as sent. */
@@ -152,7 +153,7 @@ export const responsesRequestSchema = vendorRequest<ResponsesBody>({
 
 /** A valid Responses body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
 export function parseResponsesBody(input: unknown): ResponsesBody {
-  const body = parse(responsesRequestSchema, input);
+  const body = parseVendorRequest(responsesRequestSchema, input);
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;
