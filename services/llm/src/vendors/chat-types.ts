@@ -14,11 +14,14 @@ export interface ChatResult {
   raw?: Buffer;
 }
 
+/** An OpenAI chunk's JSON as OpenAI wrote it, passed on unparsed: it says nothing the gateway reads. */
+export type ChunkText = string;
+
 /**
  * A vendor stream translated into OpenAI chunks. `tokens` grows as the stream goes, so a stream
  * cut short still tells what it used; `exact` turns true once the vendor has reported its usage.
  */
-export interface ChatStream extends AsyncIterable<ChatChunk> {
+export interface ChatStream<C = ChatChunk> extends AsyncIterable<C> {
   readonly tokens: TokenCounts;
   readonly exact: boolean;
   /** The usage chunk OpenAI sends last when asked (`choices: []`), built from `tokens`. */

@@ -7,8 +7,10 @@ import {
   type ChatRequest,
   type ChatResult,
   type ChatStream,
+  type ChunkText,
 } from './chat-types';
 import type { TokenCounts } from '../usage/price-table';
+import { carriesOutput, chunkTextAsSent } from './openai-chunk-text';
 import { serverSentEvents } from './server-sent-events';
 import { StreamCutError } from './vendor-errors';
 
@@ -47,13 +49,23 @@ function chunkOf(data: string, headers: Headers): ChatChunk & { usage?: OpenAI.C
 /**
  * OpenAI's own chunks, with usage always requested from OpenAI (the client may not have asked).
  * The SDK sends the request and raises OpenAI's errors; the events are read from its raw response
- * (`asResponse`) by our reader, which costs a fraction of the SDK's per event.
+ * (`asResponse`) by our reader, which costs a fraction of the SDK's per event. `asSent`: the
+ * chunks the gateway need not read are passed on as OpenAI wrote them (`chunkTextAsSent`), not
+ * parsed and written again.
  */
 export async function openAiChatStream(
   client: OpenAI,
   request: ChatRequest,
+  signal: AbortSignal | undefined,
+  asSent: true,
+): Promise<ChatStream<ChatChunk | ChunkText>>;
+export async function openAiChatStream(client: OpenAI, request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
+export async function openAiChatStream(
+  client: OpenAI,
+  request: ChatRequest,
   signal?: AbortSignal,
-): Promise<ChatStream> {
+  asSent = false,
+): Promise<ChatStream<ChatChunk | ChunkText>> {
   const response = await client.chat.completions
     .create({ ...request, stream: true, stream_options: { include_usage: true } }, { ...ONE_ATTEMPT, signal })
     .asResponse();
@@ -79,6 +91,12 @@ export async function openAiChatStream(
         if (done) continue;
         if (data.startsWith('[DONE]')) {
           done = true;
+          continue;
+        }
+        const text = asSent ? chunkTextAsSent(data) : null;
+        if (text !== null) {
+          if (!exact && carriesOutput(text)) tokens.completion++;
+          yield text;
           continue;
         }
         const chunk = chunkOf(data, response.headers);

@@ -40,6 +40,7 @@ export function openAiClient(credentials: VendorCredentials, options: VendorOpti
     },
     chat: (request, signal) => openAiChat(client, request, signal),
     chatStream: (request, signal) => openAiChatStream(client, request, signal),
+    chatStreamAsSent: (request, signal) => openAiChatStream(client, request, signal, true),
     responses: (request, signal) => openAiResponse(client, request, signal),
     responsesStream: (request, estimatedPrompt, signal) =>
       openAiResponseStream(client, request, estimatedPrompt, signal),

@@ -9,6 +9,8 @@ export interface ServerSentEvent {
 
 /** One event's lines (without the blank line that ends it), or null for an event with no data. */
 function parseEvent(block: string): ServerSentEvent | null {
+  // Most events are one `data: ` line: read without splitting into lines.
+  if (block.startsWith('data: ') && !block.includes('\n')) return { event: null, data: block.slice(6) };
   let event: string | null = null;
   let data: string | null = null;
   for (const line of block.split('\n')) {

@@ -1,5 +1,5 @@
 import type { AnthropicMessagesApi } from './anthropic-messages';
-import type { ChatRequest, ChatResult, ChatStream } from './chat-types';
+import type { ChatChunk, ChatRequest, ChatResult, ChatStream, ChunkText } from './chat-types';
 import type { EmbeddingsRequest, EmbeddingsResult } from './openai-embeddings';
 import type { ResponsesRequest, ResponsesResult, ResponsesStream } from './openai-responses';
 
@@ -49,6 +49,8 @@ export interface VendorClient {
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult>;
   /** The same as OpenAI chunks; resolves once the vendor has accepted the request. */
   chatStream(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream>;
+  /** The same for a client that reads OpenAI's chunks: those the gateway need not read stay as sent (OpenAI only). */
+  chatStreamAsSent?(request: ChatRequest, signal?: AbortSignal): Promise<ChatStream<ChatChunk | ChunkText>>;
   /** Anthropic's own Messages API, untranslated (Anthropic only). */
   messages?: AnthropicMessagesApi;
   /** OpenAI's own Responses API (OpenAI only; other vendors answer it through `chat`, translated). */
