@@ -1,5 +1,5 @@
-import { AppError } from '@platform/tenancy';
-import { parseChatBody } from './chat-request.schema';
+import { AppError, parse } from '@platform/tenancy';
+import { chatRequestSchema, parseChatBody } from './chat-request.schema';
 
 const user = { role: 'user', content: 'hello' };
 
@@ -152,5 +152,33 @@ describe('chat request body', () => {
     expect(problemsOf(body(2 ** 53)).map((p) => p.path)).toEqual(['seed']);
     expect(problemsOf(body(-(2 ** 53))).map((p) => p.path)).toEqual(['seed']);
     expect(parseChatBody(body(Number.MAX_SAFE_INTEGER)).seed).toBe(Number.MAX_SAFE_INTEGER);
+  });
+  it('when messages are text only, then they are checked as the whole schema checks them: same body, same problems', () => {
+    const outcome = (check: () => unknown) => {
+      try {
+        return { body: check() };
+      } catch (error) {
+        return { problems: (error as AppError).details };
+      }
+    };
+    const contents = [
+      'hi',
+      '',
+      null,
+      7,
+      true,
+      {},
+      [],
+      [{ type: 'text', text: 'a' }],
+      [{ type: 'text' }],
+      [{ type: 'x' }],
+    ];
+    for (const role of ['system', 'developer', 'user']) {
+      for (const content of [...contents, undefined]) {
+        const body = { model: 'gpt-4o', messages: [user, { role, ...(content === undefined ? {} : { content }) }] };
+        const whole = outcome(() => parse(chatRequestSchema, structuredClone(body)));
+        expect(outcome(() => parseChatBody(structuredClone(body)))).toEqual(whole);
+      }
+    }
   });
 });

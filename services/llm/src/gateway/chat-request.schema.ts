@@ -4,6 +4,7 @@ import {
   boolean,
   constant,
   eitherForm,
+  type FieldForm,
   fields,
   functionName,
   integer,
@@ -67,6 +68,34 @@ const message = fields({
   refusal: nullable(word(), 'string'),
 });
 
+const TEXT_ROLES = new Set(['system', 'developer', 'user']);
+
+/** A message of a role that sends text, holding nothing but its role and content. */
+function isTextMessage(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || !TEXT_ROLES.has((value as { role?: unknown }).role as string)) {
+    return false;
+  }
+  for (const key in value) if (key !== 'role' && key !== 'content') return false;
+  return true;
+}
+
+/**
+ * Most requests' messages: text from the system, developer or user, nothing else in them. Checked
+ * as `message` checks them, its conditions on the role settled (content present and not null).
+ */
+const textMessages: FieldForm = {
+  holds: (messages) => Array.isArray(messages) && messages.every(isTextMessage),
+  schema: listOf(
+    fields({
+      role: oneOf(...TEXT_ROLES).required(),
+      content: (content as Joi.AnySchema).concat(presentNotNull('string,array')),
+    }),
+    2000,
+  )
+    .min(1)
+    .required(),
+};
+
 const tool = fields({
   type: constant('function').required(),
   function: fields({
@@ -129,7 +158,7 @@ export const chatRequestSchema = vendorRequest<ChatBody>({
 
 /** A valid Chat Completions body, unknown fields dropped and model names trimmed; else the 400 with every problem. */
 export function parseChatBody(input: unknown): ChatBody {
-  const body = parseVendorRequest(chatRequestSchema, input);
+  const body = parseVendorRequest(chatRequestSchema, input, { messages: textMessages });
   body.model = body.model.trim();
   if (body.fallbacks) body.fallbacks = body.fallbacks.map((model) => model.trim());
   return body;

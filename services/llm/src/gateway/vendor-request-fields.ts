@@ -44,21 +44,35 @@ interface KeyTerm {
   schema: Joi.Schema;
 }
 
+/**
+ * A narrower schema for a field's common form: `holds` tells the form, and `schema` must check a
+ * value of that form exactly as the field's own schema does (same result, same problems), only
+ * without the conditions the form has settled.
+ */
+export interface FieldForm {
+  holds(value: unknown): boolean;
+  schema: Joi.Schema;
+}
+
 // The most field sets kept per request schema: past them a body is checked against the whole schema.
 const MAX_FIELD_SETS = 64;
 const byFieldSet = new WeakMap<Joi.Schema, Map<string, Joi.Schema>>();
 
 /**
  * `schema` with only the fields `body` holds and the required ones, in the same order, words and
- * flags. Joi checks every field it lists on every call, a field left out included, and that was
- * most of the check's work on a request of a few fields: a field left out passes either way.
+ * flags, and a field of a form in `forms` checked by the form's schema. Joi checks every field it
+ * lists on every call, a field left out included, and each condition on a sibling: that was most
+ * of the check's work on a request of a few fields.
  */
-function forFieldsOf(schema: Joi.ObjectSchema, body: object): Joi.Schema {
+function forFieldsOf(schema: Joi.ObjectSchema, body: object, forms: Record<string, FieldForm>): Joi.Schema {
   const terms = schema.$_terms.keys as KeyTerm[] | null;
   if (!terms) return schema;
   let set = '';
   for (const { key, schema: field } of terms) {
-    if (Object.hasOwn(body, key) || field.$_getFlag('presence') === 'required') set += `${key},`;
+    if (Object.hasOwn(body, key)) {
+      const value = (body as Record<string, unknown>)[key];
+      set += forms[key]?.holds(value) ? `${key}:form,` : `${key},`;
+    } else if (field.$_getFlag('presence') === 'required') set += `${key},`;
   }
   let sets = byFieldSet.get(schema);
   if (!sets) byFieldSet.set(schema, (sets = new Map()));
@@ -66,17 +80,23 @@ function forFieldsOf(schema: Joi.ObjectSchema, body: object): Joi.Schema {
   if (!narrowed) {
     if (sets.size >= MAX_FIELD_SETS) return schema;
     const kept = new Set(set.split(','));
-    const fieldsKept = terms.filter((term) => kept.has(term.key)).map((term) => [term.key, term.schema]);
-    narrowed = (schema as Joi.ObjectSchema).keys({}).keys(Object.fromEntries(fieldsKept));
+    const fieldsKept = terms.flatMap(({ key, schema: field }) =>
+      kept.has(key) ? [[key, field]] : kept.has(`${key}:form`) ? [[key, forms[key].schema]] : [],
+    );
+    narrowed = schema.keys({}).keys(Object.fromEntries(fieldsKept));
     sets.set(set, narrowed);
   }
   return narrowed;
 }
 
 /** A vendor request body checked against its schema (`parse`, as every service checks its input). */
-export function parseVendorRequest<T>(schema: Joi.ObjectSchema<T>, input: unknown): T {
+export function parseVendorRequest<T>(
+  schema: Joi.ObjectSchema<T>,
+  input: unknown,
+  forms: Record<string, FieldForm> = {},
+): T {
   const body = input !== null && typeof input === 'object' && !Array.isArray(input) ? input : null;
-  return parse(body ? (forFieldsOf(schema, body) as Joi.ObjectSchema<T>) : schema, input);
+  return parse(body ? (forFieldsOf(schema, body, forms) as Joi.ObjectSchema<T>) : schema, input);
 }
 
 /** `schema`, the problems of the given codes told in the given words; only a refused value pays for it. */
