@@ -71,7 +71,7 @@ function forFieldsOf(schema: Joi.ObjectSchema, body: object, forms: Record<strin
   for (const { key, schema: field } of terms) {
     if (Object.hasOwn(body, key)) {
       const value = (body as Record<string, unknown>)[key];
-      set += forms[key]?.holds(value) ? `${key}:form,` : `${key},`;
+      set += Object.hasOwn(forms, key) && forms[key].holds(value) ? `${key}:form,` : `${key},`;
     } else if (field.$_getFlag('presence') === 'required') set += `${key},`;
   }
   let sets = byFieldSet.get(schema);
