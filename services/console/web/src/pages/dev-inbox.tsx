@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/preact-query';
 import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { CallFailed, consoleServer, projectClient, unwrap } from '../api';
-import { messageOf, Notice, when } from '../ui';
+import { messageOf, Notice, offsetMoves, Pager, when } from '../ui';
 
 type LogPage = mailer.operations['getLogs']['responses'][200]['content']['application/json'];
 type Email = LogPage['logs'][number];
@@ -82,16 +82,7 @@ export function DevInbox() {
           </tbody>
         </table>
       )}
-      {inbox.data && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Newer
-          </button>
-          <button type="button" disabled={offset + PAGE >= inbox.data.total} onClick={() => setOffset(offset + PAGE)}>
-            Older
-          </button>
-        </nav>
-      )}
+      {inbox.data && <Pager label="e-mails" {...offsetMoves(offset, PAGE, inbox.data.total, setOffset)} />}
       {selected && (
         <article class="card" aria-label="Selected e-mail">
           <h2>{selected.subject}</h2>

@@ -2,8 +2,8 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { unwrap } from '../../api';
-import { messageOf, Notice, Select, when } from '../../ui';
-import { OffsetPager, type MailerContext, type MailerSchemas } from './mailer-ui';
+import { messageOf, Notice, offsetMoves, Pager, pageRange, Select, when } from '../../ui';
+import type { MailerContext, MailerSchemas } from './mailer-ui';
 
 type Email = MailerSchemas['EmailLog'];
 type Status = Email['status'];
@@ -73,12 +73,10 @@ export function Logs(props: { context: MailerContext }) {
           </tbody>
         </table>
       )}
-      <OffsetPager
+      <Pager
         label="logs"
-        offset={filter.offset}
-        pageSize={PAGE}
-        total={logs.data?.total}
-        onOffset={(offset) => setFilter({ ...filter, offset })}
+        position={pageRange(filter.offset, PAGE, logs.data?.total)}
+        {...offsetMoves(filter.offset, PAGE, logs.data?.total, (offset) => setFilter({ ...filter, offset }))}
       />
       {selected && <EmailDetail email={selected} />}
     </section>
