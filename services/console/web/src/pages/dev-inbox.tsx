@@ -5,6 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { CallFailed, consoleServer, projectClient, unwrap } from '../api';
 import { messageOf, Notice, offsetMoves, Pager, when } from '../ui';
+import { EmailContent, EmailTable } from './mailer/emails';
 
 type LogPage = mailer.operations['getLogs']['responses'][200]['content']['application/json'];
 type Email = LogPage['logs'][number];
@@ -58,29 +59,7 @@ export function DevInbox() {
       {inbox.error && <Notice kind="error">{messageOf(inbox.error)}</Notice>}
       {inbox.data && inbox.data.logs.length === 0 && <p>No e-mail yet.</p>}
       {inbox.data && inbox.data.logs.length > 0 && (
-        <table>
-          <caption class="visually-hidden">E-mails, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {inbox.data.logs.map((email) => (
-              <tr key={email.id} aria-current={email.id === open ? 'true' : undefined}>
-                <td>{email.to}</td>
-                <td>
-                  <button type="button" class="link" onClick={() => setOpen(email.id)}>
-                    {email.subject}
-                  </button>
-                </td>
-                <td>{when(email.sentAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EmailTable emails={inbox.data.logs} openId={open} onOpen={setOpen} />
       )}
       {inbox.data && <Pager label="e-mails" {...offsetMoves(offset, PAGE, inbox.data.total, setOffset)} />}
       {selected && (
@@ -96,11 +75,7 @@ export function DevInbox() {
               </a>
             ))}
           </p>
-          {selected.html ? (
-            <iframe title="E-mail content" sandbox="" srcdoc={selected.html} class="email" />
-          ) : (
-            <pre>{selected.text}</pre>
-          )}
+          <EmailContent email={selected} />
         </article>
       )}
     </section>
