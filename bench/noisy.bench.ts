@@ -55,13 +55,11 @@ const pinning = process.env.NOISY_PIN !== '0' && availableParallelism() >= 2;
 const pinToCpu = (pid: number, cpu: number) =>
   execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
 
-// NOISY_CPU_PROF=<dir>: the platform process writes a CPU profile there (node --cpu-prof) as it exits.
-const child = (file: string, env: NodeJS.ProcessEnv = {}, profile?: string) =>
-  fork(path.join(__dirname, 'lib', file), [], {
-    env: { ...process.env, ...env },
-    stdio: 'inherit',
-    execArgv: [...process.execArgv, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
-  });
+const child = (file: string, env: NodeJS.ProcessEnv = {}) =>
+  fork(path.join(__dirname, 'lib', file), [], { env: { ...process.env, ...env }, stdio: 'inherit' });
+
+// NOISY_CPU_PROF=<dir>: the platform writes there a CPU profile of the quiet phase and one of the noisy phase.
+const profileDir = process.env.NOISY_CPU_PROF;
 
 async function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ id?: string }> {
   const res = await fetch(url, {
@@ -77,11 +75,7 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 export default async function bench(): Promise<string[]> {
   // Y's own per-project limit is not what is measured (run.ts lifts it); the address limit on
   // failed key checks is, at its default. The stop needs no readiness delay here.
-  const platform = child(
-    'noisy-platform.ts',
-    { SHUTDOWN_READINESS_DELAY_MS: '0', LOG_LEVEL: 'warn' },
-    process.env.NOISY_CPU_PROF,
-  );
+  const platform = child('noisy-platform.ts', { SHUTDOWN_READINESS_DELAY_MS: '0', LOG_LEVEL: 'warn' });
   if (pinning) {
     pinToCpu(platform.pid!, 0);
     pinToCpu(process.pid, 1);
@@ -95,10 +89,25 @@ export default async function bench(): Promise<string[]> {
     platform.send({ type: 'rss' });
     return (await nextMessage<{ rss: number }>(platform, 'rss')).rss;
   };
+  /** Runs `phase`, with a CPU profile of the platform while it runs when NOISY_CPU_PROF asks for one. */
+  const profiled = async <T>(name: string, phase: () => Promise<T>): Promise<T> => {
+    if (!profileDir) return phase();
+    platform.send({ type: 'profile-start' });
+    await nextMessage(platform, 'profiling');
+    const result = await phase();
+    platform.send({ type: 'profile-stop', dir: profileDir, name });
+    const { file, user, system } = await nextMessage<{ file: string; user: number; system: number }>(
+      platform,
+      'profiled',
+    );
+    const share = (part: number) => `${(part * 100).toFixed(0)}%`;
+    process.stdout.write(`CPU profile (${name}): ${file}; platform CPU user ${share(user)}, system ${share(system)}\n`);
+    return result;
+  };
   const read = () => runLoad({ url: `${urls.cms}/v1/content`, headers: y, connections: 10, durationSeconds: seconds });
 
   await read(); // warm-up
-  const quiet = await read();
+  const quiet = await profiled('quiet', read);
   const rssBefore = await rss();
 
   const json = { 'content-type': 'application/json' };
@@ -157,7 +166,7 @@ export default async function bench(): Promise<string[]> {
   setPriority(abusers.pid!, Number(process.env.NOISY_ABUSER_NICE ?? (pinning ? 19 : 0)));
   abusers.send(running);
   await nextMessage(abusers, 'started');
-  const noisy = await read();
+  const noisy = await profiled('noisy', read);
   const rssGrowthMb = ((await rss()) - rssBefore) / 1024 / 1024;
   abusers.send({ type: 'stop' });
   const { statuses } = await nextMessage<{ statuses: Record<string, Record<string, number>> }>(abusers, 'statuses');
