@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import {
-  AmqpBus,
-  InProcessBus,
-  OutboxRelay,
-  PLATFORM_EVENTS,
-  type ErasingService,
-  type EventBus,
-} from '@platform/events';
-import { createLogger } from '@platform/http';
+import { OutboxRelay, PLATFORM_EVENTS, type ErasingService } from '@platform/events';
 import { assembleService, type ServiceDefinition } from '@platform/runtime';
 import type { Tenant } from '@platform/db';
+import { describeOnRabbitMq, erasureLogger, onInProcessBus, startJob, type StartOnBus } from './erasure-suite-setup';
 import { erasureConsole, projectOutboxRows, projectRows, tableOwnership } from './project-erasure';
 import type { TestProject, TestService } from './test-service';
 
@@ -19,7 +11,7 @@ export interface ProjectErasureSuiteOptions<Shared> {
   /** The service's erasure list, as its job hands it to `startProjectErasure`. */
   tables: readonly string[];
   /** Starts the service the way its other tests do, on the given bus. */
-  start(bus: EventBus): Promise<TestService<Shared>>;
+  start: StartOnBus<Shared>;
   /** Writes a project's data through the service's API. */
   seed(svc: TestService<Shared>, project: TestProject): Promise<void>;
   /** The tables `seed` fills: each must hold rows of both projects before the erasure. */
@@ -27,9 +19,6 @@ export interface ProjectErasureSuiteOptions<Shared> {
   /** Tables that belong to no project by design (platform-wide news), left out of the erasure. */
   shared?: string[];
 }
-
-const logger = createLogger('erasure-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-const amqpUrl = process.env.TEST_AMQP_URL;
 
 const ERASURE_JOB = 'project erasure';
 
@@ -58,22 +47,11 @@ export function describeProjectErasure<Shared>(options: ProjectErasureSuiteOptio
   const empty = (rows: Record<string, number>) => Object.fromEntries(Object.keys(rows).map((table) => [table, 0]));
 
   describe(`${options.service}: project erasure`, () => {
-    let svc: TestService<Shared>;
-    let bus: InProcessBus;
-
-    beforeAll(async () => {
-      bus = new InProcessBus(logger);
-      svc = await options.start(bus);
-      svc.deps.relay.start();
-      await svc.parts.jobs.find((job) => job.name === ERASURE_JOB)!.start();
-    });
-
-    afterAll(async () => {
-      await svc?.close();
-      await bus?.close();
-    });
+    // The relay carries the service's confirmations to the bus.
+    const running = onInProcessBus(options.start, ERASURE_JOB, { relay: true });
 
     it('when the erasure list is compared with the database, then it names every table of a project and every other table goes with one by cascade', async () => {
+      const { svc } = running;
       const { owned, unowned } = await tableOwnership(svc.deps.db);
       expect([...options.tables].sort()).toEqual(owned);
       for (const { table, cascadesFrom } of unowned.filter((t) => !options.shared?.includes(t.table)))
@@ -81,6 +59,7 @@ export function describeProjectErasure<Shared>(options: ProjectErasureSuiteOptio
     });
 
     it('when a project is erased, then none of its rows remain, a second project of the same tenant keeps all of its, and a redelivery changes nothing', async () => {
+      const { svc, bus } = running;
       const erased = await svc.createProject();
       const kept = await svc.createProject(undefined, erased);
       expect(kept.tenantId).toBe(erased.tenantId);
@@ -109,31 +88,16 @@ export function describeProjectErasure<Shared>(options: ProjectErasureSuiteOptio
     });
   });
 
-  (amqpUrl ? describe : describe.skip)(`${options.service}: project erasure through RabbitMQ`, () => {
-    const namespace = `test-${randomBytes(4).toString('hex')}.`;
-    const buses: AmqpBus[] = [];
-    const newBus = async () => {
-      const bus = new AmqpBus({ url: amqpUrl!, logger, namespace, queueExpiresMs: 120_000 });
-      await bus.start();
-      buses.push(bus);
-      return bus;
-    };
-    let svc: TestService<Shared>;
-
-    afterAll(async () => {
-      await svc?.close();
-      for (const bus of buses) await bus.close();
-    });
-
+  describeOnRabbitMq(`${options.service}: project erasure through RabbitMQ`, options.start, ({ newBus, start }) => {
     it('when the service is down while a project is deleted, then it erases the project when it starts again', async () => {
       const first = await newBus();
-      svc = await options.start(first);
+      const svc = await start(first);
       const erased = await svc.createProject();
       const kept = await svc.createProject(undefined, erased);
       await seededRows(svc, erased);
       const keptRows = await seededRows(svc, kept);
       // Running once declares the service's durable queue; then the service goes away.
-      const stop = await svc.parts.jobs.find((job) => job.name === ERASURE_JOB)!.start();
+      const stop = await startJob(svc, ERASURE_JOB);
       await stop();
       await first.close();
 
@@ -144,7 +108,7 @@ export function describeProjectErasure<Shared>(options: ProjectErasureSuiteOptio
       const restartedDeps = {
         ...svc.deps,
         bus: second,
-        relay: new OutboxRelay(svc.deps.db, second, logger, { pollIntervalMs: 50 }),
+        relay: new OutboxRelay(svc.deps.db, second, erasureLogger, { pollIntervalMs: 50 }),
       };
       const restarted = assembleService(options.definition, restartedDeps);
       restartedDeps.relay.start();

@@ -1,16 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  AmqpBus,
   AUTH_EVENTS,
   envelopeOf,
-  InProcessBus,
   type ErasedUser,
   type ErasingService,
-  type EventBus,
   type EventEnvelope,
   type UserDeletedData,
 } from '@platform/events';
-import { createLogger } from '@platform/http';
+import { describeOnRabbitMq, onInProcessBus, startJob, type StartOnBus } from './erasure-suite-setup';
 import type { TestProject, TestService } from './test-service';
 import { personalColumns } from './personal-columns';
 import { waitFor } from './wait-for';
@@ -18,7 +15,7 @@ import { waitFor } from './wait-for';
 export interface UserErasureSuiteOptions<Shared> {
   service: ErasingService;
   /** Starts the service the way its other tests do, on the given bus. */
-  start(bus: EventBus): Promise<TestService<Shared>>;
+  start: StartOnBus<Shared>;
   /** Writes data of the user in the project through the service's API. */
   seed(svc: TestService<Shared>, project: TestProject, user: ErasedUser): Promise<void>;
   /** How many rows (or values) of the service still name or reach the user in the project. */
@@ -26,9 +23,6 @@ export interface UserErasureSuiteOptions<Shared> {
   /** Every column that can name a person (`personalColumns`), with what the erasure does with it. */
   personalColumns: Record<string, string>;
 }
-
-const logger = createLogger('user-erasure-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-const amqpUrl = process.env.TEST_AMQP_URL;
 
 const USER_ERASURE_JOB = 'user erasure';
 
@@ -60,25 +54,15 @@ export function describeUserErasure<Shared>(options: UserErasureSuiteOptions<Sha
   };
 
   describe(`${options.service}: user erasure`, () => {
-    let svc: TestService<Shared>;
-    let bus: InProcessBus;
-
-    beforeAll(async () => {
-      bus = new InProcessBus(logger);
-      svc = await options.start(bus);
-      await svc.parts.jobs.find((job) => job.name === USER_ERASURE_JOB)!.start();
-    });
-
-    afterAll(async () => {
-      await svc?.close();
-      await bus?.close();
-    });
+    const running = onInProcessBus(options.start, USER_ERASURE_JOB);
 
     it('when the columns that can name a person are listed, then the erasure has decided about each', async () => {
+      const { svc } = running;
       expect(Object.keys(options.personalColumns).sort()).toEqual(await personalColumns(svc.deps.db));
     });
 
     it("when a user is deleted, then what the service held of them is gone; another user's and another project's stay; a redelivery changes nothing", async () => {
+      const { svc, bus } = running;
       const project = await svc.createProject();
       const sibling = await svc.createProject(undefined, project);
       const erased = newUser();
@@ -101,6 +85,7 @@ export function describeUserErasure<Shared>(options: UserErasureSuiteOptions<Sha
     });
 
     it('when the event names no user or no valid project, then it is acknowledged and nothing is erased', async () => {
+      const { svc, bus } = running;
       const project = await svc.createProject();
       const user = newUser();
       const held = await seeded(svc, project, user);
@@ -111,25 +96,10 @@ export function describeUserErasure<Shared>(options: UserErasureSuiteOptions<Sha
     });
   });
 
-  (amqpUrl ? describe : describe.skip)(`${options.service}: user erasure through RabbitMQ`, () => {
-    const namespace = `test-${randomBytes(4).toString('hex')}.`;
-    const buses: AmqpBus[] = [];
-    const newBus = async () => {
-      const bus = new AmqpBus({ url: amqpUrl!, logger, namespace, queueExpiresMs: 120_000 });
-      await bus.start();
-      buses.push(bus);
-      return bus;
-    };
-    let svc: TestService<Shared>;
-
-    afterAll(async () => {
-      await svc?.close();
-      for (const bus of buses) await bus.close();
-    });
-
+  describeOnRabbitMq(`${options.service}: user erasure through RabbitMQ`, options.start, ({ newBus, start }) => {
     it('when Authentication publishes the deletion on the broker, then the service erases the user', async () => {
-      svc = await options.start(await newBus());
-      await svc.parts.jobs.find((job) => job.name === USER_ERASURE_JOB)!.start();
+      const svc = await start(await newBus());
+      await startJob(svc, USER_ERASURE_JOB);
       const project = await svc.createProject();
       const erased = newUser();
       const kept = newUser();

@@ -1,4 +1,4 @@
-/** Small accessible building blocks: labelled fields with their error beside them, busy buttons, dialogs. */
+/** Small accessible building blocks: labelled fields with their error beside them, busy buttons, dialogs, pagers. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { CallFailed } from './api';
@@ -135,6 +135,75 @@ export function CopyButton(props: { text: string; label: string }) {
       {copied ? 'Copied' : props.label}
     </button>
   );
+}
+
+/** Where a pager can go from the page shown, and what going there does. */
+export interface PagerMoves {
+  hasPrevious: boolean;
+  hasNext: boolean;
+  onPrevious(): void;
+  onNext(): void;
+}
+
+/**
+ * Previous and next page buttons under a list, offset-paged (`offsetMoves`) or cursor-paged
+ * (`useCursorPages`), with `position` between them when the list does not show it elsewhere.
+ */
+export function Pager(props: PagerMoves & { label: string; position?: string }) {
+  return (
+    <nav class="pager" aria-label={`Pages of ${props.label}`}>
+      <button type="button" disabled={!props.hasPrevious} onClick={props.onPrevious}>
+        Previous page
+      </button>
+      {props.position !== undefined && <span>{props.position}</span>}
+      <button type="button" disabled={!props.hasNext} onClick={props.onNext}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/** The moves over an offset-paged list that reports its total; while the total is unknown there is no next page. */
+export function offsetMoves(
+  offset: number,
+  pageSize: number,
+  total: number | undefined,
+  onOffset: (offset: number) => void,
+): PagerMoves {
+  return {
+    hasPrevious: offset > 0,
+    hasNext: total !== undefined && offset + pageSize < total,
+    onPrevious: () => onOffset(Math.max(0, offset - pageSize)),
+    onNext: () => onOffset(offset + pageSize),
+  };
+}
+
+/** Where the page at `offset` stands in its list: "1–25 of 27", "None" when empty, nothing while the total is unknown. */
+export function pageRange(offset: number, pageSize: number, total: number | undefined): string {
+  if (total === undefined) return '';
+  if (total === 0) return 'None';
+  const count = (n: number) => n.toLocaleString('en');
+  return `${count(offset + 1)}–${count(Math.min(offset + pageSize, total))} of ${count(total)}`;
+}
+
+/**
+ * A cursor-paged list's place: the cursors of the pages walked through, so that Previous goes back.
+ * `cursor` is the page to ask for, `restart` goes back to the first page (when a filter changes).
+ */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  return {
+    cursor: cursors.at(-1),
+    restart: () => setCursors([]),
+    moves: (nextCursor: string | null | undefined): PagerMoves => ({
+      hasPrevious: cursors.length > 0,
+      hasNext: Boolean(nextCursor),
+      onPrevious: () => setCursors(cursors.slice(0, -1)),
+      onNext: () => {
+        if (nextCursor) setCursors([...cursors, nextCursor]);
+      },
+    }),
+  };
 }
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');

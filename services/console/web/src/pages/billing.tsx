@@ -4,7 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { CallFailed, controlPlane, projectClient, unwrap } from '../api';
 import { may } from '../roles';
-import { Busy, Field, messageOf, Notice, Select, when } from '../ui';
+import { Busy, Field, messageOf, Notice, Pager, Select, useCursorPages, when } from '../ui';
 
 type Environment = 'test' | 'live';
 type Client = ReturnType<typeof projectClient>;
@@ -166,8 +166,8 @@ function Customers(props: { client: Client; environment: Environment }) {
 
 function Subscriptions(props: { client: Client; environment: Environment }) {
   const { environment } = props;
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const page = useQuery({
     queryKey: ['subscriptions', props.client, environment, cursor],
     queryFn: () =>
@@ -205,27 +205,8 @@ function Subscriptions(props: { client: Client; environment: Environment }) {
           ))}
         </tbody>
       </table>
-      <Pager
-        label="subscriptions"
-        hasPrevious={cursors.length > 0}
-        hasNext={Boolean(page.data?.nextCursor)}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => setCursors([...cursors, String(page.data?.nextCursor)])}
-      />
+      <Pager label="subscriptions" {...pages.moves(page.data?.nextCursor)} />
     </section>
-  );
-}
-
-function Pager(props: { label: string; hasPrevious: boolean; hasNext: boolean; onPrevious(): void; onNext(): void }) {
-  return (
-    <nav aria-label={`Pages of ${props.label}`} class="actions">
-      <button type="button" disabled={!props.hasPrevious} onClick={props.onPrevious}>
-        Previous page
-      </button>
-      <button type="button" disabled={!props.hasNext} onClick={props.onNext}>
-        Next page
-      </button>
-    </nav>
   );
 }
 

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/preact-query';
 import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { CallFailed, consoleServer, projectClient, unwrap } from '../api';
-import { messageOf, Notice, when } from '../ui';
+import { messageOf, Notice, offsetMoves, Pager, when } from '../ui';
+import { EmailContent, EmailTable } from './mailer/emails';
 
 type LogPage = mailer.operations['getLogs']['responses'][200]['content']['application/json'];
 type Email = LogPage['logs'][number];
@@ -58,40 +59,9 @@ export function DevInbox() {
       {inbox.error && <Notice kind="error">{messageOf(inbox.error)}</Notice>}
       {inbox.data && inbox.data.logs.length === 0 && <p>No e-mail yet.</p>}
       {inbox.data && inbox.data.logs.length > 0 && (
-        <table>
-          <caption class="visually-hidden">E-mails, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {inbox.data.logs.map((email) => (
-              <tr key={email.id} aria-current={email.id === open ? 'true' : undefined}>
-                <td>{email.to}</td>
-                <td>
-                  <button type="button" class="link" onClick={() => setOpen(email.id)}>
-                    {email.subject}
-                  </button>
-                </td>
-                <td>{when(email.sentAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EmailTable emails={inbox.data.logs} openId={open} onOpen={setOpen} />
       )}
-      {inbox.data && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Newer
-          </button>
-          <button type="button" disabled={offset + PAGE >= inbox.data.total} onClick={() => setOffset(offset + PAGE)}>
-            Older
-          </button>
-        </nav>
-      )}
+      {inbox.data && <Pager label="e-mails" {...offsetMoves(offset, PAGE, inbox.data.total, setOffset)} />}
       {selected && (
         <article class="card" aria-label="Selected e-mail">
           <h2>{selected.subject}</h2>
@@ -105,11 +75,7 @@ export function DevInbox() {
               </a>
             ))}
           </p>
-          {selected.html ? (
-            <iframe title="E-mail content" sandbox="" srcdoc={selected.html} class="email" />
-          ) : (
-            <pre>{selected.text}</pre>
-          )}
+          <EmailContent email={selected} />
         </article>
       )}
     </section>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { projectClient, unwrap } from '../api';
-import { Busy, Field, messageOf, Notice, when } from '../ui';
+import { Busy, Field, messageOf, Notice, offsetMoves, Pager, when } from '../ui';
 
 type Notification = notifications.components['schemas']['Notification'];
 const PAGE = 20;
@@ -85,22 +85,10 @@ export function Notifications() {
         />
         {list.error && <Notice kind="error">{messageOf(list.error)}</Notice>}
         <NotificationTable rows={list.data?.notifications ?? []} />
-        <nav class="pager" aria-label="Notification pages">
-          <button
-            type="button"
-            disabled={filter.offset === 0}
-            onClick={() => setFilter({ ...filter, offset: Math.max(0, filter.offset - PAGE) })}
-          >
-            Newer
-          </button>
-          <button
-            type="button"
-            disabled={!list.data || filter.offset + PAGE >= list.data.total}
-            onClick={() => setFilter({ ...filter, offset: filter.offset + PAGE })}
-          >
-            Older
-          </button>
-        </nav>
+        <Pager
+          label="notifications"
+          {...offsetMoves(filter.offset, PAGE, list.data?.total, (offset) => setFilter({ ...filter, offset }))}
+        />
       </section>
       <LiveInbox orgId={orgId} projectId={projectId} />
     </section>

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { controlPlane, unwrap, type Role, type Schemas } from '../api';
 import { may, ROLES } from '../roles';
-import { Busy, CopyButton, Dialog, Field, messageOf, Notice, Select, when } from '../ui';
+import { Busy, CopyButton, Dialog, Field, messageOf, Notice, Pager, Select, useCursorPages, when } from '../ui';
 
 export function Organisation() {
   const { orgId } = useRoute().params as { orgId: string };
@@ -281,14 +281,14 @@ function Invitations(props: { orgId: string }) {
 
 function Audit(props: { orgId: string }) {
   const [filters, setFilters] = useState({ action: '', actor: '', from: '', to: '' });
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages();
   const query = {
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.actor ? { actor: filters.actor } : {}),
     ...(filters.from ? { from: new Date(filters.from).toISOString() } : {}),
     ...(filters.to ? { to: new Date(filters.to).toISOString() } : {}),
   };
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
   const audit = useQuery({
     queryKey: ['audit', props.orgId, query, cursor],
     queryFn: () =>
@@ -302,7 +302,7 @@ function Audit(props: { orgId: string }) {
   const exportTo = filters.to ? new Date(filters.to) : new Date();
   const set = (name: keyof typeof filters) => (event: { currentTarget: HTMLInputElement }) => {
     setFilters({ ...filters, [name]: event.currentTarget.value });
-    setCursors([]);
+    pages.restart();
   };
   return (
     <section aria-labelledby="audit-title">
@@ -345,18 +345,7 @@ function Audit(props: { orgId: string }) {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Audit pages">
-        <button type="button" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!audit.data?.nextCursor}
-          onClick={() => audit.data?.nextCursor && setCursors([...cursors, audit.data.nextCursor])}
-        >
-          Older
-        </button>
-      </nav>
+      <Pager label="the audit log" {...pages.moves(audit.data?.nextCursor)} />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { controlPlane, projectClient, unwrap } from '../api';
 import { may } from '../roles';
-import { Busy, Field, messageOf, Notice, when } from '../ui';
+import { Busy, Field, messageOf, Notice, Pager, useCursorPages, when } from '../ui';
 
 type User = auth.components['schemas']['ManagedUser'];
 
@@ -17,9 +17,9 @@ export function Users() {
     queryFn: () => unwrap(controlPlane.getOrganisation({ params: { path: { orgId } } })),
   });
   const [email, setEmail] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages();
   const [openId, setOpenId] = useState<string>();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = pages;
   const users = useQuery({
     queryKey: ['users', projectId, email, cursor],
     queryFn: () =>
@@ -42,7 +42,7 @@ export function Users() {
         value={email}
         onChange={(event) => {
           setEmail(event.currentTarget.value);
-          setCursors([]);
+          pages.restart();
         }}
       />
       {users.error && <Notice kind="error">{messageOf(users.error)}</Notice>}
@@ -71,18 +71,7 @@ export function Users() {
         </tbody>
       </table>
       {users.data?.users.length === 0 && <p>No user.</p>}
-      <nav class="pager" aria-label="User pages">
-        <button type="button" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Previous
-        </button>
-        <button
-          type="button"
-          disabled={!users.data?.nextCursor}
-          onClick={() => users.data?.nextCursor && setCursors([...cursors, users.data.nextCursor])}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="users" {...pages.moves(users.data?.nextCursor)} />
       {openId && (
         <UserDetail
           client={client}

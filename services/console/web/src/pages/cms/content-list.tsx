@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { unwrap } from '../../api';
-import { Field, messageOf, Notice, Select, when } from '../../ui';
+import { Field, messageOf, Notice, offsetMoves, Pager, pageRange, Select, when } from '../../ui';
 import { CONTENT_KINDS, CONTENT_STATUSES, useCms, type ContentKind, type ContentStatus } from './cms-context';
 
 const PAGE = 20;
@@ -46,8 +46,6 @@ export function ContentList() {
     placeholderData: keepPreviousData,
   });
   const total = list.data?.total ?? 0;
-  const first = total === 0 ? 0 : filters.offset + 1;
-  const last = Math.min(filters.offset + PAGE, total);
   return (
     <section>
       <h1>Content</h1>
@@ -90,7 +88,7 @@ export function ContentList() {
       </form>
       {list.error && <Notice kind="error">{messageOf(list.error)}</Notice>}
       <p role="status" aria-live="polite" class="hint">
-        {list.isFetching ? 'Loading…' : total === 0 ? 'No content matches.' : `${first}–${last} of ${total}`}
+        {list.isFetching ? 'Loading…' : total === 0 ? 'No content matches.' : pageRange(filters.offset, PAGE, total)}
       </p>
       <table aria-busy={list.isFetching}>
         <thead>
@@ -120,22 +118,10 @@ export function ContentList() {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Content pages">
-        <button
-          type="button"
-          disabled={filters.offset === 0}
-          onClick={() => setFilters({ ...filters, offset: Math.max(0, filters.offset - PAGE) })}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          disabled={last >= total}
-          onClick={() => setFilters({ ...filters, offset: filters.offset + PAGE })}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager
+        label="content"
+        {...offsetMoves(filters.offset, PAGE, total, (offset) => setFilters({ ...filters, offset }))}
+      />
     </section>
   );
 }

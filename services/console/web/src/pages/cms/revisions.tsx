@@ -2,7 +2,7 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { unwrap } from '../../api';
-import { Busy, messageOf, Notice, when } from '../../ui';
+import { Busy, messageOf, Notice, offsetMoves, Pager, when } from '../../ui';
 import { useCms, type ContentItem, type Revision } from './cms-context';
 import { lineDiff } from './line-diff';
 
@@ -73,16 +73,7 @@ export function Revisions(props: { item: ContentItem; onRestored(): Promise<void
           ))}
         </tbody>
       </table>
-      {total > PAGE && (
-        <nav class="pager" aria-label="Revision pages">
-          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-            Newer
-          </button>
-          <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
-            Older
-          </button>
-        </nav>
-      )}
+      {total > PAGE && <Pager label="revisions" {...offsetMoves(offset, PAGE, total, setOffset)} />}
       {selected && (
         <article class="card" aria-labelledby="diff-title">
           <h3 id="diff-title">Revision {selected.number} compared with the current item</h3>

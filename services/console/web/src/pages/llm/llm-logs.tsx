@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useId, useState } from 'preact/hooks';
 import { CallFailed, unwrap } from '../../api';
-import { Busy, Field, messageOf, Notice, Select } from '../../ui';
+import { Busy, Field, messageOf, Notice, offsetMoves, Pager, pageRange, Select } from '../../ui';
 import { LlmFrame, useLlmProject } from './llm-frame';
 import { usd, utcTime } from './llm-format';
 
@@ -118,9 +118,7 @@ export function LlmLogs() {
       {logs.isLoading && <p role="status">Loading logs…</p>}
       {page && (
         <p role="status">
-          {page.total === 0
-            ? 'No request matches.'
-            : `Requests ${page.offset + 1}–${page.offset + rows.length} of ${page.total.toLocaleString('en')}`}
+          {page.total === 0 ? 'No request matches.' : `Requests ${pageRange(page.offset, PAGE_SIZE, page.total)}`}
         </p>
       )}
       <table data-testid="llm-logs" tabIndex={0}>
@@ -155,18 +153,7 @@ export function LlmLogs() {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Log pages">
-        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-          Previous page
-        </button>
-        <button
-          type="button"
-          disabled={!page || offset + rows.length >= page.total}
-          onClick={() => setOffset(offset + PAGE_SIZE)}
-        >
-          Next page
-        </button>
-      </nav>
+      <Pager label="logs" {...offsetMoves(offset, PAGE_SIZE, page?.total, setOffset)} />
     </LlmFrame>
   );
 }

@@ -2,8 +2,9 @@
 import { useQuery } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { unwrap } from '../../api';
-import { messageOf, Notice, Select, when } from '../../ui';
-import { OffsetPager, type MailerContext, type MailerSchemas } from './mailer-ui';
+import { messageOf, Notice, offsetMoves, Pager, pageRange, Select, when } from '../../ui';
+import { EmailContent, EmailTable } from './emails';
+import type { MailerContext, MailerSchemas } from './mailer-ui';
 
 type Email = MailerSchemas['EmailLog'];
 type Status = Email['status'];
@@ -45,40 +46,12 @@ export function Logs(props: { context: MailerContext }) {
         <p>No e-mail{filter.status === 'all' ? '' : ` ${filter.status}`}.</p>
       )}
       {logs.data && logs.data.logs.length > 0 && (
-        <table>
-          <caption class="visually-hidden">E-mails, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">To</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Status</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Sent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {logs.data.logs.map((email) => (
-              <tr key={email.id} aria-current={email.id === open ? 'true' : undefined}>
-                <td>{email.to}</td>
-                <td>
-                  <button type="button" class="link" onClick={() => setOpen(email.id)}>
-                    {email.subject}
-                  </button>
-                </td>
-                <td>{email.status}</td>
-                <td>{email.provider}</td>
-                <td>{when(email.sentAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EmailTable emails={logs.data.logs} openId={open} onOpen={setOpen} delivery />
       )}
-      <OffsetPager
+      <Pager
         label="logs"
-        offset={filter.offset}
-        pageSize={PAGE}
-        total={logs.data?.total}
-        onOffset={(offset) => setFilter({ ...filter, offset })}
+        position={pageRange(filter.offset, PAGE, logs.data?.total)}
+        {...offsetMoves(filter.offset, PAGE, logs.data?.total, (offset) => setFilter({ ...filter, offset }))}
       />
       {selected && <EmailDetail email={selected} />}
     </section>
@@ -126,11 +99,7 @@ function EmailDetail(props: { email: Email }) {
           </ol>
         </>
       )}
-      {email.html ? (
-        <iframe title="E-mail content" sandbox="" srcdoc={email.html} class="email" />
-      ) : (
-        email.text && <pre tabIndex={0}>{email.text}</pre>
-      )}
+      <EmailContent email={email} />
     </article>
   );
 }

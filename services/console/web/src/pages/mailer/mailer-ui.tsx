@@ -1,4 +1,4 @@
-/** What the Mailer pages share: the project's client and role, offset pages. */
+/** What the Mailer pages share: the project's client and role, a debounced value. */
 import type { mailer } from '@platform/client';
 import { useQuery } from '@tanstack/preact-query';
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -23,38 +23,6 @@ export function useMailerContext(orgId: string, projectId: string): MailerContex
     queryFn: () => unwrap(controlPlane.getOrganisation({ params: { path: { orgId } } })),
   });
   return { orgId, projectId, client, canWrite: may(org.data?.role).writeSettings, orgName: org.data?.name };
-}
-
-/** Previous and next over an offset-paged list that reports its total. */
-export function OffsetPager(props: {
-  label: string;
-  offset: number;
-  pageSize: number;
-  total?: number;
-  onOffset(offset: number): void;
-}) {
-  const { offset, pageSize, total } = props;
-  return (
-    <nav class="pager" aria-label={`Pages of ${props.label}`}>
-      <button type="button" disabled={offset === 0} onClick={() => props.onOffset(Math.max(0, offset - pageSize))}>
-        Previous page
-      </button>
-      <span>
-        {total === undefined
-          ? ''
-          : total === 0
-            ? 'None'
-            : `${offset + 1}–${Math.min(offset + pageSize, total)} of ${total}`}
-      </span>
-      <button
-        type="button"
-        disabled={total === undefined || offset + pageSize >= total}
-        onClick={() => props.onOffset(offset + pageSize)}
-      >
-        Next page
-      </button>
-    </nav>
-  );
 }
 
 /** The value once it has stayed the same for `ms` (so typing does not call the service on every key). */

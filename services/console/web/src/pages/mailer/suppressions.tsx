@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { CallFailed, unwrap } from '../../api';
-import { Busy, Field, messageOf, Notice, Select, when } from '../../ui';
-import { OffsetPager, type MailerContext, type MailerSchemas } from './mailer-ui';
+import { Busy, Field, messageOf, Notice, offsetMoves, Pager, pageRange, Select, when } from '../../ui';
+import type { MailerContext, MailerSchemas } from './mailer-ui';
 
 type Reason = MailerSchemas['Suppression']['reason'];
 type Scope = MailerSchemas['Suppression']['scope'];
@@ -91,12 +91,10 @@ export function Suppressions(props: { context: MailerContext }) {
           </tbody>
         </table>
       )}
-      <OffsetPager
+      <Pager
         label="suppressed addresses"
-        offset={filter.offset}
-        pageSize={PAGE}
-        total={list.data?.total}
-        onOffset={(offset) => setFilter({ ...filter, offset })}
+        position={pageRange(filter.offset, PAGE, list.data?.total)}
+        {...offsetMoves(filter.offset, PAGE, list.data?.total, (offset) => setFilter({ ...filter, offset }))}
       />
       {canWrite && <AddSuppression context={props.context} onAdded={refresh} />}
     </section>

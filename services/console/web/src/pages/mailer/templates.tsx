@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/preact-query';
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { CallFailed, unwrap } from '../../api';
-import { Busy, Field, messageOf, Notice, TextArea, when } from '../../ui';
-import { OffsetPager, type MailerContext } from './mailer-ui';
+import { Busy, Field, messageOf, Notice, offsetMoves, Pager, pageRange, TextArea, when } from '../../ui';
+import type { MailerContext } from './mailer-ui';
 
 const PAGE = 25;
 const STARTER = { name: '', templateKey: '', subject: 'Hello {{name}}', html: '<p>Hello {{name}}</p>', text: '' };
@@ -48,7 +48,11 @@ export function Templates(props: { context: MailerContext; base: string }) {
           </tbody>
         </table>
       )}
-      <OffsetPager label="templates" offset={offset} pageSize={PAGE} total={list.data?.total} onOffset={setOffset} />
+      <Pager
+        label="templates"
+        position={pageRange(offset, PAGE, list.data?.total)}
+        {...offsetMoves(offset, PAGE, list.data?.total, setOffset)}
+      />
       {canWrite && <NewTemplate context={props.context} base={props.base} />}
     </section>
   );
