@@ -14,6 +14,8 @@ export interface E2EPlatform {
   headers: Record<string, string>;
   /** The RabbitMQ connection every service uses goes through this relay (cut it to stop the broker). */
   broker: TcpProxy;
+  /** Each service's own database, for a journey that reads what a service holds (its outbox). */
+  databaseUrls: Record<ServiceName, string>;
   processes: ServiceProcess[];
   stop(): Promise<void>;
 }
@@ -130,6 +132,7 @@ export async function startPlatform(options: E2EOptions): Promise<E2EPlatform> {
     project: env.project,
     headers: { ...keyHeaders(env.project), 'content-type': 'application/json' },
     broker,
+    databaseUrls: env.databaseUrls,
     processes,
     async stop() {
       await Promise.all(processes.map((p) => p.stop()));

@@ -1,3 +1,4 @@
+import type { Client } from 'pg';
 import { createLogger } from '@platform/http';
 import { createTestDatabase, logLines, startTcpProxy, waitFor } from '@platform/testkit';
 import { createDb } from '../src';
@@ -13,9 +14,12 @@ describe('knex messages', () => {
     const db = createDb({ url: proxied.toString(), poolMax: 1, logger: createLogger('db-test', 'debug', destination) });
     const printed = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      await db.raw('select 1'); // a connection now idles in the pool
+      // A connection idles in the pool; the test hears when its socket ends, as knex does.
+      const pooled: Client = await db.client.acquireConnection();
+      const ended = new Promise((resolve) => pooled.once('end', resolve));
+      await db.client.releaseConnection(pooled);
       proxy.cut();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await ended;
       proxy.restore();
       // knex finds the pooled connection dead, says so, and opens a new one.
       await waitFor(() => db.raw('select 1'));

@@ -41,7 +41,7 @@ async function projectCaller(
   choice: ProjectChoice,
 ): Promise<Caller> {
   const record = deps.directory.cachedKey(apiKey) ?? (await deps.directory.findKey(apiKey));
-  if (record === LOOKUPS_BUSY) throw new AppError('RATE_LIMITED', 'Too many key checks at the moment; try again');
+  if (record === LOOKUPS_BUSY) throw errors.rateLimited('Too many key checks at the moment; try again', 1);
   if (!record || !constantTimeEqual(sha256Hex(secretKey), record.secretHash)) throw refused();
   if (record.suspended) throw errors.forbidden('Organisation suspended');
   if (choice.projectId && choice.projectId !== record.projectId)

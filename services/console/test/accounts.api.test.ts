@@ -4,7 +4,7 @@ import { sendJson, startHttpStub, testJwtKeys, type HttpStub } from '@platform/t
 import { signAccessToken } from '@platform/tenancy';
 import { createOperator } from '../src';
 import { ReservedProject } from '../src/accounts/reserved-project';
-import { invitationToken, signIn, startConsole, type Console } from './console-harness';
+import { invitationToken, signIn, startConsole, type Console } from './support/console-harness';
 
 let auth: HttpStub;
 /** The bearer headers whose user has verified their address, as Authentication's GET /me would say. */

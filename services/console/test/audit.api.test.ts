@@ -6,7 +6,7 @@ import { envelopeOf, PLATFORM_EVENTS, type MemberActionData } from '@platform/ev
 import { assertMatchesOpenApi, waitFor } from '@platform/testkit';
 import { pruneAudit } from '../src/audit/audit.service';
 import { openapi } from '../src/openapi';
-import { joinAs, signIn, startConsole, type Console, type SignedIn } from './console-harness';
+import { joinAs, signIn, startConsole, type Console, type SignedIn } from './support/console-harness';
 
 let svc: Console;
 let owner: SignedIn;

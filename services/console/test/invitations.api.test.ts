@@ -3,7 +3,14 @@ import { assertMatchesOpenApi } from '@platform/testkit';
 import { PLATFORM_EVENTS, SECRET_BEARING_EVENTS } from '@platform/events';
 import { sha256Hex } from '@platform/tenancy';
 import { openapi } from '../src/openapi';
-import { invitationToken, published, signIn, startConsole, type Console, type SignedIn } from './console-harness';
+import {
+  invitationToken,
+  published,
+  signIn,
+  startConsole,
+  type Console,
+  type SignedIn,
+} from './support/console-harness';
 
 let svc: Console;
 let owner: SignedIn;

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { assertMatchesOpenApi } from '@platform/testkit';
 import { openapi } from '../src/openapi';
-import { orgWithRoles, startConsole, type Console, type Org } from './console-harness';
+import { orgWithRoles, startConsole, type Console, type Org } from './support/console-harness';
 
 let svc: Console;
 let a: Org;

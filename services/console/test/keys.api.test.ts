@@ -12,7 +12,7 @@ import {
   startConsole,
   type Console,
   type SignedIn,
-} from './console-harness';
+} from './support/console-harness';
 
 let svc: Console;
 let owner: SignedIn;

@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { assertMatchesOpenApi, testJwtKeys } from '@platform/testkit';
 import { openapi } from '../src/openapi';
-import { orgWithRoles, startConsole, type Console } from './console-harness';
+import { orgWithRoles, startConsole, type Console } from './support/console-harness';
 
 let svc: Console;
 

@@ -11,7 +11,7 @@ import {
   startConsole,
   type Console,
   type SignedIn,
-} from './console-harness';
+} from './support/console-harness';
 
 let svc: Console;
 beforeAll(async () => {

@@ -2,7 +2,15 @@ import request from 'supertest';
 import { assertMatchesOpenApi } from '@platform/testkit';
 import { ROLES, type Role } from '../src/access/roles';
 import { openapi } from '../src/openapi';
-import { joinAs, orgWithRoles, signIn, startConsole, type Console, type Org, type SignedIn } from './console-harness';
+import {
+  joinAs,
+  orgWithRoles,
+  signIn,
+  startConsole,
+  type Console,
+  type Org,
+  type SignedIn,
+} from './support/console-harness';
 
 let svc: Console;
 let org: Org;

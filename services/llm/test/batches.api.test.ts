@@ -169,16 +169,18 @@ describe('batch lifecycle (in-process bus)', () => {
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toEqual({ batchId: body.batchId, status: 'cancelled', message: expect.any(String) });
     const atCancel = await resultCount(svc.deps.db, body.batchId);
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    await sleep(500);
-    // Only calls already running (the concurrency is 4), started before the worker noticed (it
-    // looks every 100 ms) or finished but not yet written may still land; then nothing more.
-    // Not cancelled, the 40 calls would all be done within a second.
+    // The run notices the cancel (it looks every 100 ms), lets the calls already running (the
+    // concurrency is 4) end and stores them, and gives back the items it had not started.
+    // Not cancelled, it would run all 40 before it ended.
+    await llm.svc.parts.shared.batchWorker()!.runsEnded();
     const landed = await resultCount(svc.deps.db, body.batchId);
     expect(landed).toBeLessThanOrEqual(atCancel + 16);
-    await sleep(400);
-    expect(await resultCount(svc.deps.db, body.batchId)).toBe(landed);
     expect(landed).toBeLessThan(40);
+    expect(await svc.deps.db('batch_items').where({ batch_id: body.batchId, status: 'processing' })).toEqual([]);
+    // A later batch runs to its end on the same worker: nothing more of the cancelled one landed meanwhile.
+    const later = await api.post('/v1/batch', { headers: project.headers, body: { requests: requests(2, 'gpt-4o') } });
+    await waitForBatch(api, project.headers, later.body.batchId, ['completed']);
+    expect(await resultCount(svc.deps.db, body.batchId)).toBe(landed);
     expect((await api.get(`/v1/batch/${body.batchId}`, { headers: project.headers })).body.status).toBe('cancelled');
     expect((await api.get(`/v1/batch/${body.batchId}/results`, { headers: project.headers })).status).toBe(425);
     const again = await api.post(`/v1/batch/${body.batchId}/cancel`, { headers: project.headers });

@@ -22,7 +22,6 @@ import { user } from './support/batch-helpers';
 import { configureVendors, llmApi, startLlmTestService, type LlmTestService } from './support/llm-test-service';
 
 const logger = createLogger('llm-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let llm: LlmTestService;
 let svc: TestService;
@@ -96,9 +95,11 @@ describe('completion logs while the database is unreachable', () => {
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }
-    // Several flush intervals: the writer has tried and failed, and still holds every row.
-    await sleep(300);
-    expect(replica.parts.shared.logs.pending).toBe(5);
+    // The writer tries again after the last of them and fails, and still holds every row.
+    const writer = replica.parts.shared.logs;
+    const failedBefore = writer.failedAttempts;
+    await waitFor(() => writer.failedAttempts > failedBefore);
+    expect(writer.pending).toBe(5);
     expect(await storedIds(during)).toEqual([]);
     // What an operator sees meanwhile: the rows wait, none is lost.
     const scraped = await scrapeMetrics();
@@ -115,8 +116,8 @@ describe('completion logs while the database is unreachable', () => {
     );
     const ids = logs.map((log: { id: string }) => log.id);
     expect([...ids].sort()).toEqual([warm.body.id, ...during].sort());
-    expect(replica.parts.shared.logs.pending).toBe(0);
-    expect(replica.parts.shared.logs.droppedTotal).toBe(0);
+    expect(writer.pending).toBe(0);
+    expect(writer.droppedTotal).toBe(0);
   });
 
   it('when the service stops while the database is away and it returns within the grace, then the stop writes the buffered logs', async () => {
@@ -127,14 +128,17 @@ describe('completion logs while the database is unreachable', () => {
       expect(res.status).toBe(200);
       during.push(res.body.id);
     }
+    const logs = replica.parts.shared.logs;
+    const failedBefore = logs.failedAttempts;
     const stopping = stopBackground!();
     stopBackground = undefined;
-    await sleep(300);
-    expect(replica.parts.shared.logs.pending).toBe(3);
+    // The stop's write fails and it keeps the rows for its next try within the grace.
+    await waitFor(() => logs.failedAttempts > failedBefore);
+    expect(logs.pending).toBe(3);
 
     proxy.restore();
     await stopping;
-    expect(replica.parts.shared.logs.pending).toBe(0);
+    expect(logs.pending).toBe(0);
     expect((await storedIds(during)).sort()).toEqual([...during].sort());
   });
 });
@@ -157,7 +161,7 @@ describe('completion log writer and meter settler bounds', () => {
     proxy.cut();
     const entries = Array.from({ length: 5 }, () => entry());
     for (const e of entries) writer.write(project, e);
-    await sleep(100);
+    await waitFor(() => writer.failedAttempts > 0);
     expect(writer.pending).toBe(3);
     expect(writer.droppedTotal).toBe(2);
 

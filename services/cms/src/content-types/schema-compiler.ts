@@ -4,8 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { re2Engine, type Re2Regex } from './re2-engine';
 import type { ErrorDetail } from '@platform/tenancy';
-// Not the package's index: a validation thread loads this file without the rest of tenancy.
-import { pointerParts } from '@platform/tenancy/src/json-pointer';
+import { pointerParts } from './json-pointer';
 
 type AjvClass = typeof Ajv | typeof Ajv2019 | typeof Ajv2020;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tenantOfRow } from '@platform/db';
 import { withOutbox } from '@platform/events';
-import type { ServiceDeps } from '@platform/runtime';
+import { startRecurringJob, type ServiceDeps, type StopFunction } from '@platform/runtime';
 import { AppError, type Tenant } from '@platform/tenancy';
 import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from '../completions/completion-runner';
 import type { CompletionRequest } from '../completions/completions.schemas';
@@ -109,27 +109,7 @@ export class BatchRun {
   async run(): Promise<RunOutcome> {
     const { config } = this.deps;
     const deadline = Date.now() + config.batchSliceMs;
-    const beat = setInterval(() => {
-      if (this.crashed) return;
-      heartbeat(this.deps.db, this.tenant, this.batch.id, [...this.held]).catch((error) =>
-        this.deps.logger.warn('batch heartbeat failed', { batchId: this.batch.id, error: String(error) }),
-      );
-    }, config.batchHeartbeatMs);
-    const flusher = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
-    // A cancel must stop new items soon, even those already claimed.
-    const watch = setInterval(
-      () => {
-        batchStatus(this.deps.db, this.tenant, this.batch.id)
-          .then((status) => {
-            if (status !== 'processing') {
-              this.cancelled = true;
-              this.stopWaiting.abort();
-            }
-          })
-          .catch(() => undefined);
-      },
-      Math.min(config.batchHeartbeatMs, 500),
-    );
+    const timers = this.startTimers();
     // Slots may be held by other processes for long: a wait does not outlast the slice.
     const sliceEnd = setTimeout(() => this.stopWaiting.abort(), config.batchSliceMs);
     // Claimed items wait for a slot; claiming at most two rounds ahead keeps them few.
@@ -177,11 +157,39 @@ export class BatchRun {
       if (ahead) await ahead.catch(() => []);
       return await this.handOn();
     } finally {
-      clearInterval(beat);
-      clearInterval(flusher);
-      clearInterval(watch);
       clearTimeout(sliceEnd);
+      const stopped = Promise.all(timers.map((stop) => stop()));
+      // A crashed run, as a dying process, does not wait for a heartbeat or a write in flight.
+      if (!this.crashed) await stopped;
     }
+  }
+
+  /**
+   * The run's recurring work, each a job of its own: the heartbeat that keeps its batch and
+   * claims alive, the writer of buffered results, and the watch that notices a cancel (which
+   * must stop new items soon, even those already claimed).
+   */
+  private startTimers(): StopFunction[] {
+    const { config, db, logger } = this.deps;
+    const batchId = this.batch.id;
+    const every = (name: string, intervalMs: number, run: () => Promise<unknown>) =>
+      startRecurringJob({ name, intervalMs, firstRunMs: intervalMs, logger, run });
+    return [
+      every('batch heartbeat', config.batchHeartbeatMs, async () => {
+        if (this.crashed) return;
+        await heartbeat(db, this.tenant, batchId, [...this.held]).catch((error) =>
+          logger.warn('batch heartbeat failed', { batchId, error: String(error) }),
+        );
+      }),
+      every('batch result writes', FLUSH_INTERVAL_MS, () => this.flush()),
+      every('batch cancel watch', Math.min(config.batchHeartbeatMs, 500), async () => {
+        const status = await batchStatus(db, this.tenant, batchId).catch(() => undefined);
+        if (status !== undefined && status !== 'processing') {
+          this.cancelled = true;
+          this.stopWaiting.abort();
+        }
+      }),
+    ];
   }
 
   private halted(): boolean {

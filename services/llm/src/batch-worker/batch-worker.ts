@@ -83,13 +83,18 @@ export class BatchWorker {
     return stale.length;
   }
 
+  /** Resolves once every batch run under way now has ended: its results stored, its unstarted items given back. */
+  async runsEnded(): Promise<void> {
+    await Promise.all(this.runs.values());
+  }
+
   /** Clean stop: no new items; running ones end (bounded), are stored, the rest given back and re-queued. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.stopSweeps?.();
     // Runs waiting for a slot (perhaps held by another process) stop waiting.
     this.limiter.close();
-    await Promise.all(this.runs.values());
+    await this.runsEnded();
     await this.limiter.releaseAll().catch((error) =>
       // Not renewed any more, the leases run out on their own.
       this.deps.logger.warn('batch concurrency slots could not be given back', { error: String(error) }),

@@ -33,7 +33,7 @@ interface Waiter {
 }
 
 /** This process's share of one project's slots. */
-interface ProjectSlots {
+interface ProjectShare {
   tenant: Tenant;
   /** Slot numbers leased in the database; the local capacity. */
   slots: number[];
@@ -67,7 +67,7 @@ interface ProjectSlots {
  */
 export class ProjectLimiter {
   private readonly holder = randomUUID();
-  private readonly projects = new Map<string, ProjectSlots>();
+  private readonly projects = new Map<string, ProjectShare>();
   private stopRenewals?: StopFunction;
   private closed = false;
   private abandoned = false;
@@ -154,7 +154,7 @@ export class ProjectLimiter {
     this.projects.clear();
   }
 
-  private stateOf(tenant: Tenant): ProjectSlots {
+  private stateOf(tenant: Tenant): ProjectShare {
     const key = tenantKey(tenant);
     let state = this.projects.get(key);
     if (!state) {
@@ -164,7 +164,7 @@ export class ProjectLimiter {
     return state;
   }
 
-  private releaseFor(state: ProjectSlots): Release {
+  private releaseFor(state: ProjectShare): Release {
     let released = false;
     return () => {
       if (released) return;
@@ -179,11 +179,11 @@ export class ProjectLimiter {
   }
 
   /** Slots a new call may use: none once the leases may have run out without a renewal. */
-  private usableSlots(state: ProjectSlots): number {
+  private usableSlots(state: ProjectShare): number {
     return performance.now() < state.validUntil ? state.slots.length : 0;
   }
 
-  private grant(state: ProjectSlots): void {
+  private grant(state: ProjectShare): void {
     while (state.waiting.length && state.active < this.usableSlots(state)) {
       state.active++;
       this.keepSlots(state);
@@ -195,14 +195,14 @@ export class ProjectLimiter {
    * A slot was taken again: the pending give-back is off. Only slots unused for `lingerMs` go
    * back, else a busy process returns slots between two chunks and waits to lease them again.
    */
-  private keepSlots(state: ProjectSlots): void {
+  private keepSlots(state: ProjectShare): void {
     if (!state.trimTimer) return;
     clearTimeout(state.trimTimer);
     state.trimTimer = undefined;
   }
 
   /** Asks the database for more slots while calls wait; one request per project at a time. */
-  private async lease(state: ProjectSlots): Promise<void> {
+  private async lease(state: ProjectShare): Promise<void> {
     const missing = this.options.perProject - state.slots.length;
     if (this.closed || state.leasing || !state.waiting.length || missing <= 0) return;
     state.leasing = true;
@@ -248,7 +248,7 @@ export class ProjectLimiter {
     }
   }
 
-  private scheduleTrim(state: ProjectSlots): void {
+  private scheduleTrim(state: ProjectShare): void {
     if (state.trimTimer || this.closed) return;
     state.trimTimer = setTimeout(() => {
       state.trimTimer = undefined;
@@ -258,7 +258,7 @@ export class ProjectLimiter {
   }
 
   /** Gives back the slots no call uses now, so another process can take them. */
-  private trim(state: ProjectSlots): void {
+  private trim(state: ProjectShare): void {
     if (this.closed || state.waiting.length) return;
     const surplus = state.slots.length - state.active;
     if (surplus <= 0) return;
@@ -271,7 +271,7 @@ export class ProjectLimiter {
     );
   }
 
-  private forgetIfUnused(state: ProjectSlots): void {
+  private forgetIfUnused(state: ProjectShare): void {
     if (state.slots.length || state.active || state.waiting.length || state.leasing) return;
     clearTimeout(state.pollTimer);
     clearTimeout(state.trimTimer);
@@ -285,7 +285,7 @@ export class ProjectLimiter {
    */
   private async renew(): Promise<void> {
     const held: HeldSlot[] = [];
-    const sent = new Map<ProjectSlots, { version: number; slots: Set<number> }>();
+    const sent = new Map<ProjectShare, { version: number; slots: Set<number> }>();
     for (const state of this.projects.values()) {
       sent.set(state, { version: state.version, slots: new Set(state.slots) });
       for (const slot of state.slots) held.push({ tenant: state.tenant, slot });

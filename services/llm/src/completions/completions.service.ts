@@ -1,24 +1,13 @@
 import { errors, type Tenant } from '@platform/tenancy';
 import { requireVendorClient, type VendorAccess } from '../providers/providers.service';
 import type { CompletionLogWriter } from '../usage/completion-log-writer';
-import { providerOfModel } from '../vendors/routing';
+import { routeModel } from '../vendors/routing';
 import { vendorAppError } from '../vendors/vendor-errors';
 import type { ProviderType } from '../vendors/vendor-types';
 import { admitSpend, settleSpend, type SpendLimits } from '../limits/spend';
 import { DEFAULT_TEMPERATURE, runCompletion, type CompletionOutcome } from './completion-runner';
 import { toCompletion, type Completion } from './completions.mapper';
 import type { CompletionRequest } from './completions.schemas';
-
-/** The vendor of a model, or 400 for a model no vendor serves. */
-export function routeModel(model: string, path = 'model'): ProviderType {
-  const provider = providerOfModel(model);
-  if (!provider) {
-    throw errors.validation('Unknown model', [
-      { path, message: `"${model}" is not a known model (gpt-*, o1*, o3*, o4*, chatgpt-* or claude-*)` },
-    ]);
-  }
-  return provider;
-}
 
 /** Anthropic needs at least one message that is not a system message. */
 export function checkMessagesFor(

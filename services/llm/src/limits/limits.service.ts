@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError, errors, type Tenant } from '@platform/tenancy';
-import { routeModel } from '../completions/completions.service';
+import { routeModel } from '../vendors/routing';
 import { priceOf } from '../usage/price-table';
 import { promptCharacters, type ChatRequest } from '../vendors/chat-types';
 import type { ProviderType } from '../vendors/vendor-types';

@@ -75,6 +75,11 @@ export class CompletionLogWriter {
     return this.queue.length + this.storing;
   }
 
+  /** Attempts that failed in a row since rows were last stored (0 while writes succeed). */
+  get failedAttempts(): number {
+    return this.failures;
+  }
+
   /** Rows lost since start: dropped from a full buffer, refused by Postgres, or left at shutdown. */
   get droppedTotal(): number {
     return this.dropped;

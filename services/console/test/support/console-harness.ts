@@ -4,8 +4,8 @@ import request from 'supertest';
 import { PLATFORM_EVENTS, type EventEnvelope, type InvitationCreatedData } from '@platform/events';
 import { createTestService, testJwtKeys, waitFor, type TestService } from '@platform/testkit';
 import { errorHandler, projectKeys, signAccessToken } from '@platform/tenancy';
-import { consoleService, type ConsoleShared } from '../src';
-import type { Role } from '../src/access/roles';
+import { consoleService, type ConsoleShared } from '../../src';
+import type { Role } from '../../src/access/roles';
 
 export type Console = TestService<ConsoleShared>;
 

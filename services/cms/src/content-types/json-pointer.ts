@@ -1,6 +1,6 @@
 /**
  * The property names and indexes of a JSON pointer (`/items/0/a~1b` -> items, 0, a/b), as ajv
- * reports where a value failed. Imports nothing, so validation threads can load it alone.
+ * reports where a value failed.
  */
 export function pointerParts(pointer: string): string[] {
   return pointer
