@@ -2,10 +2,12 @@
  * The platform side of `pnpm bench noisy`, in a process of its own: all six services in one
  * process, started as `pnpm start` starts them (startService, default settings, in-process bus),
  * each on fresh databases of the bench's Postgres server (dropped as it stops). Tells its parent (over IPC) where the
- * services listen and the keys of three fresh projects; answers `rss` with its resident memory.
+ * services listen and the keys of three fresh projects; answers `rss` with its resident memory, and
+ * `profile-start` / `profile-stop` with a CPU profile of what it did in between (written to `dir`).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -61,8 +63,11 @@ async function main(): Promise<void> {
     keyHeaders(await createProject(infra.platformDb, infra.secrets, { tenant: run, project: name }));
   const ready: NoisyPlatformReady = { type: 'ready', urls, projects: { x: await project('x'), y: await project('y') } };
   process.send!(ready);
-  process.on('message', (message: { type: string }) => {
+  const profiler = new Session();
+  process.on('message', (message: { type: string; dir?: string; name?: string }) => {
     if (message.type === 'rss') process.send!({ type: 'rss', rss: process.memoryUsage().rss });
+    if (message.type === 'profile-start') void startProfile(profiler);
+    if (message.type === 'profile-stop') void stopProfile(profiler, message.dir!, message.name!);
     if (message.type === 'stop') {
       void (async () => {
         for (const s of running) s.server.closeAllConnections();
@@ -75,6 +80,26 @@ async function main(): Promise<void> {
       })();
     }
   });
+}
+
+let profiledFrom = { at: 0n, cpu: process.cpuUsage() };
+
+async function startProfile(profiler: Session): Promise<void> {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+  profiledFrom = { at: process.hrtime.bigint(), cpu: process.cpuUsage() };
+  process.send!({ type: 'profiling' });
+}
+
+async function stopProfile(profiler: Session, dir: string, name: string): Promise<void> {
+  const { profile } = await profiler.post('Profiler.stop');
+  const cpu = process.cpuUsage(profiledFrom.cpu);
+  const wallUs = Number(process.hrtime.bigint() - profiledFrom.at) / 1_000;
+  profiler.disconnect();
+  const file = path.join(dir, `noisy-platform-${name}-${Date.now()}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  process.send!({ type: 'profiled', file, user: cpu.user / wallUs, system: cpu.system / wallUs });
 }
 
 main().catch((error) => {

@@ -36,6 +36,17 @@ export const serverOptionsOf = (limits: ConnectionLimits): http.ServerOptions =>
   connectionsCheckingInterval: limits.checkIntervalMs,
 });
 
+/** The parts of node's listening handle (net.js `setupListenHandle`) that accept a connection. */
+interface ListeningHandle {
+  onconnection(this: ListeningHandle, status: number, client?: AcceptedHandle): void;
+}
+
+/** A just-accepted connection before node wraps it in a Socket. */
+interface AcceptedHandle {
+  getpeername?(out: { address?: string }): number;
+  close(): void;
+}
+
 /**
  * Caps the server's connections in all and per client address: a connection over a cap is
  * closed as it arrives, before any of it is read, and no other connection is touched. Connections
@@ -48,18 +59,20 @@ export function capConnections(
 ): void {
   server.maxConnections = limits.maxConnections;
   const perAddress = new Map<string, number>();
+  /** The per-address key of a connection that is to be counted, `null` for a trusted proxy's. */
+  const keyOf = (address: string) => (isTrustedProxy(address) ? null : clientAddressKey(address));
+  const isFull = (key: string) => (perAddress.get(key) ?? 0) >= limits.maxConnectionsPerAddress;
+
   const [serve] = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeListener('connection', serve);
   server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    if (isTrustedProxy(address)) return serve.call(server, socket);
-    const key = clientAddressKey(address);
-    const open = perAddress.get(key) ?? 0;
-    if (open >= limits.maxConnectionsPerAddress) {
+    const key = keyOf(socket.remoteAddress ?? '');
+    if (key === null) return serve.call(server, socket);
+    if (isFull(key)) {
       socket.destroy();
       return;
     }
-    perAddress.set(key, open + 1);
+    perAddress.set(key, (perAddress.get(key) ?? 0) + 1);
     socket.once('close', () => {
       const left = (perAddress.get(key) ?? 1) - 1;
       if (left > 0) perAddress.set(key, left);
@@ -67,4 +80,27 @@ export function capConnections(
     });
     serve.call(server, socket);
   });
+
+  // A client over its cap can open hundreds of connections a second. Refused at the listening
+  // handle, as node's own `maxConnections` is, each costs a close instead of a Socket, its
+  // streams and their teardown; the listener above stays the count, and the refusal wherever
+  // the handle is not node's TCP one.
+  const refuseAtTheHandle = () => {
+    const handle = (server as unknown as { _handle?: ListeningHandle | null })._handle;
+    if (!handle || typeof handle.onconnection !== 'function' || wrappedHandles.has(handle)) return;
+    wrappedHandles.add(handle);
+    const accept = handle.onconnection;
+    handle.onconnection = function (status, client) {
+      const peer: { address?: string } = {};
+      if (status === 0 && client?.getpeername?.(peer) === 0 && peer.address) {
+        const key = keyOf(peer.address);
+        if (key !== null && isFull(key)) return client.close();
+      }
+      accept.call(this, status, client);
+    };
+  };
+  server.on('listening', refuseAtTheHandle);
+  if (server.listening) refuseAtTheHandle();
 }
+
+const wrappedHandles = new WeakSet<ListeningHandle>();

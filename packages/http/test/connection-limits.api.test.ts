@@ -61,9 +61,9 @@ interface Client {
 }
 
 /** A raw client from `localAddress`; ends with the test (at most a few per test). */
-async function connect(port: number, localAddress = '127.0.0.1'): Promise<Client> {
+async function connect(port: number, localAddress = '127.0.0.1', host = '127.0.0.1'): Promise<Client> {
   const started = Date.now();
-  const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+  const socket = net.connect({ port, host, localAddress });
   sockets.push(socket);
   let text = '';
   socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -147,6 +147,46 @@ describe('connection caps', () => {
     expect(held[0].received()).toMatch(/^HTTP\/1\.1 200/);
     // A closed connection frees its place.
     expect((await requestFrom({ port, localAddress: '127.0.0.2', path: '/v1/hello' })).status).toBe(200);
+  });
+
+  it('when an address over its cap connects, then it is closed before node makes a socket of it', async () => {
+    const port = await serve({ maxConnectionsPerAddress: 2 });
+    const seen: string[] = [];
+    servers[0].prependListener('connection', (socket: net.Socket) => seen.push(socket.remoteAddress ?? ''));
+    await connect(port, '127.0.0.2');
+    await connect(port, '127.0.0.2');
+    const over = await connect(port, '127.0.0.2');
+    await over.closed;
+    expect(seen).toEqual(['::ffff:127.0.0.2', '::ffff:127.0.0.2']);
+  });
+
+  it('when an IPv4 client connects in both forms (plain and IPv4-mapped), then they count as one address', async () => {
+    const port = await serve({ maxConnectionsPerAddress: 2 });
+    await connect(port, '127.0.0.2');
+    await connect(port, '::ffff:127.0.0.2', '::ffff:127.0.0.1');
+    const over = await connect(port, '::ffff:127.0.0.2', '::ffff:127.0.0.1');
+    expect(await closedWithin(over, 2_000)).toBeLessThan(500);
+    expect((await requestFrom({ port, localAddress: '127.0.0.3', path: '/v1/hello' })).status).toBe(200);
+  });
+
+  it('when connections reach the server other than through its own listening handle, then the cap still holds', async () => {
+    const port = await serve({ maxConnectionsPerAddress: 2 });
+    // A front that accepts and passes each connection on, as a socket-passing supervisor does.
+    const front = net.createServer((socket) => servers[0].emit('connection', socket));
+    await new Promise<void>((resolve) => front.listen(0, '::', resolve));
+    const frontPort = (front.address() as AddressInfo).port;
+    try {
+      const held = [await connect(frontPort, '127.0.0.2'), await connect(frontPort, '127.0.0.2')];
+      const over = await connect(frontPort, '127.0.0.2');
+      expect(await closedWithin(over, 2_000)).toBeLessThan(500);
+      held[0].socket.write('GET /v1/hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      await held[0].closed;
+      expect(held[0].received()).toMatch(/^HTTP\/1\.1 200/);
+      expect((await requestFrom({ port, localAddress: '127.0.0.2', path: '/v1/hello' })).status).toBe(200);
+    } finally {
+      for (const socket of sockets.splice(0)) socket.destroy();
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 
   it('when the server holds its cap of connections, then a new one is closed at once and the held ones still work', async () => {

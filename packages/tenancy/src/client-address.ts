@@ -3,6 +3,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 /** How many leading bits of an IPv6 address name one client: a /64 is one site's subnet. */
 export const IPV6_CLIENT_PREFIX = 64;
 
+const IPV4_MAPPED = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
+
 /** The eight 16-bit groups of a valid IPv6 address (an embedded IPv4 tail included). */
 function ipv6Groups(address: string): number[] {
   let text = address;
@@ -29,6 +31,9 @@ function ipv6Groups(address: string): number[] {
 export function clientAddressKey(ip: string | undefined): string {
   if (!ip) return 'unknown';
   if (isIPv4(ip)) return ip;
+  // The common case on a dual-stack listener, without taking the address apart.
+  const mapped = IPV4_MAPPED.exec(ip);
+  if (mapped && isIPv4(mapped[1])) return mapped[1];
   const address = ip.replace(/%.*$/, '');
   if (!isIPv6(address)) return ip;
   const groups = ipv6Groups(address.toLowerCase());
