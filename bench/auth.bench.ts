@@ -129,7 +129,6 @@ function cpuLine(runs: Alternated): string {
 
 export default async function authBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
-  process.env.TEST_DATABASE_URL ??= database.url;
   // The configured cost (BCRYPT_COST, default 10); limits out of the way of a load test.
   const svc = await createTestService(authService, {
     env: { AUTH_RATE_LIMIT_PER_IP: '100000000', AUTH_RATE_LIMIT_PER_EMAIL: '100000000' },

@@ -24,7 +24,6 @@ const COUNT_SQL = `SELECT count(*) AS count FROM content_items
 
 export default async function bench(): Promise<string[]> {
   const database = await benchDatabaseServer();
-  process.env.TEST_DATABASE_URL ??= database.url;
   const svc = await createTestService(cmsService);
   const project = await svc.createProject();
   const db = svc.deps.db;

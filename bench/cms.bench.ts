@@ -44,7 +44,6 @@ async function loadDistinctTitles(options: {
 
 export default async function bench(): Promise<string[]> {
   const database = await benchDatabaseServer();
-  process.env.TEST_DATABASE_URL ??= database.url;
   const svc = await createTestService(cmsService);
   const project = await svc.createProject();
   const db = svc.deps.db;

@@ -222,7 +222,6 @@ async function openStreams(url: string, headers: Record<string, string>, message
 
 export default async function gatewayBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
-  process.env.TEST_DATABASE_URL ??= database.url;
   const standIn = await startStandIn(STAND_IN);
   const env = {
     OPENAI_BASE_URL: `${standIn.url}/v1`,

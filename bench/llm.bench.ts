@@ -121,7 +121,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export default async function llmBench(): Promise<string[]> {
   const database = await benchDatabaseServer();
-  process.env.TEST_DATABASE_URL ??= database.url;
   const standIn = await startStandIn(STAND_IN);
   const svc = await createTestService(llmService, {
     env: {
