@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { listenHttp } from '@platform/http';
+import { listenHttp, type ConnectionLimits } from '@platform/http';
 
 export interface Listening {
   url: string;
@@ -20,8 +20,8 @@ function listening(server: Server): Listening {
 }
 
 /** One of our services on a free loopback port, served the way `startService` serves it. */
-export async function listenService(app: Express): Promise<Listening> {
-  return listening(await listenHttp(app, 0, '127.0.0.1'));
+export async function listenService(app: Express, limits?: Partial<ConnectionLimits>): Promise<Listening> {
+  return listening(await listenHttp(app, 0, '127.0.0.1', limits));
 }
 
 /**
