@@ -137,7 +137,11 @@ export default async function bench(): Promise<string[]> {
       await stopJobs();
       await service.close();
     };
-    listening = await listenService(service.app);
+    // Every stream comes from one loopback address: past the connection caps per address and in all.
+    listening = await listenService(service.app, {
+      maxConnections: STREAMS * 2,
+      maxConnectionsPerAddress: STREAMS * 2,
+    });
     const { url } = listening;
     await ready;
 
