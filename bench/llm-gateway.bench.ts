@@ -35,6 +35,7 @@ import { alternate, threadCpuMs } from './lib/load';
 import { peersRow } from './lib/gateway-peers';
 import { portkeyHeaders, startPortkey } from './lib/portkey';
 import { responsesAndEmbeddingsRows } from './lib/llm-responses-rows';
+import { projectOnStandIn, STAND_IN_KEY } from './lib/stand-in-project';
 
 const SECONDS = Number(process.env.GATEWAY_BENCH_SECONDS ?? 15);
 const OPEN_STREAMS = 1_000;
@@ -241,16 +242,11 @@ export default async function gatewayBench(): Promise<string[]> {
   const unlimitedDeps = { ...svc.deps, env: { ...svc.deps.env, LLM_GATEWAY_LIMITS: 'false' } };
   const unlimitedService = assembleService(llmService, unlimitedDeps);
   const unlimited = await listenService(unlimitedService.app);
-  const bareProxy = await listenBareProxy(standIn.url, { authorization: 'Bearer sk-bench' });
-  const sdkRelay = await listenSdkRelay(`${standIn.url}/v1`, 'sk-bench');
+  const bareProxy = await listenBareProxy(standIn.url, { authorization: `Bearer ${STAND_IN_KEY}` });
+  const sdkRelay = await listenSdkRelay(`${standIn.url}/v1`, STAND_IN_KEY);
   const lines: string[] = [];
   try {
-    const project = await svc.createProject();
-    await request(svc.app)
-      .post('/v1/providers')
-      .set(project.headers)
-      .send({ providerType: 'openai', apiKey: 'sk-bench' })
-      .expect(200);
+    const project = await projectOnStandIn(svc);
     await request(svc.app)
       .put('/v1/limits')
       .set(project.headers)
@@ -259,7 +255,7 @@ export default async function gatewayBench(): Promise<string[]> {
         if (res.status !== 200) throw new Error(`limits not set: ${JSON.stringify(res.body)}`);
       });
     const messages = [{ role: 'user', content: 'hello' }];
-    const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
+    const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: `Bearer ${STAND_IN_KEY}` } };
     const gateway = { url: `${service.url}/v1/chat/completions`, headers: project.headers };
 
     // 1. Time to first token, beside a bare Node proxy to the same stand-in (the machine's own cost)
@@ -292,12 +288,7 @@ export default async function gatewayBench(): Promise<string[]> {
     if (ROWS.has('2')) {
       const bare = await openStreams(`${bareProxy.url}/v1/chat/completions`, {}, messages);
       // The trickling model has no price, which a project with a budget refuses: this one has none.
-      const unbudgeted = await svc.createProject();
-      await request(svc.app)
-        .post('/v1/providers')
-        .set(unbudgeted.headers)
-        .send({ providerType: 'openai', apiKey: 'sk-bench' })
-        .expect(200);
+      const unbudgeted = await projectOnStandIn(svc);
       const through = await openStreams(gateway.url, unbudgeted.headers, messages);
       lines.push(
         `${through.heldMb < 100 && through.maxDelayMs <= 20 ? 'PASS' : 'FAIL'}  ${OPEN_STREAMS} open streams, a token every 50 ms for ${SECONDS} s (target heap growth < 100 MB, event-loop delay <= 20 ms)`,
@@ -350,7 +341,7 @@ export default async function gatewayBench(): Promise<string[]> {
               bareProxy: { url: `${bareProxy.url}/v1/chat/completions`, headers: {} },
               portkey: {
                 url: `${portkey.url}/v1/chat/completions`,
-                headers: portkeyHeaders(`${standIn.url}/v1`, 'sk-bench'),
+                headers: portkeyHeaders(`${standIn.url}/v1`, STAND_IN_KEY),
               },
               floor: { url: `${sdkRelay.url}/v1/chat/completions`, headers: {} },
               direct,

@@ -14,6 +14,7 @@ import { benchDatabaseServer } from './lib/database';
 import { collectGarbage, startStandIn } from './lib/stand-in';
 import { listenService } from './lib/listen';
 import { compare, formatComparison, runLoad } from './lib/load';
+import { projectOnStandIn, STAND_IN_KEY } from './lib/stand-in-project';
 
 const CONCURRENCY = Number(process.env.LLM_BATCH_CONCURRENCY ?? 16);
 /** Mean pause between a connection's requests in the latency probe (20 connections: ~200 req/s). */
@@ -136,16 +137,11 @@ export default async function llmBench(): Promise<string[]> {
   const service = await listenService(svc.app);
   const lines: string[] = [];
   try {
-    const project = await svc.createProject();
-    await request(svc.app)
-      .post('/v1/providers')
-      .set(project.headers)
-      .send({ providerType: 'openai', apiKey: 'sk-bench' })
-      .expect(200);
+    const project = await projectOnStandIn(svc);
 
     // 1a. Saturated: autocannon as fast as each side answers (throughput; latency here is queueing).
     const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }], max_tokens: 16 };
-    const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: 'Bearer sk-bench' } };
+    const direct = { url: `${standIn.url}/v1/chat/completions`, headers: { authorization: `Bearer ${STAND_IN_KEY}` } };
     const gateway = { url: `${service.url}/v1/completions`, headers: project.headers };
     await runLoad({ ...gateway, method: 'POST', body, connections: 20, durationSeconds: 1 });
     const baseline = await runLoad({ ...direct, method: 'POST', body, connections: 20 });

@@ -9,13 +9,13 @@
  * service of its own on the bench's databases, so that the chat rows are untouched.
  */
 import { Worker } from 'node:worker_threads';
-import request from 'supertest';
 import { createTestService, percentile } from '@platform/testkit';
 import { llmService } from '@platform/llm';
 import { startStandIn } from './stand-in';
 import { listenBareProxy } from './bare-proxy';
 import { listenService } from './listen';
 import { alternate } from './load';
+import { projectOnStandIn, STAND_IN_KEY } from './stand-in-project';
 
 const STAND_IN = `
 const http = require('node:http');
@@ -107,18 +107,13 @@ export async function responsesAndEmbeddingsRows(seconds: number, rounds = 5): P
   });
   const stopJobs = await svc.startJobs();
   const service = await listenService(svc.app);
-  const bareProxy = await listenBareProxy(standIn.url, { authorization: 'Bearer sk-bench' });
+  const bareProxy = await listenBareProxy(standIn.url, { authorization: `Bearer ${STAND_IN_KEY}` });
   const lines: string[] = [];
   try {
-    const project = await svc.createProject();
-    await request(svc.app)
-      .post('/v1/providers')
-      .set(project.headers)
-      .send({ providerType: 'openai', apiKey: 'sk-bench' })
-      .expect(200);
+    const project = await projectOnStandIn(svc);
     const streamBody = JSON.stringify({ model: 'gpt-4o-mini', input: 'hello', stream: true });
     const targets: Target[] = [
-      { url: `${standIn.url}/v1/responses`, headers: { authorization: 'Bearer sk-bench' } },
+      { url: `${standIn.url}/v1/responses`, headers: { authorization: `Bearer ${STAND_IN_KEY}` } },
       { url: `${bareProxy.url}/v1/responses`, headers: {} },
       { url: `${service.url}/v1/responses`, headers: project.headers },
     ];
